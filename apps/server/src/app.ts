@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppContext } from './context.js';
+import { errorHandler } from './http/errors.js';
+import { requireApiKey } from './http/guards.js';
+
+export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/** Paths under /api that do not take the product API key (they have their own credentials or none). */
+const API_KEY_EXEMPT = [/^\/api\/admin(\/|$)/, /^\/api\/dev(\/|$)/, /^\/api\/docs(\/|$)/];
+
+/** Log redaction: credentials and anything card-shaped never reach the logs. */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+];
+
+/**
+ * The composition root: one Fastify app built from config, with security headers, the API key gate, the error
+ * handler, every module's routes, the built web app and /locales.
+ */
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: ctx.log.child({}, { redact: REDACT }) as FastifyBaseLogger,
+    genReqId: () => randomUUID(),
+    bodyLimit: ctx.config.BODY_LIMIT_BYTES,
+    trustProxy: ctx.config.TRUST_PROXY,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: true, directives: contentSecurityPolicy(ctx) },
+    crossOriginEmbedderPolicy: false,
+    // The gateway's and signing service's scripts and frames live on their own origins.
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+  await app.register(cors, {
+    origin: [ctx.config.publicUrl],
+    credentials: true,
+    allowedHeaders: ['content-type', 'x-api-key', 'authorization', 'ngrok-skip-browser-warning'],
+    methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+  });
+  await app.register(cookie);
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Paylink API',
+        version: '1.0.0',
+        description: 'Patient payment links (spec section 7) and the admin API.',
+      },
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  const apiKey = requireApiKey(ctx);
+  app.addHook('onRequest', async (request) => {
+    const url = request.url.split('?')[0]!;
+    if (!url.startsWith('/api/') || request.method === 'OPTIONS') return;
+    if (API_KEY_EXEMPT.some((re) => re.test(url))) return;
+    await apiKey(request);
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
+    await ctx.db.query('select 1');
+    return reply.send({ status: 'ok' });
+  });
+
+  for (const register of routeModules) await register(app, ctx);
+
+  app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
+
+  await registerWebApp(app);
+  return app;
+}
+
+/** Each module contributes `async (app, ctx) => { ...routes }`. */
+export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
+const routeModules: RouteModule[] = [];
+
+function contentSecurityPolicy(ctx: AppContext) {
+  const { gatewayOrigin, signOrigin } = ctx.config;
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", gatewayOrigin, 'https://challenges.cloudflare.com'],
+    'connect-src': ["'self'", gatewayOrigin],
+    'frame-src': ["'self'", signOrigin, gatewayOrigin, 'https://challenges.cloudflare.com'],
+    'img-src': ["'self'", 'data:', 'blob:'],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+    'upgrade-insecure-requests': null,
+  };
+}
+
+/** The built web app: static files, /locales, and index.html for every other non-API GET (client routing). */
+async function registerWebApp(app: FastifyInstance) {
+  const hasBuild = fs.existsSync(path.join(WEB_DIST, 'index.html'));
+  if (hasBuild) {
+    await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false, cacheControl: false });
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    const url = request.url.split('?')[0]!;
+    if (url.startsWith('/api/') || request.method !== 'GET') {
+      return reply.status(404).send({ error: 'not_found', message: `No route ${request.method} ${url}.` });
+    }
+    if (url.startsWith('/locales/') || /\.[a-z0-9]+$/i.test(url)) {
+      return reply.status(404).type('text/plain').send('Not Found');
+    }
+    if (!hasBuild) {
+      return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

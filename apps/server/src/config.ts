@@ -1,0 +1,154 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting the server reads, validated once at boot. A bad or missing value stops the process with a message
+ * naming the variable. With no provider credentials, every provider runs in sandbox mode (docs/configuration.md).
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max).default(def);
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+const origin = z.url().transform((v) => v.replace(/\/+$/, ''));
+
+export const SANDBOX_API_KEY = 'paylink-sandbox-api-key';
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: int(8080, 0, 65535),
+  /** The app's public origin (links in SMS and e-mail point here). Default http://localhost:PORT. */
+  PUBLIC_URL: origin.optional(),
+  DATABASE_URL: optional,
+  PAYLINK_DATA_DIR: z.string().default('./data'),
+  /** 'sandbox' allows unconfigured providers (sandbox stand-ins); 'production' demands real credentials. */
+  PAYLINK_MODE: z.enum(['sandbox', 'production']).optional(),
+  PAYLINK_API_KEY: optional,
+  PAYLINK_SESSION_SECRET: optional,
+  PAYLINK_ADMIN_EMAIL: optional,
+  PAYLINK_ADMIN_PASSWORD: optional,
+  PAYLINK_DEMO_LINKS: z.enum(['true', 'false']).optional(),
+  TRUST_PROXY: bool,
+
+  PRACTICE_NAME: z.string().default('Bella Vista Plastic Surgery'),
+  PRACTICE_PHONE: z.string().default('(555) 010-0123'),
+  PRACTICE_EMAIL: z.string().default('billing@bellavista.example'),
+  PRACTICE_SENDER_NAME: z.string().optional(),
+  PRACTICE_LOGO_URL: optional,
+
+  LINK_DEFAULT_EXPIRY_DAYS: int(14, 1, 365),
+  SESSION_TTL_MINUTES: int(60, 1, 24 * 60),
+  OTP_TTL_MINUTES: int(10, 1, 60),
+  OTP_MAX_ATTEMPTS: int(5, 1, 20),
+  OTP_RESEND_COOLDOWN_SECONDS: int(30, 0, 3600),
+  OTP_MAX_SENDS_PER_HOUR: int(5, 1, 100),
+  EMAIL_LINK_TTL_MINUTES: int(15, 1, 24 * 60),
+  BODY_LIMIT_BYTES: int(1024 * 1024, 1024, 50 * 1024 * 1024),
+  UPLOAD_MAX_MB: int(10, 1, 50),
+
+  // SMS (Twilio)
+  TWILIO_ACCOUNT_SID: optional,
+  TWILIO_AUTH_TOKEN: optional,
+  TWILIO_FROM: optional,
+  // E-mail (SMTP)
+  SMTP_HOST: optional,
+  SMTP_PORT: int(587, 1, 65535),
+  SMTP_SECURE: bool,
+  SMTP_USER: optional,
+  SMTP_PASSWORD: optional,
+  SMTP_FROM: z.string().default('no-reply@paylink.example'),
+  // Captcha (Cloudflare Turnstile)
+  TURNSTILE_SITE_KEY: optional,
+  TURNSTILE_SECRET_KEY: optional,
+  // Card gateway (Elavon Converge)
+  CONVERGE_MERCHANT_ID: optional,
+  CONVERGE_USER_ID: optional,
+  CONVERGE_PIN: optional,
+  CONVERGE_ENV: z.enum(['demo', 'production']).default('demo'),
+  // Sandbox gateway and signing service: their own origins (second and third ports in sandbox mode)
+  GATEWAY_PORT: int(8082, 0, 65535),
+  GATEWAY_ORIGIN: origin.optional(),
+  SIGN_PORT: int(8081, 0, 65535),
+  SIGN_ORIGIN: origin.optional(),
+  // Document storage: local disk under the data dir, or S3-compatible
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: optional,
+  S3_REGION: z.string().default('us-east-1'),
+  S3_BUCKET: optional,
+  S3_ACCESS_KEY_ID: optional,
+  S3_SECRET_ACCESS_KEY: optional,
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  mode: 'sandbox' | 'production';
+  publicUrl: string;
+  gatewayOrigin: string;
+  signOrigin: string;
+  dataDir: string;
+  apiKey: string;
+  senderName: string;
+  sandbox: { sms: boolean; email: boolean; captcha: boolean; gateway: boolean };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}\nSee .env.example for every variable.`);
+  }
+  const e = parsed.data;
+  const sandbox = {
+    sms: !(e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_FROM),
+    email: !e.SMTP_HOST,
+    captcha: !e.TURNSTILE_SECRET_KEY,
+    gateway: !(e.CONVERGE_MERCHANT_ID && e.CONVERGE_USER_ID && e.CONVERGE_PIN),
+  };
+  const mode = e.PAYLINK_MODE ?? (Object.values(sandbox).every(Boolean) ? 'sandbox' : 'production');
+  const problems: string[] = [];
+  if (mode === 'production') {
+    if (sandbox.sms)
+      problems.push('TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM are required in production mode');
+    if (sandbox.email) problems.push('SMTP_HOST is required in production mode');
+    if (sandbox.captcha) problems.push('TURNSTILE_SECRET_KEY is required in production mode');
+    if (sandbox.gateway)
+      problems.push('CONVERGE_MERCHANT_ID, CONVERGE_USER_ID and CONVERGE_PIN are required in production mode');
+    if (!e.PAYLINK_API_KEY) problems.push('PAYLINK_API_KEY is required in production mode');
+    if (!e.PAYLINK_SESSION_SECRET) problems.push('PAYLINK_SESSION_SECRET is required in production mode');
+    if (!e.SIGN_ORIGIN) problems.push('SIGN_ORIGIN is required in production mode');
+    if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production mode');
+  }
+  if (e.PAYLINK_SESSION_SECRET && e.PAYLINK_SESSION_SECRET.length < 32) {
+    problems.push('PAYLINK_SESSION_SECRET must be at least 32 characters');
+  }
+  if (e.STORAGE_DRIVER === 's3' && !(e.S3_BUCKET && e.S3_ACCESS_KEY_ID && e.S3_SECRET_ACCESS_KEY)) {
+    problems.push('S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when STORAGE_DRIVER=s3');
+  }
+  if (problems.length) {
+    throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}\nSee .env.example.`);
+  }
+  const host = 'localhost';
+  return {
+    ...e,
+    mode,
+    sandbox,
+    publicUrl: e.PUBLIC_URL ?? `http://${host}:${e.PORT}`,
+    gatewayOrigin: e.GATEWAY_ORIGIN ?? `http://${host}:${e.GATEWAY_PORT}`,
+    signOrigin: e.SIGN_ORIGIN ?? `http://${host}:${e.SIGN_PORT}`,
+    dataDir: path.resolve(e.PAYLINK_DATA_DIR),
+    apiKey: e.PAYLINK_API_KEY ?? SANDBOX_API_KEY,
+    senderName: e.PRACTICE_SENDER_NAME ?? e.PRACTICE_NAME,
+  };
+}

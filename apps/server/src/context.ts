@@ -1,0 +1,14 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Db } from './db/client.js';
+import type { SessionKeys } from './modules/sessions/session-tokens.js';
+import type { Providers } from './providers/index.js';
+
+/** Everything a route or use case may need, built once in main.ts (or a test) and passed down. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  log: Logger;
+  sessionKeys: SessionKeys;
+  providers: Providers;
+}

@@ -1,0 +1,55 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { AppError, forbidden, unauthorized } from '../lib/errors.js';
+import { verifySession, type PatientSession } from '../modules/sessions/session-tokens.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    patient?: PatientSession;
+    staff?: { userId: string; email: string; role: string };
+  }
+}
+
+/** The cookie the spec names for the session token; the bearer header wins when both are present. */
+export const SESSION_COOKIE = 'jwt_authorization';
+
+function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+/** Every product call carries the static API key (spec section 7). */
+export function requireApiKey(ctx: AppContext) {
+  return async (request: FastifyRequest) => {
+    const key = request.headers['x-api-key'];
+    if (typeof key !== 'string' || !safeEqual(key, ctx.config.apiKey)) {
+      throw new AppError(401, 'invalid_api_key', 'A valid x-api-key header is required.');
+    }
+  };
+}
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const h = request.headers.authorization;
+  if (h && /^Bearer\s+\S+$/i.test(h)) return h.replace(/^Bearer\s+/i, '');
+  const c = request.cookies?.[SESSION_COOKIE];
+  return c || undefined;
+}
+
+/** preHandler: a valid, unrevoked patient session. The route then checks the link with assertLinkAccess. */
+export function requirePatient(ctx: AppContext) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    const token = bearerToken(request);
+    if (!token) throw unauthorized('Sign in to continue.');
+    request.patient = await verifySession({ db: ctx.db, keys: ctx.sessionKeys, token });
+  };
+}
+
+/** A session opens its own link only. */
+export function assertLinkAccess(request: FastifyRequest, linkId: string): PatientSession {
+  const s = request.patient;
+  if (!s) throw unauthorized('Sign in to continue.');
+  if (s.linkId !== linkId) throw forbidden();
+  return s;
+}

@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import { pino } from 'pino';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import type { AppContext } from './context.js';
+import { openDb } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { getOrCreateSecret } from './lib/secrets.js';
+import { loadProviders } from './providers/index.js';
+import { sideServers } from './side-servers.js';
+
+/** Boot: config → database → migrations → providers → HTTP. Fails fast with a readable message. */
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = pino({ level: config.LOG_LEVEL });
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  const applied = await migrate(db);
+  if (applied.length) log.info({ applied }, 'migrations applied');
+
+  const sessionSecret = await getOrCreateSecret(db, 'session', config.PAYLINK_SESSION_SECRET);
+  const ctx: AppContext = {
+    config,
+    db,
+    log,
+    sessionKeys: { secret: new TextEncoder().encode(sessionSecret), ttlMinutes: config.SESSION_TTL_MINUTES },
+    providers: await loadProviders({ config, db }),
+  };
+  const app = await buildApp(ctx);
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const side = [];
+  for (const s of sideServers.filter((x) => x.enabled(ctx))) {
+    const server = await s.build(ctx);
+    await server.listen({ port: s.port(ctx), host: config.HOST });
+    side.push({ name: s.name, origin: s.origin(ctx), server });
+  }
+
+  const shutdown = async () => {
+    for (const s of side) await s.server.close();
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+
+  console.log(
+    `\nPaylink is running (${config.mode} mode, ${db.kind === 'pglite' ? 'embedded PostgreSQL' : 'PostgreSQL'})`,
+  );
+  console.log(`  App:     ${config.publicUrl}`);
+  console.log(`  API:     ${config.publicUrl}/api/docs`);
+  for (const s of side) console.log(`  ${`${s.name}:`.padEnd(8)} ${s.origin}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from './context.js';
+
+/**
+ * Services that must live on their own origin (so the app's origin checks are real): the signing service and, in
+ * sandbox mode, the card gateway stand-in. main.ts starts each on its port; tests may build them directly.
+ */
+export interface SideServer {
+  name: string;
+  /** false when this process should not serve it (e.g. the sandbox gateway with real Converge credentials). */
+  enabled: (ctx: AppContext) => boolean;
+  port: (ctx: AppContext) => number;
+  origin: (ctx: AppContext) => string;
+  build: (ctx: AppContext) => Promise<FastifyInstance>;
+}
+
+export const sideServers: SideServer[] = [];

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The dev server proxies the API to a running `npm run serve` (port 8080).
+export default defineConfig({
+  plugins: [react()],
+  build: { outDir: 'dist', sourcemap: false, target: 'es2022' },
+  server: {
+    port: 5173,
+    proxy: { '/api': 'http://localhost:8080', '/healthz': 'http://localhost:8080' },
+  },
+});

@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningProduct {
+  baseUrl: string;
+  signOrigin: string;
+  gatewayOrigin: string;
+  dataDir: string;
+  env: Record<string, string>;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the product the way `npm start` runs it (built web app, sandbox providers) on free ports with a fresh
+ * database: a new data dir for PGlite, or a new database on DATABASE_URL's server.
+ */
+export async function startProduct(extraEnv: Record<string, string> = {}): Promise<RunningProduct> {
+  const [port, signPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paylink-e2e-'));
+  let databaseUrl: string | undefined;
+  let dropDb: (() => Promise<void>) | undefined;
+  if (process.env.DATABASE_URL) {
+    const name = `paylink_e2e_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(process.env.DATABASE_URL);
+    u.pathname = `/${name}`;
+    databaseUrl = u.toString();
+    dropDb = async () => {
+      const a = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    };
+  }
+  const env: Record<string, string> = {
+    PORT: String(port),
+    SIGN_PORT: String(signPort),
+    GATEWAY_PORT: String(gatewayPort),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: `http://localhost:${port}`,
+    SIGN_ORIGIN: `http://127.0.0.1:${signPort}`,
+    GATEWAY_ORIGIN: `http://127.0.0.1:${gatewayPort}`,
+    PAYLINK_DATA_DIR: dataDir,
+    PAYLINK_MODE: 'sandbox',
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...extraEnv,
+  };
+  const childEnv = { ...process.env, ...env };
+  if (!databaseUrl) delete childEnv.DATABASE_URL;
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: ROOT,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const baseUrl = env.PUBLIC_URL!;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The server exited during start:\n${output}`);
+    try {
+      const r = await fetch(`${baseUrl}/healthz`);
+      if (r.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`The server did not answer /healthz within 60 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    baseUrl,
+    signOrigin: env.SIGN_ORIGIN!,
+    gatewayOrigin: env.GATEWAY_ORIGIN!,
+    dataDir,
+    env,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      await dropDb?.();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

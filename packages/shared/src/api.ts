@@ -1,0 +1,185 @@
+import { z } from 'zod';
+import { PaymentSource, PaymentType, StepStatus } from './ids.js';
+
+/**
+ * The HTTP contract of spec section 7. The server validates every route with these; the web app infers its types
+ * from them. Ids may arrive as numbers or digit strings (the original client kept them as strings).
+ */
+
+/** Link ids: 22+ URL-safe characters (≥ 128 random bits). */
+export const linkIdSchema = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/, 'linkId must be the id from your personal link');
+
+const intLike = (name: string) =>
+  z
+    .union([z.number(), z.string().trim().regex(/^\d+$/, `${name} must be a whole number`)])
+    .transform((v) => Number(v))
+    .pipe(z.number().int(`${name} must be a whole number`).nonnegative().max(2_000_000_000));
+
+/** 1 | 2, as number or string; absent, empty or null means "use the default". */
+const optionalId = (name: string, allowed: readonly number[]) =>
+  z
+    .union([z.number(), z.string(), z.null()])
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === null || v === '') return undefined;
+      const n = Number(v);
+      if (!allowed.includes(n)) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be one of ${allowed.join(', ')}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+export const paymentTypeIdSchema = optionalId('paymentTypeId', [PaymentType.Deposit, PaymentType.Payment]);
+export const paymentSourceIdSchema = optionalId('paymentSourceId', [PaymentSource.Patient, PaymentSource.Payor]);
+/** Whole dollars, as the patient typed them. */
+export const paymentAmountSchema = intLike('paymentAmount');
+
+export const linkParamsSchema = z.object({ linkId: linkIdSchema }).strict();
+
+export const phoneLookupQuerySchema = z.object({ c: z.string().max(8).optional() }).strict();
+
+export const patientInfoSchema = z.object({
+  firstName: z.string(),
+  lastName: z.string(),
+  address: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zipCode: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  paymentSource: z.number().int().nullable(),
+  paymentType: z.number().int().nullable(),
+  /** Whole dollars; null until the patient has chosen. */
+  paymentAmount: z.number().nullable(),
+  isPaymentLinkLocked: z.boolean(),
+  payorName: z.string().nullable(),
+  payorEmail: z.string().nullable(),
+});
+export type PatientInfo = z.infer<typeof patientInfoSchema>;
+
+export const linkStepSchema = z.object({
+  linkStepId: z.number().int(),
+  routePath: z.string(),
+  documentUrl: z.string().nullable(),
+  linkStepStatusId: z.number().int(),
+});
+export type LinkStep = z.infer<typeof linkStepSchema>;
+export const linkStepListSchema = z.array(linkStepSchema);
+
+export const continueCheckSchema = z.object({
+  linkStepScript: linkStepListSchema,
+  person: patientInfoSchema,
+  payment: z.object({
+    paymentAmount: z.number(),
+    paymentSourceId: z.number().int(),
+    paymentTypeId: z.number().int(),
+  }),
+  paymentAmount: z.number(),
+  currentRoutePath: z.string(),
+});
+export type ContinueCheck = z.infer<typeof continueCheckSchema>;
+
+export const recordPaymentChoiceBodySchema = z
+  .object({
+    linkId: linkIdSchema,
+    paymentTypeId: paymentTypeIdSchema,
+    paymentSourceId: paymentSourceIdSchema,
+    paymentAmount: paymentAmountSchema,
+  })
+  .strict();
+export type RecordPaymentChoiceBody = z.input<typeof recordPaymentChoiceBodySchema>;
+
+export const paymentChoiceSchema = z.object({
+  linkId: z.string(),
+  paymentTypeId: z.number().int(),
+  paymentSourceId: z.number().int(),
+  paymentAmount: z.number(),
+});
+export type PaymentChoice = z.infer<typeof paymentChoiceSchema>;
+
+export const createStepListQuerySchema = z
+  .object({
+    linkId: linkIdSchema,
+    paymentTypeId: paymentTypeIdSchema,
+    paymentSourceId: paymentSourceIdSchema,
+    paymentAmount: paymentAmountSchema.optional(),
+  })
+  .strict();
+
+export const updateStepQuerySchema = z
+  .object({
+    linkId: linkIdSchema,
+    linkStepId: intLike('linkStepId'),
+    LinkStepStatusId: z
+      .union([z.number(), z.string()])
+      .transform((v) => Number(v))
+      .pipe(
+        z.union([z.literal(StepStatus.InProgress), z.literal(StepStatus.Completed)], {
+          error: 'LinkStepStatusId must be 2 or 4',
+        }),
+      ),
+  })
+  .strict();
+
+export const updateStepResultSchema = z.object({
+  linkStepId: z.number().int(),
+  linkStepStatusId: z.number().int(),
+});
+
+export const convergeQuerySchema = z
+  .object({
+    amount: z
+      .string()
+      .trim()
+      .regex(/^\d{1,9}(\.\d{1,2})?$/, 'amount must be a dollar amount like 500 or 500.00'),
+  })
+  .strict();
+
+export const paymentLogBodySchema = z
+  .object({
+    linkStepId: intLike('linkStepId'),
+    payload: z.string().max(20_000, 'payload is too long'),
+  })
+  .strict();
+
+export const confirmPaymentBodySchema = z
+  .object({
+    linkId: linkIdSchema,
+    transactionId: z.string().trim().min(1, 'transactionId is required').max(100),
+    payorFullName: z.string().trim().max(200).optional().default(''),
+    payorEmail: z
+      .union([z.email('payorEmail must be an e-mail address'), z.literal('')])
+      .optional()
+      .default(''),
+  })
+  .strict();
+
+export const confirmPaymentResultSchema = z.object({
+  linkId: z.string(),
+  transactionId: z.string(),
+  approvalCode: z.string(),
+  amount: z.number(),
+  cardBrand: z.string().nullable(),
+  cardLast4: z.string().nullable(),
+  paidAt: z.string(),
+});
+
+/** Every 4xx this API sends: a machine code, a sentence for people, and per-field messages for forms. */
+export const apiErrorSchema = z.object({
+  error: z.string(),
+  message: z.string(),
+  fields: z.record(z.string(), z.string()).optional(),
+});
+export type ApiError = z.infer<typeof apiErrorSchema>;
+
+export const vitalsBodySchema = z
+  .object({
+    name: z.enum(['CLS', 'FCP', 'INP', 'LCP', 'TTFB']),
+    value: z.number().finite().nonnegative().max(1_000_000),
+    rating: z.enum(['good', 'needs-improvement', 'poor']).optional(),
+    route: z.string().max(200),
+    id: z.string().max(100).optional(),
+    navigationType: z.string().max(40).optional(),
+  })
+  .strict();

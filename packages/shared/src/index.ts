@@ -1,0 +1,4 @@
+export * from './ids.js';
+export * from './amounts.js';
+export * from './payments.js';
+export * from './api.js';
