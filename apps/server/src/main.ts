@@ -37,7 +37,7 @@ async function main() {
   };
   const app = await buildApp(ctx);
   await app.listen({ port: config.PORT, host: config.HOST });
-  const side = [];
+  const side: { name: string; origin: string; server: import('fastify').FastifyInstance }[] = [];
   for (const s of sideServers.filter((x) => x.enabled(ctx))) {
     const server = await s.build(ctx);
     await server.listen({ port: s.port(ctx), host: config.HOST });
