@@ -2,3 +2,4 @@ export * from './ids.js';
 export * from './amounts.js';
 export * from './payments.js';
 export * from './api.js';
+export * from './auth.js';
