@@ -1,0 +1,97 @@
+import { confirmPaymentBodySchema, PaymentSource } from '@paylink/shared';
+import { validateCardNumber, validateCvc, validateExpiry } from './card-rules';
+import { stateValueFor } from './us-states';
+
+/** Card form state of spec section 3. Lives in component state only: never Redux, never persisted, never sent to us. */
+export interface CardForm {
+  FullName: string;
+  CardNumber: string;
+  ExpirationDate: string;
+  Cvc: string;
+  BillingZip: string;
+  BillingAddress: string;
+  BillingCity: string;
+  BillingState: string;
+  PayorEmail: string;
+  Agreed: boolean;
+}
+
+export type CardField = Exclude<keyof CardForm, 'Agreed'>;
+
+export const emptyCardForm: CardForm = {
+  FullName: '',
+  CardNumber: '',
+  ExpirationDate: '',
+  Cvc: '',
+  BillingZip: '',
+  BillingAddress: '',
+  BillingCity: '',
+  BillingState: '',
+  PayorEmail: '',
+  Agreed: false,
+};
+
+export interface PatientRecordLike {
+  firstName?: string | null;
+  lastName?: string | null;
+  address?: string | null;
+  city?: string | null;
+  state?: string | null;
+  zipCode?: string | null;
+}
+
+/** Patient-paid payments start from the patient record; payor-paid ones start empty (spec section 5). */
+export function prefillCardForm(paymentSource: number, patient: PatientRecordLike | null | undefined): CardForm {
+  if (paymentSource === PaymentSource.Payor || !patient) return { ...emptyCardForm };
+  return {
+    ...emptyCardForm,
+    FullName: [patient.firstName, patient.lastName]
+      .map((s) => (s ?? '').trim())
+      .filter(Boolean)
+      .join(' '),
+    BillingZip: (patient.zipCode ?? '').trim(),
+    BillingAddress: (patient.address ?? '').trim(),
+    BillingCity: (patient.city ?? '').trim(),
+    BillingState: stateValueFor(patient.state),
+  };
+}
+
+export type CardFormErrors = Partial<Record<CardField | 'Agreed' | 'Signature', string>>;
+
+export interface CardFormContext {
+  paymentSource: number;
+  /** The payor's authorisation document has been signed (only asked when the payor pays). */
+  authorisationSigned: boolean;
+  now?: Date;
+}
+
+const payorEmailSchema = confirmPaymentBodySchema.shape.payorEmail;
+
+/** Every failing rule, as translation keys of the `payment` namespace. Empty when PAY NOW may be pressed. */
+export function validateCardForm(form: CardForm, ctx: CardFormContext): CardFormErrors {
+  const errors: CardFormErrors = {};
+  if (!form.FullName.trim()) errors.FullName = 'required.fullName';
+  const card = validateCardNumber(form.CardNumber);
+  if (card) errors.CardNumber = card;
+  const expiry = validateExpiry(form.ExpirationDate, ctx.now);
+  if (expiry) errors.ExpirationDate = expiry;
+  const cvc = validateCvc(form.Cvc);
+  if (cvc) errors.Cvc = cvc;
+  if (!form.BillingZip.trim()) errors.BillingZip = 'required.billingZip';
+  if (!form.BillingAddress.trim()) errors.BillingAddress = 'required.billingAddress';
+  if (!form.BillingCity.trim()) errors.BillingCity = 'required.billingCity';
+  if (!form.BillingState) errors.BillingState = 'required.billingState';
+  if (ctx.paymentSource === PaymentSource.Payor) {
+    // The server takes the same e-mail rule after the charge; refuse here so an approved payment is never rejected.
+    if (!form.PayorEmail.trim()) errors.PayorEmail = 'required.payorEmail';
+    else if (!payorEmailSchema.safeParse(form.PayorEmail.trim()).success) errors.PayorEmail = 'invalid.payorEmail';
+    if (!ctx.authorisationSigned) errors.Signature = 'required.signature';
+  }
+  if (!form.Agreed) errors.Agreed = 'required.agreement';
+  return errors;
+}
+
+/** PAY NOW: every rule passes and no submission is under way. */
+export function canPayNow(form: CardForm, ctx: CardFormContext & { submitting: boolean }): boolean {
+  return !ctx.submitting && Object.keys(validateCardForm(form, ctx)).length === 0;
+}
