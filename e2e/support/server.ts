@@ -25,6 +25,8 @@ export interface RunningProduct {
   gatewayOrigin: string;
   dataDir: string;
   env: Record<string, string>;
+  /** What the server printed so far (stdout + stderr), for failure reports and log scans. */
+  output: () => string;
   stop: () => Promise<void>;
 }
 
@@ -99,6 +101,7 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
     gatewayOrigin: env.GATEWAY_ORIGIN!,
     dataDir,
     env,
+    output: () => output,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
