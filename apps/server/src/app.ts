@@ -12,6 +12,8 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { AppContext } from './context.js';
 import { errorHandler } from './http/errors.js';
 import { requireApiKey } from './http/guards.js';
+import { authRoutes } from './modules/auth/auth-routes.js';
+import { devOutboxRoutes } from './modules/outbox/dev-outbox-routes.js';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -95,7 +97,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
 /** Each module contributes `async (app, ctx) => { ...routes }`. */
 export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
-const routeModules: RouteModule[] = [];
+const routeModules: RouteModule[] = [authRoutes, devOutboxRoutes];
 
 function contentSecurityPolicy(ctx: AppContext) {
   const { gatewayOrigin, signOrigin } = ctx.config;

@@ -57,6 +57,8 @@ const envSchema = z.object({
   TWILIO_ACCOUNT_SID: optional,
   TWILIO_AUTH_TOKEN: optional,
   TWILIO_FROM: optional,
+  /** Twilio's API origin; tests point it at a local stand-in. */
+  TWILIO_API_BASE_URL: origin.default('https://api.twilio.com'),
   // E-mail (SMTP)
   SMTP_HOST: optional,
   SMTP_PORT: int(587, 1, 65535),
@@ -67,6 +69,10 @@ const envSchema = z.object({
   // Captcha (Cloudflare Turnstile)
   TURNSTILE_SITE_KEY: optional,
   TURNSTILE_SECRET_KEY: optional,
+  TURNSTILE_VERIFY_URL: z.url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  // Outbox worker (SMS and e-mail delivery with retries)
+  OUTBOX_POLL_INTERVAL_MS: int(1000, 50, 60_000),
+  OUTBOX_MAX_ATTEMPTS: int(8, 1, 50),
   // Card gateway (Elavon Converge)
   CONVERGE_MERCHANT_ID: optional,
   CONVERGE_USER_ID: optional,

@@ -1,0 +1,88 @@
+import type { EmailSendResult } from '@paylink/shared';
+import type { AppContext } from '../../context.js';
+import { newToken } from '../../lib/ids.js';
+import { requireUsableLink } from '../links/link-queries.js';
+import { enqueueMessage } from '../outbox/enqueue-message.js';
+import { loadPracticeInfo } from '../outbox/practice-info.js';
+import { signInLinkEmail } from '../outbox/sign-in-messages.js';
+import { auditAuth, type AuditActor } from './auth-audit.js';
+import { AuthError, tooManyRequests } from './auth-errors.js';
+import { hashSignInToken } from './auth-secret.js';
+import { linkForSignIn } from './link-for-sign-in.js';
+import { checkSendLimit, limitMessage, recordSend } from './send-limits.js';
+
+/** The address in the e-mailed link; /auth shows a "Finish signing in" button that POSTs the oobCode. */
+export function signInUrl(publicUrl: string, linkId: string, token: string, lang: string): string {
+  const q = new URLSearchParams({ id: linkId, mode: 'signIn', oobCode: token, lng: lang });
+  return `${publicUrl}/auth?${q.toString()}`;
+}
+
+/**
+ * E-mails a sign-in link only when the typed address matches the one on file (case-insensitive). The answer is the
+ * same either way, and every request counts toward the cooldown and hourly cap, so the limits do not tell either.
+ */
+export async function sendEmailLink(
+  ctx: AppContext,
+  opts: { linkId: string; email: string; captchaToken?: string; actor: AuditActor },
+): Promise<EmailSendResult> {
+  const { config } = ctx;
+  const action = 'auth.email.send';
+  await linkForSignIn(ctx.db, { linkId: opts.linkId, method: 'email', actor: opts.actor, action });
+
+  const captcha = await ctx.providers.captcha.verify({
+    token: opts.captchaToken,
+    remoteIp: opts.actor.ip ?? undefined,
+  });
+  if (!captcha.ok) {
+    await auditAuth(ctx.db, opts.actor, `${action}.captcha_failed`, opts.linkId, { errorCodes: captcha.errorCodes });
+    throw new AuthError(400, 'auth/captcha-check-failed', 'The security check failed. Reload the page and try again.');
+  }
+
+  const token = newToken(32);
+  const tokenHash = await hashSignInToken(ctx.db, token);
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const link = await requireUsableLink(tx, opts.linkId, { forUpdate: true });
+    const limit = await checkSendLimit(tx, { linkId: link.id, channel: 'email', config });
+    if (!limit.ok) return limit;
+    await recordSend(tx, link.id, 'email');
+
+    const matches = link.email.trim().toLowerCase() === opts.email.trim().toLowerCase();
+    if (!matches) {
+      await auditAuth(tx, opts.actor, 'auth.email.mismatch', link.id);
+      return { ok: true as const };
+    }
+    const t = await tx.query<{ id: string }>(
+      `insert into email_signin_token (link_id, token_hash, expires_at)
+       values ($1, $2, now() + make_interval(mins => $3)) returning id`,
+      [link.id, tokenHash, config.EMAIL_LINK_TTL_MINUTES],
+    );
+    const practice = await loadPracticeInfo(tx, { name: config.PRACTICE_NAME, senderName: config.senderName });
+    const mail = signInLinkEmail({
+      lang: link.language,
+      practice,
+      firstName: link.first_name,
+      url: signInUrl(config.publicUrl, link.id, token, link.language),
+      minutes: config.EMAIL_LINK_TTL_MINUTES,
+    });
+    const msg = await enqueueMessage(tx, {
+      channel: 'email',
+      to: link.email.trim(),
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      linkId: link.id,
+      kind: 'signin-link',
+    });
+    await auditAuth(tx, opts.actor, 'auth.email.sent', link.id, { tokenId: t.rows[0]!.id, outboxId: msg.id });
+    return { ok: true as const };
+  });
+
+  if (!outcome.ok) {
+    await auditAuth(ctx.db, opts.actor, `${action}.limited`, opts.linkId, {
+      reason: outcome.reason,
+      retryAfterSeconds: outcome.retryAfterSeconds,
+    });
+    throw tooManyRequests(limitMessage(outcome, 'link'), outcome.retryAfterSeconds);
+  }
+  return { sent: true };
+}

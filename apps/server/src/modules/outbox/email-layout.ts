@@ -1,0 +1,86 @@
+import type { Language } from '@paylink/shared';
+import type { PracticeInfo } from './practice-info.js';
+
+export interface EmailContent {
+  lang: Language;
+  practice: Pick<PracticeInfo, 'name'> & Partial<PracticeInfo>;
+  /** Heading, also used as the HTML <title>. */
+  title: string;
+  /** Plain-text paragraphs (escaped here; no markup). */
+  paragraphs: string[];
+  /** One call-to-action button; its URL is repeated as text for clients that block buttons. */
+  action?: { label: string; url: string };
+}
+
+const FOOTER = {
+  en: {
+    why: (p: string) => `You are receiving this e-mail from ${p} about your personal payment link.`,
+    contact: 'Questions? Contact us:',
+    noReply: 'This is an automated message; replies to this address are not read.',
+    fallback: 'If the button does not work, copy this address into your browser:',
+  },
+  es: {
+    why: (p: string) => `Recibe este correo de ${p} en relación con su enlace de pago personal.`,
+    contact: '¿Preguntas? Contáctenos:',
+    noReply: 'Este es un mensaje automático; las respuestas a esta dirección no se leen.',
+    fallback: 'Si el botón no funciona, copie esta dirección en su navegador:',
+  },
+} as const;
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** A branded e-mail in one language: HTML (inline styles, table layout that mail clients render) and plain text. */
+export function renderEmail(c: EmailContent): { html: string; text: string } {
+  const f = FOOTER[c.lang] ?? FOOTER.en;
+  const p = c.practice;
+  const contact = [p.supportPhone, p.supportEmail].filter((x): x is string => !!x);
+
+  const text = [
+    p.name,
+    '',
+    c.title,
+    '',
+    ...c.paragraphs.flatMap((para) => [para, '']),
+    ...(c.action ? [`${c.action.label}: ${c.action.url}`, ''] : []),
+    '--',
+    f.why(p.name),
+    ...(contact.length ? [`${f.contact} ${contact.join(' · ')}`] : []),
+    f.noReply,
+    '',
+  ].join('\n');
+
+  const logo = p.logoUrl
+    ? `<img src="${escapeHtml(p.logoUrl)}" alt="${escapeHtml(p.name)}" height="40" style="display:block;height:40px;border:0">`
+    : `<span style="font-size:20px;font-weight:700;color:#0b3d5c">${escapeHtml(p.name)}</span>`;
+  const button = c.action
+    ? `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:24px 0"><tr><td style="border-radius:6px;background:#0b5ed7">
+<a href="${escapeHtml(c.action.url)}" style="display:inline-block;padding:12px 24px;color:#ffffff;font-weight:600;text-decoration:none;font-size:16px">${escapeHtml(c.action.label)}</a>
+</td></tr></table>
+<p style="margin:0 0 16px;font-size:13px;color:#555">${escapeHtml(f.fallback)}<br><a href="${escapeHtml(c.action.url)}" style="color:#0b5ed7;word-break:break-all">${escapeHtml(c.action.url)}</a></p>`
+    : '';
+  const html = `<!doctype html>
+<html lang="${c.lang}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(c.title)}</title></head>
+<body style="margin:0;padding:0;background:#f3f5f7;font-family:Arial,Helvetica,sans-serif;color:#1d2329">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f5f7"><tr><td align="center" style="padding:24px 12px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:8px">
+<tr><td style="padding:24px 32px;border-bottom:1px solid #e5e8eb">${logo}</td></tr>
+<tr><td style="padding:24px 32px">
+<h1 style="margin:0 0 16px;font-size:22px;line-height:1.3">${escapeHtml(c.title)}</h1>
+${c.paragraphs.map((para) => `<p style="margin:0 0 16px;font-size:16px;line-height:1.5">${escapeHtml(para)}</p>`).join('\n')}
+${button}
+</td></tr>
+<tr><td style="padding:16px 32px;border-top:1px solid #e5e8eb;font-size:12px;line-height:1.5;color:#666">
+<p style="margin:0 0 8px">${escapeHtml(f.why(p.name))}</p>
+${contact.length ? `<p style="margin:0 0 8px">${escapeHtml(f.contact)} ${contact.map(escapeHtml).join(' · ')}</p>` : ''}
+<p style="margin:0">${escapeHtml(f.noReply)}</p>
+</td></tr>
+</table>
+</td></tr></table>
+</body>
+</html>
+`;
+  return { html, text };
+}
