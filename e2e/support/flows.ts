@@ -1,0 +1,448 @@
+import assert from 'node:assert/strict';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { expectAccessible } from './a11y.js';
+import type { TestLink } from './admin.js';
+import { idCardJpeg, idCardPng } from './fixtures.js';
+import { messageText, outboxIds, signInLink, smsCode, waitForMessage, type OutboxMessage } from './outbox.js';
+import type { RunningProduct } from './server.js';
+import { exact, t, type Lng } from './texts.js';
+
+/**
+ * The steps a patient or payor takes, written once for both languages and for mouse or keyboard use. Controls are
+ * found the way a person finds them: by role and visible name (English names are the spec's texts; Spanish names
+ * come from the app's own Spanish translation file, see texts.ts).
+ */
+export interface Flow {
+  page: Page;
+  product: RunningProduct;
+  link: TestLink;
+  lng: Lng;
+  /** Keyboard only: no mouse clicks, Tab to reach controls, Enter/Space to press them. */
+  keyboard?: boolean;
+}
+
+/** Sandbox test cards (issue 6). */
+export const CARDS = {
+  visaFrictionless: '4000000000000002',
+  mastercardFrictionless: '5413330089604111',
+  challenge: '4000000000000077',
+  attempted: '4000000000000101',
+  rejected3ds: '4000000000000119',
+  unavailable3ds: '4000000000000127',
+  cvvNoMatch: '4000000000000051',
+  avsNoMatch: '4000000000000069',
+  declined: '4000000000000085',
+  gatewayError: '4000000000000093',
+  luhnInvalid: '4000000000000003',
+} as const;
+
+/** A future expiry as MMYY (December, three years ahead). */
+export function futureExpiry(): string {
+  return `12${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
+}
+
+/** Text the user reads: English literal from the spec, Spanish from the app's es translation of `key`. */
+export function say(lng: Lng, key: string, english: string): string {
+  return lng === 'en' ? english : t('es', key);
+}
+export const sayRe = (lng: Lng, key: string, english: string | RegExp): RegExp =>
+  lng === 'en' ? (typeof english === 'string' ? exact(english) : english) : exact(t('es', key));
+
+export async function expectRoute(page: Page, route: string, timeout?: number): Promise<void> {
+  await page.waitForURL((u) => u.pathname === route, { timeout, waitUntil: 'commit' });
+}
+
+export async function expectNoHorizontalScroll(page: Page): Promise<void> {
+  const { scroll, width } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    width: window.innerWidth,
+  }));
+  assert.ok(scroll <= width + 1, `the page scrolls sideways at ${width} px (content is ${scroll} px wide)`);
+}
+
+/** Presses a control the way the flow's user does: a click, or Tab until it has focus and then Enter. */
+export async function press(f: Flow, target: Locator, key: 'Enter' | 'Space' = 'Enter'): Promise<void> {
+  await target.waitFor({ state: 'visible' });
+  if (!f.keyboard) return target.click();
+  await tabTo(f.page, target);
+  await f.page.keyboard.press(key);
+}
+
+/** Keyboard path to a control: Tab (at most `max` times) until `target` has focus. Works inside frames too. */
+export async function tabTo(page: Page, target: Locator, max = 80): Promise<void> {
+  await target.waitFor({ state: 'visible' });
+  for (let i = 0; i < max; i++) {
+    if (await target.evaluate((el) => el.ownerDocument.activeElement === el && el.ownerDocument.hasFocus())) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Could not reach ${target} with the Tab key in ${max} presses`);
+}
+
+/** Types into a field: click + fill, or Tab to it and type. */
+export async function typeInto(f: Flow, field: Locator, value: string): Promise<void> {
+  await field.waitFor({ state: 'visible' });
+  if (!f.keyboard) return field.fill(value);
+  await tabTo(f.page, field);
+  await f.page.keyboard.press('ControlOrMeta+a');
+  await f.page.keyboard.press('Backspace');
+  await f.page.keyboard.type(value);
+}
+
+export async function openLink(f: Flow, query: Record<string, string> = {}): Promise<void> {
+  const u = new URL(f.link.url);
+  if (f.lng === 'es') u.searchParams.set('lng', 'es');
+  for (const [k, v] of Object.entries(query)) u.searchParams.set(k, v);
+  await f.page.goto(u.toString());
+}
+
+// ---------------------------------------------------------------------------------------------------------- sign-in
+
+/** SMS sign-in on /auth: request the code, read it from the sandbox outbox, enter it, land on /patientinfo. */
+export async function signInBySms(f: Flow, opts: { axe?: boolean } = {}): Promise<OutboxMessage> {
+  const { page } = f;
+  await expectRoute(page, '/auth');
+  const seen = await outboxIds(f.product, f.link.phone);
+  await press(f, page.getByRole('button', { name: sayRe(f.lng, 'auth.getCode', /get verification code/i) }));
+  await page
+    .getByText(say(f.lng, 'auth.codeSent', 'Verification code sent'))
+    .first()
+    .waitFor();
+  const sms = await waitForMessage(f.product, { to: f.link.phone, channel: 'sms', seen });
+  const code = page.getByLabel(say(f.lng, 'auth.enterCode', 'Enter a verification code'));
+  if (opts.axe) await expectAccessible(page, 'auth, code sent');
+  await typeInto(f, code, smsCode(sms));
+  await press(f, page.getByRole('button', { name: sayRe(f.lng, 'auth.signIn', 'Sign In') }));
+  await expectRoute(page, '/patientinfo');
+  return sms;
+}
+
+/** E-mail sign-in: ask for the link, open it from the outbox, press the one button that finishes signing in. */
+export async function signInByEmail(
+  f: Flow,
+  email = f.link.email,
+  opts: { axe?: boolean } = {},
+): Promise<OutboxMessage> {
+  const { page } = f;
+  await expectRoute(page, '/auth');
+  const seen = await outboxIds(f.product, email);
+  await typeInto(f, page.getByLabel(sayRe(f.lng, 'auth.emailLabel', /e-?mail/i)), email);
+  await press(f, page.getByRole('button', { name: sayRe(f.lng, 'auth.sendEmailLink', /send|sign-in link|email me/i) }));
+  await page
+    .getByText(say(f.lng, 'auth.emailSent', 'Email link sent'))
+    .first()
+    .waitFor();
+  if (opts.axe) await expectAccessible(page, 'auth, e-mail sent');
+  const mail = await waitForMessage(f.product, { to: email, channel: 'email', seen, match: /oobCode=/ });
+  await page.goto(signInLink(mail));
+  await expectRoute(page, '/auth');
+  if (opts.axe) await expectAccessible(page, 'auth, finish e-mail sign-in');
+  await press(f, page.getByRole('button', { name: sayRe(f.lng, 'auth.finishSignIn', /continue|finish/i) }));
+  await expectRoute(page, '/patientinfo');
+  return mail;
+}
+
+// ---------------------------------------------------------------------------------------------- patient information
+
+function amountField(f: Flow): Locator {
+  return f.page.getByLabel(sayRe(f.lng, 'patientInfo.amountLabel', /amount/i));
+}
+function agreeButton(f: Flow): Locator {
+  return f.page.getByRole('button', { name: sayRe(f.lng, 'patientInfo.agree', /^\s*agree\s*$/i) });
+}
+
+/** Payment type (1 deposit, 2 partial payment), who pays (1 patient, 2 payor) and the amount, as typed. */
+export async function choosePayment(f: Flow, choice: { type?: 1 | 2; source?: 1 | 2; amount: string }): Promise<void> {
+  const { page } = f;
+  await amountField(f).waitFor();
+  if (choice.type) {
+    const select = page.getByLabel(sayRe(f.lng, 'patientInfo.paymentType', /payment type/i));
+    if (f.keyboard) {
+      await tabTo(page, select);
+      await select.selectOption(String(choice.type)); // a focused <select> takes the value like arrow keys would
+    } else await select.selectOption(String(choice.type));
+  }
+  if (choice.source) {
+    const name =
+      choice.source === 1
+        ? sayRe(f.lng, 'patientInfo.sourcePatient', /patient/i)
+        : sayRe(f.lng, 'patientInfo.sourcePayor', /payor/i);
+    const radio = page.getByRole('radio', { name });
+    if (f.keyboard) {
+      await tabTo(page, page.getByRole('radio').first().or(radio).first());
+      // Arrow keys move within a radio group; Space checks.
+      for (let i = 0; i < 3 && !(await radio.isChecked()); i++) await page.keyboard.press('ArrowDown');
+    } else await radio.check();
+    assert.ok(await radio.isChecked(), `payment source ${choice.source} chosen`);
+  }
+  await typeInto(f, amountField(f), choice.amount);
+}
+
+export async function submitPatientInfo(f: Flow): Promise<void> {
+  const agree = agreeButton(f);
+  await assertEnabled(agree, 'AGREE');
+  await press(f, agree);
+}
+
+/** An out-of-range amount: the field is marked invalid, the feedback card shows the message, AGREE is disabled. */
+export async function expectAmountFeedback(
+  f: Flow,
+  o: { type?: 1 | 2; source?: 1 | 2; amount: string; message: string },
+): Promise<void> {
+  await choosePayment(f, o);
+  await f.page.getByText(o.message).first().waitFor();
+  assert.equal(await amountField(f).getAttribute('aria-invalid'), 'true', 'amount field marked invalid');
+  assert.ok(await agreeButton(f).isDisabled(), 'AGREE disabled while the amount is out of range');
+}
+
+export async function assertEnabled(button: Locator, what: string, timeout = 15_000): Promise<void> {
+  await button.waitFor({ state: 'visible' });
+  const deadline = Date.now() + timeout;
+  while (await button.isDisabled()) {
+    if (Date.now() > deadline) throw new Error(`${what} is still disabled after ${timeout} ms`);
+    await button.page().waitForTimeout(100);
+  }
+}
+
+// --------------------------------------------------------------------------------------------------- document steps
+
+export function nextButton(f: Flow): Locator {
+  return f.page.getByRole('button', { name: sayRe(f.lng, 'steps:next', /^\s*(next|continue)\s*$/i) });
+}
+
+export function signingFrame(f: Flow): FrameLocator {
+  return f.page.frameLocator(`iframe[src^="${f.product.signOrigin}"]`);
+}
+
+/** Signs the document in the signing frame, by typing the name or drawing with the pointer, then waits for Next. */
+export async function signDocumentStep(
+  f: Flow,
+  o: { by: 'type' | 'draw'; axe?: string; name?: string },
+): Promise<void> {
+  const { page } = f;
+  const next = nextButton(f);
+  await next.waitFor();
+  assert.ok(await next.isDisabled(), 'Next is disabled until the document is signed');
+  const frame = signingFrame(f);
+  await frame.locator('body').waitFor();
+  if (o.axe) await expectAccessible(page, o.axe);
+  const name = o.name ?? `${f.link.input.firstName} ${f.link.input.lastName}`;
+  if (o.by === 'type') {
+    const tab = frame
+      .getByRole('tab', { name: /type/i })
+      .or(frame.getByRole('button', { name: /^type/i }))
+      .first();
+    if (await tab.count()) await press(f, tab);
+    await typeInto(f, frame.getByLabel(/type your (full )?name|nombre/i).first(), name);
+  } else {
+    const canvas = frame.locator('canvas').first();
+    await canvas.waitFor();
+    const box = await canvas.boundingBox();
+    assert.ok(box, 'the signature pad is on screen');
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width * 0.15, y);
+    await page.mouse.down();
+    for (let i = 1; i <= 12; i++) {
+      await page.mouse.move(box.x + box.width * (0.15 + i * 0.055), y + Math.sin(i) * box.height * 0.25, { steps: 2 });
+    }
+    await page.mouse.up();
+  }
+  await press(f, frame.getByRole('button', { name: /^(sign|finish|submit|firmar|finalizar|enviar)/i }).first());
+  await assertEnabled(next, 'Next after signing', 30_000);
+}
+
+/** Uploads the front (PNG) and back (JPEG) of an ID in the signing frame, then waits for Next. */
+export async function uploadIdStep(f: Flow, o: { axe?: string; seed?: number } = {}): Promise<void> {
+  const next = nextButton(f);
+  await next.waitFor();
+  assert.ok(await next.isDisabled(), 'Next is disabled until the ID is uploaded');
+  const frame = signingFrame(f);
+  await frame.locator('body').waitFor();
+  if (o.axe) await expectAccessible(f.page, o.axe);
+  const inputs = frame.locator('input[type=file]');
+  await inputs.first().waitFor({ state: 'attached' });
+  const front = idCardPng(o.seed ?? 1);
+  const back = await idCardJpeg(f.page, `${f.link.input.lastName} back ${o.seed ?? 1}`);
+  if ((await inputs.count()) >= 2) {
+    await inputs.nth(0).setInputFiles(front);
+    await inputs.nth(1).setInputFiles(back);
+  } else {
+    await inputs.first().setInputFiles([front, back]);
+  }
+  await press(
+    f,
+    frame.getByRole('button', { name: /^(submit|upload|finish|continue|enviar|subir|finalizar)/i }).first(),
+  );
+  await assertEnabled(next, 'Next after the ID upload', 30_000);
+}
+
+export async function nextStep(f: Flow): Promise<void> {
+  const next = nextButton(f);
+  await assertEnabled(next, 'Next');
+  const from = new URL(f.page.url()).pathname;
+  await press(f, next);
+  await f.page.waitForURL((u) => u.pathname !== from, { waitUntil: 'commit' });
+}
+
+// ----------------------------------------------------------------------------------------------------- card payment
+
+export interface CardInput {
+  number: string;
+  expiry?: string;
+  cvc?: string;
+  name?: string;
+  zip?: string;
+  address?: string;
+  city?: string;
+  /** Abbreviation shown in the dropdown, e.g. CA. */
+  state?: string;
+  payorEmail?: string;
+}
+
+function field(f: Flow, key: string, english: RegExp): Locator {
+  return f.page.getByLabel(sayRe(f.lng, key, english)).first();
+}
+
+/** Fills the card form (keeps prefilled billing fields unless given) and ticks the agreement. */
+export async function fillCard(f: Flow, card: CardInput): Promise<void> {
+  const { page } = f;
+  const set = async (key: string, english: RegExp, value: string | undefined, keepExisting = true) => {
+    const el = field(f, key, english);
+    if (value === undefined && keepExisting && (await el.inputValue()) !== '') return;
+    await typeInto(f, el, value ?? '');
+  };
+  await set(
+    'payment:fullName',
+    /name on card|full name/i,
+    card.name ?? ((await field(f, 'payment:fullName', /name on card|full name/i).inputValue()) || 'Pat Payor'),
+  );
+  await set('payment:cardNumber', /card number/i, card.number, false);
+  await set('payment:expiry', /expir/i, card.expiry ?? futureExpiry(), false);
+  await set('payment:cvc', /cvc|cvv|security code/i, card.cvc ?? '123', false);
+  await set('payment:billingZip', /zip/i, card.zip ?? '90401');
+  await set('payment:billingAddress', /billing address|address/i, card.address ?? '1200 Ocean Avenue');
+  await set('payment:billingCity', /city/i, card.city ?? 'Santa Monica');
+  const state = field(f, 'payment:billingState', /state/i);
+  if (card.state || (await state.inputValue()) === '') {
+    const abbr = card.state ?? 'CA';
+    const value = await state.locator('option', { hasText: new RegExp(`^\\s*${abbr}\\s*$`) }).getAttribute('value');
+    if (f.keyboard) await tabTo(page, state);
+    await state.selectOption(value ?? abbr);
+  }
+  if (card.payorEmail !== undefined) await typeInto(f, field(f, 'payment:payorEmail', /e-?mail/i), card.payorEmail);
+  const agree = page.getByRole('checkbox', { name: sayRe(f.lng, 'payment:agree', /i agree to the terms/i) });
+  if (!(await agree.isChecked())) {
+    if (f.keyboard) {
+      await tabTo(page, agree);
+      await page.keyboard.press('Space');
+    } else await agree.check();
+  }
+}
+
+export function payButton(f: Flow): Locator {
+  return f.page.getByRole('button', { name: sayRe(f.lng, 'payment:payNow', /pay now/i) });
+}
+
+export async function payNow(f: Flow): Promise<void> {
+  const pay = payButton(f);
+  await assertEnabled(pay, 'PAY NOW');
+  await press(f, pay);
+}
+
+/** The sandbox 3-D Secure lightbox: press Authenticate or Fail authentication. */
+export async function answerChallenge(f: Flow, answer: 'authenticate' | 'fail'): Promise<void> {
+  const frame = f.page.frameLocator(`iframe[src^="${f.product.gatewayOrigin}"]`);
+  const name = answer === 'authenticate' ? /^authenticate$/i : /fail authentication/i;
+  const button = frame.getByRole('button', { name }).or(f.page.getByRole('button', { name })).first();
+  await press(f, button);
+}
+
+/** The failure modal: its title and the selected message; returns the dialog. */
+export async function expectPaymentModal(
+  f: Flow,
+  o: { title: string | RegExp; lines: (string | RegExp)[] },
+): Promise<Locator> {
+  const dialog = f.page.getByRole('dialog');
+  await dialog.waitFor();
+  await dialog.getByText(o.title).first().waitFor();
+  for (const line of o.lines) await dialog.getByText(line).first().waitFor();
+  return dialog;
+}
+
+export async function closeModal(f: Flow): Promise<void> {
+  const dialog = f.page.getByRole('dialog');
+  await press(f, dialog.getByRole('button', { name: sayRe(f.lng, 'payment:ok', /^ok$/i) }).first());
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+export async function expectConfirmation(f: Flow, o: { amount: string }): Promise<{ transactionId: string }> {
+  const { page } = f;
+  await expectRoute(page, '/confirmation', 60_000);
+  await page
+    .getByRole('heading', { name: sayRe(f.lng, 'confirmation.title', 'Your payment was successful') })
+    .waitFor();
+  await page.getByText(o.amount).first().waitFor();
+  await page
+    .getByText(say(f.lng, 'confirmation.checkEmail', 'Check your email for your receipt'))
+    .first()
+    .waitFor();
+  const body = await page.locator('body').innerText();
+  const m = /(?:Transaction ID|ID de (?:la )?transacci[oó]n)\s*:?\s*([A-Za-z0-9-]{4,})/i.exec(body);
+  assert.ok(m, `the confirmation shows a transaction id:\n${body}`);
+  return { transactionId: m[1]! };
+}
+
+/** The receipt e-mail: amount in USD, card last 4 and the transaction id shown on the confirmation page. */
+export async function expectReceipt(
+  f: Flow,
+  o: { to: string; amount: string; last4: string; transactionId: string },
+): Promise<OutboxMessage> {
+  const receipt = await waitForMessage(f.product, {
+    to: o.to,
+    channel: 'email',
+    match: (m) => messageText(m).includes(o.transactionId),
+    timeout: 30_000,
+  });
+  const text = messageText(receipt);
+  assert.ok(text.includes(o.amount), `receipt shows ${o.amount}`);
+  assert.ok(text.includes(o.last4), `receipt shows the card's last 4 (${o.last4})`);
+  assert.doesNotMatch(text, /\b\d{13,19}\b/, 'no full card number in the receipt');
+  return receipt;
+}
+
+// ------------------------------------------------------------------------------------------------------ state pages
+
+export async function expectStepsCompletePage(page: Page, lng: Lng): Promise<void> {
+  await expectRoute(page, '/stepscomplete');
+  await page
+    .getByText(
+      lng === 'en'
+        ? 'Process has been completed and Payment has been made. No further action required...'
+        : t('es', 'errors.stepsComplete'),
+    )
+    .first()
+    .waitFor();
+}
+
+// ------------------------------------------------------------------------------------------------------- shortcuts
+
+/**
+ * From a fresh browser to the payment page: sign in (by the link's method), choose the payment, sign/upload every
+ * document step the step list names. Used by the journeys whose subject is later in the flow.
+ */
+export async function walkToPayment(f: Flow, choice: { type?: 1 | 2; source?: 1 | 2; amount: string }): Promise<void> {
+  await openLink(f);
+  if (f.link.input.signInMethod === 'email') await signInByEmail(f);
+  else await signInBySms(f);
+  await choosePayment(f, choice);
+  await submitPatientInfo(f);
+  for (let guard = 0; guard < 8; guard++) {
+    await f.page.waitForURL((u) => u.pathname !== '/patientinfo', { waitUntil: 'commit' });
+    const route = new URL(f.page.url()).pathname;
+    if (route === '/paymentauthorization') return;
+    await nextButton(f).waitFor();
+    if (route === '/patientiddocs' || route === '/payoriddocs') await uploadIdStep(f, { seed: guard + 1 });
+    else await signDocumentStep(f, { by: 'type' });
+    await nextStep(f);
+  }
+  throw new Error(`Did not reach /paymentauthorization (stuck at ${f.page.url()})`);
+}

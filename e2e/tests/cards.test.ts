@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { AvsTexts, CvvTexts } from '@paylink/shared';
+import { expectAccessible } from '../support/a11y.js';
+import { createLink, getLink } from '../support/admin.js';
+import { launchBrowser } from '../support/browser.js';
+import {
+  CARDS,
+  closeModal,
+  expectConfirmation,
+  expectPaymentModal,
+  fillCard,
+  payButton,
+  payNow,
+  answerChallenge,
+  walkToPayment,
+  assertEnabled,
+  type Flow,
+} from '../support/flows.js';
+import { startProduct, type RunningProduct } from '../support/server.js';
+import { DESKTOP, inSession } from '../support/session.js';
+
+/**
+ * Every decline and 3-D Secure test card of the sandbox gateway (issue 6), one after the other on one payment page:
+ * each shows the modal with the spec's texts, closing it releases PAY NOW, and nothing is charged until the last,
+ * approved, Mastercard.
+ */
+let product: RunningProduct;
+let browser: Browser;
+before(async () => {
+  product = await startProduct();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+const THREE_DS = {
+  title: 'We were unable to process your payment',
+  lines: ['Transaction could not authenticate. Please use another form of payment.'],
+};
+const declined = (message: string) => ({
+  title: 'Card Declined',
+  lines: ['Unable to process payment.', 'Verify the information you entered is correct.', message],
+});
+
+test('every decline and 3-D Secure failure shows its modal; then an approved Mastercard pays once', async (t) => {
+  const link = await createLink(product, { firstName: 'Olivia', lastName: 'Chen' });
+  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+    const f: Flow = { page, product, link, lng: 'en' };
+    await walkToPayment(f, { type: 1, source: 1, amount: '750' });
+
+    const cases: { card: string; challenge?: 'fail'; modal: { title: string; lines: string[] } }[] = [
+      { card: CARDS.rejected3ds, modal: THREE_DS },
+      { card: CARDS.unavailable3ds, modal: THREE_DS },
+      { card: CARDS.challenge, challenge: 'fail', modal: THREE_DS },
+      { card: CARDS.cvvNoMatch, modal: declined(CvvTexts.N!) },
+      { card: CARDS.avsNoMatch, modal: declined(AvsTexts.N!) },
+      { card: CARDS.declined, modal: declined('DECLINED') },
+      {
+        card: CARDS.luhnInvalid,
+        modal: declined('The Credit Card Number supplied in the authorization request appears to be invalid.'),
+      },
+    ];
+    let first = true;
+    for (const c of cases) {
+      await fillCard(f, { number: c.card });
+      await payNow(f);
+      if (c.challenge) await answerChallenge(f, c.challenge === 'fail' ? 'fail' : 'authenticate');
+      await expectPaymentModal(f, c.modal);
+      assert.equal(new URL(page.url()).pathname, '/paymentauthorization', `${c.card}: still on the payment page`);
+      if (first) await expectAccessible(page, 'payment failure modal');
+      first = false;
+      await closeModal(f);
+      await assertEnabled(payButton(f), `PAY NOW after closing the modal for ${c.card}`);
+    }
+
+    // Gateway error: errorMessage wins over everything else.
+    await fillCard(f, { number: CARDS.gatewayError });
+    await payNow(f);
+    const dialog = await expectPaymentModal(f, { title: 'Card Declined', lines: ['Unable to process payment.'] });
+    assert.match(await dialog.innerText(), /error|processing/i);
+    await closeModal(f);
+
+    // An expiry in the past never reaches the gateway: the form says why and PAY NOW stays disabled.
+    const lastYear = String((new Date().getUTCFullYear() - 1) % 100).padStart(2, '0');
+    await fillCard(f, { number: CARDS.visaFrictionless, expiry: `01${lastYear}` });
+    await page.getByText('Enter a valid expiration year').first().waitFor();
+    assert.ok(await payButton(f).isDisabled(), 'PAY NOW disabled with an expired card');
+
+    const before = await getLink(product, link.id);
+    assert.notEqual(before.state, 'completed', 'no failure completed the link');
+    assert.ok(!before.payment || before.payment.status !== 'approved', 'no failure was recorded as a payment');
+
+    await fillCard(f, { number: CARDS.mastercardFrictionless, expiry: undefined });
+    await payNow(f);
+    const { transactionId } = await expectConfirmation(f, { amount: '$750.00' });
+    const after = await getLink(product, link.id);
+    assert.equal(after.state, 'completed');
+    assert.equal(after.payment?.status, 'approved');
+    assert.equal(after.payment?.transactionId, transactionId);
+  });
+});

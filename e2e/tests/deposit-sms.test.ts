@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { expectAccessible } from '../support/a11y.js';
+import { createLink } from '../support/admin.js';
+import { launchBrowser } from '../support/browser.js';
+import {
+  CARDS,
+  choosePayment,
+  expectConfirmation,
+  expectNoHorizontalScroll,
+  expectRoute,
+  fillCard,
+  nextStep,
+  openLink,
+  payNow,
+  signDocumentStep,
+  signInBySms,
+  uploadIdStep,
+  expectReceipt,
+  expectAmountFeedback,
+  submitPatientInfo,
+  expectStepsCompletePage,
+} from '../support/flows.js';
+import { startProduct, type RunningProduct } from '../support/server.js';
+import { inSession, PHONE } from '../support/session.js';
+
+/**
+ * The main journey on a 360×640 phone: a patient pays a deposit after SMS sign-in, signs every document (drawn and
+ * typed signatures), uploads ID photos, pays with an approved card and gets the receipt by e-mail. axe runs on every
+ * screen; no screen scrolls sideways.
+ */
+let product: RunningProduct;
+let browser: Browser;
+before(async () => {
+  product = await startProduct();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+test('patient pays a deposit: SMS sign-in, documents, ID, approved card, confirmation, receipt', async (t) => {
+  const link = await createLink(product, { firstName: 'Maria', lastName: 'Garcia', signInMethod: 'sms' });
+  await inSession(t, browser, product, { viewport: PHONE, isMobile: true, hasTouch: true }, async ({ page }) => {
+    const c = { page, product, link, lng: 'en' as const };
+
+    await openLink(c);
+    await expectRoute(page, '/auth');
+    // The lookup shows the phone on file masked: its last 4 digits, never the whole number.
+    await page.getByText(link.phone.slice(-4)).first().waitFor();
+    assert.ok(!(await page.content()).includes(link.phone.slice(2)), 'the full phone number must not be on the page');
+    await expectAccessible(page, 'auth (SMS)');
+    await expectNoHorizontalScroll(page);
+
+    const sms = await signInBySms(c);
+    assert.ok(sms.text.length <= 160, `SMS is ${sms.text.length} characters: ${sms.text}`);
+    assert.match(sms.text, /code/i);
+
+    await expectRoute(page, '/patientinfo');
+    for (const v of [link.input.firstName, link.input.lastName, link.input.city, link.input.zipCode]) {
+      await page
+        .getByText(v, { exact: false })
+        .first()
+        .waitFor()
+        .catch(async () => {
+          // read-only inputs carry the value instead of text
+          assert.ok(await page.locator(`input[value="${v}"]`).count(), `patient info shows ${v}`);
+        });
+    }
+    await expectAccessible(page, 'patient information');
+    await expectNoHorizontalScroll(page);
+    // Out of range for a deposit → the feedback card and a disabled AGREE; digits only.
+    await expectAmountFeedback(c, { type: 1, amount: '100', message: 'Amount entered must be between $250 and $1000' });
+    await expectAccessible(page, 'patient information with invalid amount');
+    await choosePayment(c, { type: 1, source: 1, amount: '5x00' });
+    await submitPatientInfo(c);
+
+    await expectRoute(page, '/patientinvoicedetail');
+    await expectNoHorizontalScroll(page);
+    await signDocumentStep(c, { by: 'draw', axe: 'invoice' });
+    await nextStep(c);
+
+    await expectRoute(page, '/patientiddocs');
+    await uploadIdStep(c, { axe: 'patient ID' });
+    await nextStep(c);
+
+    await expectRoute(page, '/patientcontract');
+    await signDocumentStep(c, { by: 'type', axe: 'contract' });
+    await nextStep(c);
+
+    await expectRoute(page, '/paymentauthorization');
+    await expectNoHorizontalScroll(page);
+    // Patient-paid: name, zip, address, city and state come from the patient record.
+    assert.equal(
+      await page
+        .getByLabel(/name on card|full name/i)
+        .first()
+        .inputValue(),
+      'Maria Garcia',
+    );
+    await expectAccessible(page, 'payment authorisation');
+    await fillCard(c, { number: CARDS.visaFrictionless });
+    await expectAccessible(page, 'payment authorisation, filled in');
+    await payNow(c);
+
+    const { transactionId } = await expectConfirmation(c, { amount: '$500.00' });
+    await expectAccessible(page, 'confirmation');
+    await expectNoHorizontalScroll(page);
+
+    // Back button neutralised on the confirmation page.
+    await page.goBack().catch(() => undefined);
+    await expectRoute(page, '/confirmation');
+
+    const receipt = await expectReceipt(c, { to: link.email, amount: '$500.00', last4: '0002', transactionId });
+    assert.doesNotMatch(receipt.text, /rhinoplasty/i, 'the receipt says nothing medical');
+  });
+
+  // The same link opened again after paying: the process is complete.
+  await inSession(t, browser, product, { viewport: PHONE }, async ({ page }) => {
+    await openLink({ page, product, link, lng: 'en' });
+    await expectStepsCompletePage(page, 'en');
+  });
+});

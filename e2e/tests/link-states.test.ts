@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { expectAccessible } from '../support/a11y.js';
+import { admin, cancelLink, createLink, expireLink } from '../support/admin.js';
+import { launchBrowser } from '../support/browser.js';
+import { expectRoute, openLink, signInBySms, type Flow } from '../support/flows.js';
+import { startProduct, type RunningProduct } from '../support/server.js';
+import { DESKTOP, inSession, PHONE } from '../support/session.js';
+import { t as text, type Lng } from '../support/texts.js';
+
+/**
+ * Every way a link can stop a user, in both languages: expired, cancelled, completed, unknown, no id, unknown path;
+ * the guards (no session → /auth; session expiry → /auth) and the neutralised back button. axe on every error page.
+ */
+let product: RunningProduct;
+let browser: Browser;
+before(async () => {
+  product = await startProduct();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+/** Error pages: route, the spec's English text (section 8), the key of the app's Spanish text. */
+const PAGES = {
+  expired: {
+    route: '/linkexpired',
+    en: 'The link has expired. Please contact your sales coordinator for a new link.',
+    key: 'errors.linkExpired',
+  },
+  cancelled: {
+    route: '/linkcancelled',
+    en: 'The link has been cancelled. Please contact your sales coordinator for a new link.',
+    key: 'errors.linkCancelled',
+  },
+  completed: {
+    route: '/stepscomplete',
+    en: 'Process has been completed and Payment has been made. No further action required...',
+    key: 'errors.stepsComplete',
+  },
+  notAuthorized: { route: '/notauthorized', en: 'Not Authorized', key: 'errors.notAuthorized' },
+  forbidden: { route: '/forbidden', en: 'Forbidden', key: 'errors.forbidden' },
+  notFound: { route: '/404', en: 'Not Found', key: 'errors.notFound' },
+} as const;
+
+async function expectErrorPage(page: Page, lng: Lng, which: keyof typeof PAGES, route?: string) {
+  const p = PAGES[which];
+  if (route !== '*') await expectRoute(page, route ?? p.route);
+  const want = lng === 'en' ? p.en : text('es', p.key);
+  if (lng === 'es') assert.notEqual(want, p.en, `${which}: the Spanish text is translated`);
+  await page
+    .getByRole('heading', { name: want })
+    .or(page.getByText(want, { exact: true }))
+    .first()
+    .waitFor();
+  await expectAccessible(page, `${which} page (${lng})`);
+}
+
+for (const lng of ['en', 'es'] as const) {
+  test(`link states and error pages (${lng})`, async (t) => {
+    const expired = await createLink(product, { language: lng });
+    await expireLink(product, expired.id);
+    const cancelled = await createLink(product, { language: lng });
+    await cancelLink(product, cancelled.id);
+    const demo = await admin<{ links: { id: string; url: string }[] }>(product, 'GET', '/links?status=completed');
+    assert.ok(demo.links.length > 0, 'sandbox mode seeds a completed demo link');
+
+    await inSession(t, browser, product, { viewport: lng === 'en' ? DESKTOP : PHONE }, async ({ page }) => {
+      const q = lng === 'es' ? '&lng=es' : '';
+      await page.goto(`${expired.url}${q}`);
+      await expectErrorPage(page, lng, 'expired');
+      await page.goto(`${cancelled.url}${q}`);
+      await expectErrorPage(page, lng, 'cancelled');
+      await page.goto(`${demo.links[0]!.url}${q}`);
+      await expectErrorPage(page, lng, 'completed');
+      // An id that names no link: not authorised (no way to tell unknown from forbidden).
+      await page.goto(`${product.baseUrl}/auth?id=${'x'.repeat(22)}${q}`);
+      await expectErrorPage(page, lng, 'notAuthorized');
+      // No id at all: forbidden.
+      await page.goto(`${product.baseUrl}/auth${lng === 'es' ? '?lng=es' : ''}`);
+      await expectErrorPage(page, lng, 'forbidden');
+      // Unknown path: the 404 page, at the path the user typed.
+      await page.goto(`${product.baseUrl}/no-such-page${lng === 'es' ? '?lng=es' : ''}`);
+      await expectErrorPage(page, lng, 'notFound', '/no-such-page');
+    });
+  });
+}
+
+test('no session: a protected page sends the user to /auth', async (t) => {
+  const link = await createLink(product);
+  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+    await page.goto(`${product.baseUrl}/patientinfo?id=${link.id}`);
+    await expectRoute(page, '/auth');
+    await page.goto(`${product.baseUrl}/paymentauthorization?id=${link.id}`);
+    await expectRoute(page, '/auth');
+  });
+});
+
+test('back button neutralised on patient information; session expiry (1 hour) signs out to /auth', async (t) => {
+  const link = await createLink(product);
+  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+    // The page's clock runs normally but can be moved ahead: no waiting an hour.
+    await page.clock.install();
+    const f: Flow = { page, product, link, lng: 'en' };
+    await openLink(f);
+    await signInBySms(f);
+    await page.getByLabel(/amount/i).waitFor();
+    await page.goBack().catch(() => undefined);
+    await expectRoute(page, '/patientinfo');
+    await page.getByLabel(/amount/i).waitFor();
+
+    await page.clock.fastForward('61:00');
+    await expectRoute(page, '/auth');
+    const cookies = await page.context().cookies(product.baseUrl + '/api');
+    assert.ok(!cookies.some((c) => c.name === 'jwt_authorization' && c.value), 'the session cookie is gone');
+    // Still signed out after a reload: the expired session is not restored.
+    await page.reload();
+    await expectRoute(page, '/auth');
+    await page.getByRole('button', { name: /get verification code/i }).waitFor();
+  });
+});

@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { expectAccessible } from '../support/a11y.js';
+import { createLink, getLink, uniqueEmail } from '../support/admin.js';
+import { launchBrowser } from '../support/browser.js';
+import {
+  CARDS,
+  answerChallenge,
+  choosePayment,
+  expectAmountFeedback,
+  expectConfirmation,
+  expectReceipt,
+  expectRoute,
+  fillCard,
+  nextStep,
+  openLink,
+  payButton,
+  payNow,
+  signDocumentStep,
+  signInByEmail,
+  signInBySms,
+  signingFrame,
+  submitPatientInfo,
+  uploadIdStep,
+  type Flow,
+} from '../support/flows.js';
+import { startProduct, type RunningProduct } from '../support/server.js';
+import { DESKTOP, inSession } from '../support/session.js';
+
+/**
+ * A payor pays a partial payment for the patient on a 1280×800 desktop: e-mail sign-in, the payor ID step, the signed
+ * payment authorisation and the payor's e-mail before PAY NOW, a 3-D Secure challenge, the receipt to the payor.
+ * Then a locked link: the type is forced to a partial payment and the 500–20000 range applies.
+ */
+let product: RunningProduct;
+let browser: Browser;
+before(async () => {
+  product = await startProduct();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+test('payor pays a partial payment: e-mail sign-in, payor ID, signed authorisation, challenge, receipt to the payor', async (t) => {
+  const payorEmail = uniqueEmail('payor');
+  const link = await createLink(product, {
+    firstName: 'James',
+    lastName: 'Okafor',
+    signInMethod: 'email',
+    payorName: 'Grace Okafor',
+    payorEmail,
+  });
+  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+    const f: Flow = { page, product, link, lng: 'en' };
+    await openLink(f);
+    await expectRoute(page, '/auth');
+    await expectAccessible(page, 'auth (e-mail)');
+    await signInByEmail(f, link.email, { axe: true });
+
+    await expectAmountFeedback(f, {
+      type: 2,
+      source: 2,
+      amount: '499',
+      message: 'Amount entered must be between $500 and $20,000',
+    });
+    await choosePayment(f, { amount: '1500' });
+    await submitPatientInfo(f);
+
+    await expectRoute(page, '/patientinvoicedetail');
+    await signDocumentStep(f, { by: 'type' });
+    await nextStep(f);
+    await expectRoute(page, '/patientiddocs');
+    await uploadIdStep(f, { seed: 3 });
+    await nextStep(f);
+    await expectRoute(page, '/payoriddocs');
+    await uploadIdStep(f, { seed: 5, axe: 'payor ID' });
+    await nextStep(f);
+    await expectRoute(page, '/patientcontract');
+    await signDocumentStep(f, { by: 'draw' });
+    await nextStep(f);
+
+    await expectRoute(page, '/paymentauthorization');
+    await page.getByText(/payor/i).first().waitFor();
+    // Payor-paid: the card form starts empty.
+    assert.equal(
+      await page
+        .getByLabel(/name on card|full name/i)
+        .first()
+        .inputValue(),
+      '',
+    );
+    // The authorisation frame (400 px) must be signed and the payor's e-mail given before PAY NOW.
+    const frame = page.locator(`iframe[src^="${product.signOrigin}"]`);
+    await frame.waitFor();
+    assert.equal(Math.round((await frame.boundingBox())!.height), 400);
+    await fillCard(f, { number: CARDS.challenge, name: 'Grace Okafor', payorEmail });
+    assert.ok(await payButton(f).isDisabled(), 'PAY NOW waits for the signed authorisation');
+    await expectAccessible(page, 'payment authorisation (payor)');
+    await signingFrame(f).locator('body').waitFor();
+    await signAuthorisation(f);
+    await payNow(f);
+    await answerChallenge(f, 'authenticate');
+    const { transactionId } = await expectConfirmation(f, { amount: '$1,500.00' });
+
+    await expectReceipt(f, { to: payorEmail, amount: '$1,500.00', last4: '0077', transactionId });
+    const saved = await getLink(product, link.id);
+    assert.equal(saved.state, 'completed');
+    assert.equal(saved.payment?.amount, 1500);
+  });
+});
+
+/** The payment page's authorisation frame has no Next button of its own: sign it and wait for PAY NOW. */
+async function signAuthorisation(f: Flow) {
+  const frame = signingFrame(f);
+  const tab = frame
+    .getByRole('tab', { name: /type/i })
+    .or(frame.getByRole('button', { name: /^type/i }))
+    .first();
+  if (await tab.count()) await tab.click();
+  await frame
+    .getByLabel(/type your (full )?name/i)
+    .first()
+    .fill('Grace Okafor');
+  await frame
+    .getByRole('button', { name: /^(sign|finish|submit)/i })
+    .first()
+    .click();
+  const deadline = Date.now() + 30_000;
+  while (await payButton(f).isDisabled()) {
+    if (Date.now() > deadline) throw new Error('PAY NOW still disabled after signing the authorisation');
+    await f.page.waitForTimeout(100);
+  }
+}
+
+test('locked link: the type is forced to a partial payment and 500–20000 applies', async (t) => {
+  const link = await createLink(product, { firstName: 'Ana', lastName: 'Silva', isPaymentLinkLocked: true });
+  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+    const f: Flow = { page, product, link, lng: 'en' };
+    await openLink(f);
+    await signInBySms(f);
+    const type = page.getByLabel(/payment type/i);
+    await type.waitFor();
+    assert.equal(await type.inputValue(), '2', 'a locked link shows Partial Payment');
+    assert.ok(await type.isDisabled(), 'and the type cannot be changed');
+    for (const amount of ['499', '20001', '300']) {
+      await expectAmountFeedback(f, { amount, message: 'Amount entered must be between $500 and $20,000' });
+    }
+    await expectAccessible(page, 'patient information (locked link)');
+    await choosePayment(f, { amount: '20000' });
+    await submitPatientInfo(f);
+    await expectRoute(page, '/patientinvoicedetail');
+    const saved = await getLink(product, link.id);
+    assert.equal(saved.payment?.amount, 20000);
+  });
+});

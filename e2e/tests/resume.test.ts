@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { createLink, getLink } from '../support/admin.js';
+import { launchBrowser } from '../support/browser.js';
+import {
+  choosePayment,
+  expectRoute,
+  nextButton,
+  nextStep,
+  openLink,
+  signDocumentStep,
+  signInBySms,
+  submitPatientInfo,
+  uploadIdStep,
+  type Flow,
+} from '../support/flows.js';
+import { startProduct, type RunningProduct } from '../support/server.js';
+import { DESKTOP, inSession, openSession, saveArtifacts, PHONE } from '../support/session.js';
+
+/**
+ * Leaving and coming back: a reload mid-flow stays on the current step with the patient's choices, and the same link
+ * opened in a second browser resumes (the continue check) at the first step not completed.
+ */
+let product: RunningProduct;
+let browser: Browser;
+before(async () => {
+  // The resend cooldown is not the subject here: two browsers ask for codes for one link within seconds.
+  product = await startProduct({ OTP_RESEND_COOLDOWN_SECONDS: '0' });
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+test('reload mid-flow, then a second browser resumes at the right step', async (t) => {
+  const link = await createLink(product, { firstName: 'Lena', lastName: 'Novak' });
+  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+    const f: Flow = { page, product, link, lng: 'en' };
+    await openLink(f);
+    await signInBySms(f);
+    await choosePayment(f, { type: 1, source: 1, amount: '400' });
+    await submitPatientInfo(f);
+    await expectRoute(page, '/patientinvoicedetail');
+    await signDocumentStep(f, { by: 'type' });
+    await nextStep(f);
+    await expectRoute(page, '/patientiddocs');
+
+    // Reload: same step, still signed in, Next waiting for the upload.
+    await page.reload();
+    await expectRoute(page, '/patientiddocs');
+    await nextButton(f).waitFor();
+    assert.ok(await nextButton(f).isDisabled());
+
+    // A second browser (say, the patient's laptop): sign in again, land where the first one stopped.
+    const second = await openSession(browser, { viewport: PHONE });
+    try {
+      const g: Flow = { page: second.page, product, link, lng: 'en' };
+      await openLink(g);
+      await signInBySms(g);
+      await expectRoute(second.page, '/patientiddocs');
+      await uploadIdStep(g, { seed: 7 });
+      await nextStep(g);
+      await expectRoute(second.page, '/patientcontract');
+    } catch (err) {
+      await saveArtifacts(`${t.name} (second browser)`, second, product, err);
+      throw err;
+    } finally {
+      await second.context.close();
+    }
+
+    // The first browser, reloaded, follows the server: the ID step was done elsewhere.
+    await page.reload();
+    await expectRoute(page, '/patientcontract');
+    const saved = await getLink(product, link.id);
+    assert.equal(saved.progress.currentRoutePath, '/patientcontract');
+    assert.equal(saved.payment?.amount, 400);
+  });
+});

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { expectAccessible } from '../support/a11y.js';
+import { createLink } from '../support/admin.js';
+import { launchBrowser } from '../support/browser.js';
+import {
+  CARDS,
+  choosePayment,
+  closeModal,
+  expectConfirmation,
+  expectPaymentModal,
+  expectReceipt,
+  expectRoute,
+  fillCard,
+  nextStep,
+  openLink,
+  payNow,
+  signDocumentStep,
+  signInBySms,
+  submitPatientInfo,
+  uploadIdStep,
+  expectAmountFeedback,
+  type Flow,
+} from '../support/flows.js';
+import { messageText } from '../support/outbox.js';
+import { startProduct, type RunningProduct } from '../support/server.js';
+import { inSession, PHONE } from '../support/session.js';
+import { t } from '../support/texts.js';
+
+/**
+ * The deposit journey in Spanish (?lng=es, a Spanish-speaking patient): every screen's heading is the app's Spanish
+ * text (and differs from the English one), the page says lang="es", axe passes on every screen, the SMS and the
+ * receipt are in Spanish, and the decline and 3-D Secure modals speak Spanish.
+ */
+let product: RunningProduct;
+let browser: Browser;
+before(async () => {
+  product = await startProduct();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+/** The screen speaks Spanish: lang="es", and the given key's Spanish text (not the English one) is visible. */
+async function expectSpanish(page: Page, key: string, screen: string) {
+  const es = t('es', key);
+  assert.notEqual(es, t('en', key), `${key} is translated`);
+  await page.getByText(es, { exact: false }).first().waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
+  await expectAccessible(page, `${screen} (es)`);
+}
+
+test('deposit journey in Spanish: screens, SMS, modals, receipt', async (tc) => {
+  const link = await createLink(product, { firstName: 'Lucía', lastName: 'Fernández', language: 'es' });
+  await inSession(tc, browser, product, { viewport: PHONE, locale: 'es-US' }, async ({ page }) => {
+    const f: Flow = { page, product, link, lng: 'es' };
+    await openLink(f);
+    await expectRoute(page, '/auth');
+    await expectSpanish(page, 'auth.phoneTitle', 'auth');
+    const sms = await signInBySms(f, { axe: true });
+    assert.doesNotMatch(sms.text, /your sign-in code/i);
+    assert.match(sms.text, /c[oó]digo|clave/i, `the SMS is in Spanish: ${sms.text}`);
+
+    await expectSpanish(page, 'patientInfo.title', 'patient information');
+    await expectAmountFeedback(f, { type: 1, amount: '1001', message: t('es', 'patientInfo.amountRangeDeposit') });
+    await choosePayment(f, { type: 1, source: 1, amount: '250' });
+    await submitPatientInfo(f);
+
+    await expectRoute(page, '/patientinvoicedetail');
+    await expectSpanish(page, 'steps:invoice.title', 'invoice');
+    await signDocumentStep(f, { by: 'type' });
+    await nextStep(f);
+    await expectRoute(page, '/patientiddocs');
+    await expectSpanish(page, 'steps:patientId.title', 'patient ID');
+    await uploadIdStep(f, { seed: 21 });
+    await nextStep(f);
+    await expectRoute(page, '/patientcontract');
+    await expectSpanish(page, 'steps:contract.title', 'contract');
+    await signDocumentStep(f, { by: 'draw' });
+    await nextStep(f);
+
+    await expectRoute(page, '/paymentauthorization');
+    await expectSpanish(page, 'payment:title', 'payment authorisation');
+    await fillCard(f, { number: CARDS.cvvNoMatch });
+    await payNow(f);
+    await expectPaymentModal(f, { title: t('es', 'payment:declined.title'), lines: [t('es', 'payment:cvv.N')] });
+    await expectAccessible(page, 'decline modal (es)');
+    await closeModal(f);
+    await fillCard(f, { number: CARDS.rejected3ds });
+    await payNow(f);
+    await expectPaymentModal(f, { title: t('es', 'payment:threeDS.title'), lines: [t('es', 'payment:threeDS.body')] });
+    await closeModal(f);
+
+    await fillCard(f, { number: '4111111111111111' });
+    await payNow(f);
+    const { transactionId } = await expectConfirmation(f, { amount: '$250.00' });
+    await expectSpanish(page, 'confirmation.title', 'confirmation');
+
+    const receipt = await expectReceipt(f, { to: link.email, amount: '$250.00', last4: '1111', transactionId });
+    assert.match(messageText(receipt), /recibo|pago/i, 'the receipt is in Spanish');
+    assert.doesNotMatch(messageText(receipt), /\bYour payment\b|\bThank you\b/);
+  });
+});
