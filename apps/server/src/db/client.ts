@@ -69,7 +69,8 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   const wrap = (c: Pick<PGlite, 'query'>): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const r = await c.query<T>(sql, params);
-      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+      // PGlite reports affectedRows 0 for SELECT; node-postgres reports the row count.
+      return { rows: r.rows, rowCount: Math.max(r.affectedRows ?? 0, r.rows.length) };
     },
   });
   const base = wrap(db);
