@@ -1,8 +1,34 @@
-import { StrictMode } from 'react';
+import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
+import { Provider } from 'react-redux';
+import { RouterProvider } from 'react-router';
+import 'bootstrap/dist/css/bootstrap.min.css';
+import './styles.css';
+import { silenceConsoleInProduction } from './lib/console';
+import { installPreloadErrorReload } from './lib/chunk-reload';
+import { initI18n } from './i18n';
+import { loadAppConfig } from './app/app-config';
+import { persistor, store } from './app/store';
+import { PersistGate } from './app/persist-gate';
+import { createAppRouter } from './app/router';
+import { PageSkeleton } from './components/page-skeleton';
+import { startVitals } from './lib/vitals';
+
+silenceConsoleInProduction();
+installPreloadErrorReload();
+void initI18n();
+void loadAppConfig().catch(() => undefined); // start early; the root route shows the failure
+const router = createAppRouter();
+startVitals();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <main>Paylink</main>
+    <Provider store={store}>
+      <PersistGate persistor={persistor} loading={<PageSkeleton />}>
+        <Suspense fallback={<PageSkeleton />}>
+          <RouterProvider router={router} />
+        </Suspense>
+      </PersistGate>
+    </Provider>
   </StrictMode>,
 );

@@ -1,0 +1,41 @@
+/**
+ * The root route: takes a `jwt_authorization` query parameter as the session token and removes it from the URL
+ * (spec section 3), watches the session's expiry, and waits for lazily loaded translation namespaces.
+ */
+import { Suspense, useEffect } from 'react';
+import { Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router';
+import { useAppDispatch } from './hooks';
+import { signedIn } from '../store/auth-slice';
+import { jwtExpiry } from '../lib/session';
+import { SessionWatch } from '../components/session-watch';
+import { PageSkeleton } from '../components/page-skeleton';
+import { AppConfigProvider } from './app-config';
+
+export function RootLayout() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const dispatch = useAppDispatch();
+
+  useEffect(() => {
+    const params = new URLSearchParams(location.search);
+    const token = params.get('jwt_authorization');
+    if (!token) return;
+    const exp = jwtExpiry(token);
+    if (exp) dispatch(signedIn({ token, expiresAt: exp }));
+    params.delete('jwt_authorization');
+    const search = params.toString();
+    void navigate({ pathname: location.pathname, search: search ? `?${search}` : '' }, { replace: true });
+  }, [location.search, location.pathname, dispatch, navigate]);
+
+  return (
+    <>
+      <Suspense fallback={<PageSkeleton />}>
+        <AppConfigProvider>
+          <Outlet />
+        </AppConfigProvider>
+      </Suspense>
+      <SessionWatch />
+      <ScrollRestoration />
+    </>
+  );
+}

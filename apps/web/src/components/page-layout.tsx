@@ -1,0 +1,72 @@
+/**
+ * The frame of every page. Fixed interface: <PageLayout title={string} showProgress?={boolean}>{children}</PageLayout>
+ * - header: the practice's logo and name (from /api/config) and the EN/ES language switch;
+ * - <main id="main">: the progress bar when showProgress, then the page heading <h1>{title}</h1>, then children;
+ * - focus moves to the h1 whenever the route changes (screen readers announce the new page); document.title follows;
+ * - footer: the practice's support phone and e-mail.
+ */
+import { use, useEffect, useRef, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { AppConfigContext } from '../app/app-config';
+import { LanguageSwitch } from './language-switch';
+import { ProgressBar } from './progress-bar';
+
+export function PageLayout(props: { title: string; showProgress?: boolean; children?: ReactNode }) {
+  const { t } = useTranslation();
+  const config = use(AppConfigContext);
+  const practice = config?.practice;
+  const location = useLocation();
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    heading.current?.focus({ preventScroll: false });
+  }, [location.key]);
+
+  useEffect(() => {
+    document.title = practice?.name ? `${props.title} · ${practice.name}` : props.title;
+  }, [props.title, practice?.name]);
+
+  return (
+    <div className="app-shell">
+      <a className="skip-link" href="#main">
+        {t('layout.skipToContent')}
+      </a>
+      <header className="app-header">
+        <div className="app-header-inner">
+          <div className="practice">
+            {practice?.logoUrl ? (
+              <img className="practice-logo" src={practice.logoUrl} alt="" width={40} height={40} />
+            ) : (
+              <span className="practice-monogram" aria-hidden="true">
+                {(practice?.name ?? 'P').slice(0, 1)}
+              </span>
+            )}
+            <span className="practice-name">{practice?.name ?? '\u00a0'}</span>
+          </div>
+          <LanguageSwitch />
+        </div>
+      </header>
+      <main id="main" className="app-main">
+        {props.showProgress && <ProgressBar />}
+        <h1 ref={heading} tabIndex={-1} className="page-title">
+          {props.title}
+        </h1>
+        {props.children}
+      </main>
+      <footer className="app-footer">
+        {practice && (practice.supportPhone || practice.supportEmail) && (
+          <p className="mb-1">
+            {t('layout.help')}{' '}
+            {practice.supportPhone && (
+              <a href={`tel:${practice.supportPhone.replace(/[^\d+]/g, '')}`}>{practice.supportPhone}</a>
+            )}
+            {practice.supportPhone && practice.supportEmail && ' · '}
+            {practice.supportEmail && <a href={`mailto:${practice.supportEmail}`}>{practice.supportEmail}</a>}
+          </p>
+        )}
+        <p className="mb-0 secure-note">{t('layout.secure')}</p>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * /auth (spec section 2 screen 1, issue 3 "Client: /auth"). Reads `id` (no id → /forbidden) and the full link,
+ * remembers the link id, sends a signed-in user straight to /patientinfo, asks the server which sign-in method the
+ * link uses (GET /api/auth/options) and shows the phone or the e-mail variant. An e-mailed link (oobCode) lands on a
+ * one-click "Continue" that finishes signing in (opening the link alone changes nothing).
+ */
+import { useEffect, useState } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import type { AuthOptions } from '@paylink/shared';
+import { PageLayout } from '../../components/page-layout';
+import { Spinner } from '../../components/spinner';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { clearSessionData } from '../../app/store';
+import { isSessionValid, signOut } from '../../store/auth-slice';
+import { setLink } from '../../store/link-slice';
+import { api } from '../../lib/api-client';
+import { rememberLinkId } from '../../lib/link-id';
+import { useApiFailure } from '../../lib/use-api-failure';
+import { SmsSignIn } from './sms-sign-in';
+import { EmailSignIn } from './email-sign-in';
+import { FinishEmailSignIn } from './finish-email-sign-in';
+
+const LINK_ID = /^[A-Za-z0-9_-]{22,64}$/;
+
+export default function AuthPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const linkId = params.get('id') ?? '';
+  const oobCode = params.get('mode') === 'signIn' ? params.get('oobCode') : null;
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const fail = useApiFailure();
+  const auth = useAppSelector((s) => s.auth);
+  const storedLinkId = useAppSelector((s) => s.link.link_id);
+  const [options, setOptions] = useState<AuthOptions | null>(null);
+  const [phone, setPhone] = useState<string | null>(null);
+  const [finishing, setFinishing] = useState(Boolean(oobCode));
+
+  const validId = LINK_ID.test(linkId);
+  const signedInHere = isSessionValid(auth) && storedLinkId === linkId;
+
+  // Remember this link; a different link than the one signed in to starts from scratch.
+  useEffect(() => {
+    if (!validId) return;
+    if (storedLinkId && storedLinkId !== linkId) {
+      dispatch(signOut());
+      clearSessionData(dispatch);
+    }
+    if (storedLinkId !== linkId) dispatch(setLink({ link_id: linkId, redirect_link: window.location.href }));
+    rememberLinkId(linkId);
+  }, [validId, linkId, storedLinkId, dispatch]);
+
+  useEffect(() => {
+    if (!validId || signedInHere || finishing) return;
+    const ac = new AbortController();
+    (async () => {
+      try {
+        const opts = await api.get<AuthOptions>('/api/auth/options', {
+          query: { linkId },
+          auth: false,
+          signal: ac.signal,
+        });
+        if (opts.method === 'sms') {
+          const masked = await api.get<string>(`/api/patients/${encodeURIComponent(linkId)}/notoken`, {
+            query: { c: 'p' },
+            auth: false,
+            responseType: 'text',
+            signal: ac.signal,
+          });
+          setPhone(masked);
+        }
+        setOptions(opts);
+      } catch (e) {
+        if (ac.signal.aborted) return;
+        const shown = fail(e, { lookup: true });
+        if (shown) void navigate('/notfound', { replace: true, state: { reason: 'exception' } });
+      }
+    })();
+    return () => ac.abort();
+  }, [validId, linkId, signedInHere, finishing, fail, navigate]);
+
+  if (!linkId) return <Navigate to="/forbidden" replace />;
+  if (!validId) return <Navigate to="/notauthorized" replace />;
+  if (signedInHere && !finishing) return <Navigate to="/patientinfo" replace />;
+
+  const onSignedIn = () => void navigate('/patientinfo', { replace: true });
+
+  if (finishing && oobCode) {
+    return (
+      <FinishEmailSignIn
+        linkId={linkId}
+        oobCode={oobCode}
+        onSignedIn={onSignedIn}
+        onRestart={() => setFinishing(false)}
+      />
+    );
+  }
+  if (!options || (options.method === 'sms' && phone === null)) {
+    return (
+      <PageLayout title={t('auth.checkingLink')}>
+        <div className="app-loading">
+          <Spinner />
+        </div>
+      </PageLayout>
+    );
+  }
+  return options.method === 'sms' ? (
+    <SmsSignIn linkId={linkId} phone={phone ?? ''} captchaSiteKey={options.captchaSiteKey} onSignedIn={onSignedIn} />
+  ) : (
+    <EmailSignIn linkId={linkId} captchaSiteKey={options.captchaSiteKey} />
+  );
+}

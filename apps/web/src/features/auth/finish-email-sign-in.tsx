@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { SessionResult } from '@paylink/shared';
+import { PageLayout } from '../../components/page-layout';
+import { Spinner } from '../../components/spinner';
+import { useAppDispatch } from '../../app/hooks';
+import { signedIn } from '../../store/auth-slice';
+import { api } from '../../lib/api-client';
+import { useApiFailure } from '../../lib/use-api-failure';
+import { authErrorCode, authErrorText, isLinkStateFailure } from './auth-errors';
+
+/**
+ * The e-mailed link's landing: mail scanners open links before people do, so only this click (a POST) signs in.
+ * A used or expired link offers to ask for a new one (back to the e-mail form).
+ */
+export function FinishEmailSignIn(props: {
+  linkId: string;
+  oobCode: string;
+  onSignedIn: () => void;
+  onRestart: () => void;
+}) {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const fail = useApiFailure();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const finish = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await api.post<SessionResult>('/api/auth/email/verify', {
+        body: { linkId: props.linkId, oobCode: props.oobCode },
+        auth: false,
+      });
+      dispatch(signedIn({ token: r.token, expiresAt: r.expiresAt }));
+      props.onSignedIn();
+    } catch (e) {
+      setBusy(false);
+      if (isLinkStateFailure(e)) fail(e, { lookup: true });
+      else setError(authErrorCode(e));
+    }
+  };
+
+  const linkDead = error === 'auth/expired-action-code' || error === 'auth/invalid-action-code';
+  return (
+    <PageLayout title={t('auth.finishTitle')}>
+      <div className="card-panel">
+        <p>{t('auth.finishInstruction')}</p>
+        <button type="button" className="btn btn-primary w-100" disabled={busy} onClick={() => void finish()}>
+          {busy ? <Spinner small className="me-2" label={t('auth.signingIn')} /> : null}
+          {t('auth.continue')}
+        </button>
+        <p className="form-text mt-3 mb-0">{t('auth.doNotRefresh')}</p>
+      </div>
+      <div aria-live="assertive">
+        {error && (
+          <div className="alert alert-danger" role="alert">
+            {authErrorText(t, error)}
+          </div>
+        )}
+      </div>
+      {linkDead && (
+        <button type="button" className="btn btn-outline-primary" onClick={props.onRestart}>
+          {t('auth.sendEmailLink')}
+        </button>
+      )}
+    </PageLayout>
+  );
+}

@@ -1,0 +1,166 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { digitsOnly, type SessionResult, type SmsSendResult } from '@paylink/shared';
+import { PageLayout } from '../../components/page-layout';
+import { Spinner } from '../../components/spinner';
+import { useAppDispatch } from '../../app/hooks';
+import { signedIn } from '../../store/auth-slice';
+import { api } from '../../lib/api-client';
+import { useApiFailure } from '../../lib/use-api-failure';
+import { authErrorCode, authErrorText, isLinkStateFailure } from './auth-errors';
+import { getCaptchaToken } from './turnstile';
+
+const CODE_LENGTH = 6;
+
+/** Phone variant: read-only masked phone, 'Get Verification code' (invisible captcha), 6-digit code, 'Sign In'. */
+export function SmsSignIn(props: {
+  linkId: string;
+  phone: string;
+  captchaSiteKey: string | null;
+  onSignedIn: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const dispatch = useAppDispatch();
+  const fail = useApiFailure();
+  const ids = { phone: useId(), code: useId(), codeHint: useId() };
+  const captchaBox = useRef<HTMLDivElement>(null);
+  const codeInput = useRef<HTMLInputElement>(null);
+  const [sending, setSending] = useState(false);
+  const [sent, setSent] = useState(false);
+  const [resendAt, setResendAt] = useState(0);
+  const [now, setNow] = useState(() => Date.now());
+  const [code, setCode] = useState('');
+  const [verifying, setVerifying] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!sent || now >= resendAt) return;
+    const id = window.setTimeout(() => setNow(Date.now()), 1000);
+    return () => window.clearTimeout(id);
+  }, [sent, now, resendAt]);
+
+  const handleError = (e: unknown) => {
+    if (isLinkStateFailure(e)) {
+      fail(e, { lookup: true });
+      return;
+    }
+    setError(authErrorCode(e));
+  };
+
+  const sendCode = async () => {
+    setSending(true);
+    setError(null);
+    try {
+      let captchaToken: string | undefined;
+      if (props.captchaSiteKey && captchaBox.current) {
+        try {
+          captchaToken = await getCaptchaToken(props.captchaSiteKey, captchaBox.current, i18n.language);
+        } catch {
+          setError('auth/captcha-check-failed');
+          return;
+        }
+      }
+      const r = await api.post<SmsSendResult>('/api/auth/sms/send', {
+        body: { linkId: props.linkId, ...(captchaToken ? { captchaToken } : {}) },
+        auth: false,
+      });
+      setSent(true);
+      setNow(Date.now());
+      setResendAt(Date.now() + r.resendAfterSeconds * 1000);
+      codeInput.current?.focus();
+    } catch (e) {
+      handleError(e);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const verify = async (event: React.FormEvent) => {
+    event.preventDefault();
+    if (code.length !== CODE_LENGTH || verifying) return;
+    setVerifying(true);
+    setError(null);
+    try {
+      const r = await api.post<SessionResult>('/api/auth/sms/verify', {
+        body: { linkId: props.linkId, code },
+        auth: false,
+      });
+      dispatch(signedIn({ token: r.token, expiresAt: r.expiresAt }));
+      props.onSignedIn();
+    } catch (e) {
+      setVerifying(false);
+      handleError(e);
+    }
+  };
+
+  const waitSeconds = Math.max(0, Math.ceil((resendAt - now) / 1000));
+  const canResend = sent && waitSeconds === 0;
+
+  return (
+    <PageLayout title={t('auth.phoneTitle')}>
+      <div className="card-panel">
+        <p>{t('auth.phoneInstruction')}</p>
+        <div className="mb-3">
+          <label htmlFor={ids.phone} className="form-label">
+            {t('auth.phoneLabel')}
+          </label>
+          <input id={ids.phone} className="form-control" type="text" value={props.phone} readOnly />
+        </div>
+        <button
+          type="button"
+          className="btn btn-primary w-100"
+          onClick={() => void sendCode()}
+          disabled={sending || (sent && !canResend)}
+        >
+          {sending ? <Spinner small className="me-2" /> : null}
+          {sent ? (canResend ? t('auth.resend') : t('auth.codeSent')) : t('auth.getCode')}
+        </button>
+        {sent && !canResend && (
+          <p className="form-text mt-2" aria-live="polite">
+            {t('auth.resendIn', { count: waitSeconds })}
+          </p>
+        )}
+        <div ref={captchaBox} className="captcha-box" />
+      </div>
+
+      <form className="card-panel" onSubmit={(e) => void verify(e)} noValidate>
+        <h2 className="h5">{t('auth.codeTitle')}</h2>
+        <div className="mb-3">
+          <label htmlFor={ids.code} className="form-label">
+            {t('auth.codeLabel')}
+          </label>
+          <input
+            ref={codeInput}
+            id={ids.code}
+            className="form-control form-control-lg otp-input"
+            type="text"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]*"
+            maxLength={CODE_LENGTH}
+            value={code}
+            aria-describedby={ids.codeHint}
+            aria-invalid={error === 'auth/invalid-verification-code' || undefined}
+            onChange={(e) => setCode(digitsOnly(e.target.value).slice(0, CODE_LENGTH))}
+          />
+          <div id={ids.codeHint} className="form-text">
+            {t('auth.codeHint')}
+          </div>
+        </div>
+        <button type="submit" className="btn btn-primary w-100" disabled={code.length !== CODE_LENGTH || verifying}>
+          {verifying ? <Spinner small className="me-2" label={t('auth.signingIn')} /> : null}
+          {t('auth.signIn')}
+        </button>
+        <p className="form-text mt-3 mb-0">{t('auth.doNotRefresh')}</p>
+      </form>
+
+      <div aria-live="assertive">
+        {error && (
+          <div className="alert alert-danger" role="alert">
+            {authErrorText(t, error)}
+          </div>
+        )}
+      </div>
+    </PageLayout>
+  );
+}

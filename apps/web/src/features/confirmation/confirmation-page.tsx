@@ -1,0 +1,60 @@
+/**
+ * /confirmation (spec screen 7): check image, 'Your payment was successful', the Transaction ID, the amount in USD,
+ * a thank-you and 'Check your email for your receipt'. Without patient or payment data: the steps-complete message.
+ */
+import { useTranslation } from 'react-i18next';
+import { formatUsd, parseDollarsToCents } from '@paylink/shared';
+import { PageLayout } from '../../components/page-layout';
+import { useAppSelector } from '../../app/hooks';
+import { selectPatient } from '../../store/patient-slice';
+import { useNeutralizeBack } from '../../lib/use-neutralize-back';
+import { StepsCompletePage } from '../errors/error-pages';
+
+function CheckImage(props: { label: string }) {
+  return (
+    <svg className="confirmation-check" width="72" height="72" viewBox="0 0 72 72" role="img" aria-label={props.label}>
+      <circle cx="36" cy="36" r="34" fill="#146c43" />
+      <path
+        d="M21 37.5l10 10 20-22"
+        fill="none"
+        stroke="#fff"
+        strokeWidth="6"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+export default function ConfirmationPage() {
+  const { t, i18n } = useTranslation();
+  useNeutralizeBack();
+  const patient = useAppSelector(selectPatient);
+  const payment = useAppSelector((s) => s.payment);
+  if (!patient || !payment.ssl_txn_id) return <StepsCompletePage />;
+
+  const cents = parseDollarsToCents(payment.ssl_amount);
+  const amount = cents ?? (patient.paymentAmount != null ? patient.paymentAmount * 100 : null);
+  const locale = i18n.resolvedLanguage === 'es' ? 'es-US' : 'en-US';
+  return (
+    <PageLayout title={t('confirmation.title')}>
+      <div className="card-panel text-center">
+        <CheckImage label={t('confirmation.checkAlt')} />
+        <dl className="summary-list text-start mx-auto" style={{ maxWidth: '22rem' }}>
+          <dt>{t('confirmation.transactionId')}</dt>
+          <dd data-testid="transaction-id">{payment.ssl_txn_id}</dd>
+          {amount != null && (
+            <>
+              <dt>{t('confirmation.amount')}</dt>
+              <dd>{formatUsd(amount, locale)}</dd>
+            </>
+          )}
+        </dl>
+        <p className="mt-3 mb-1">
+          {patient.firstName ? t('confirmation.thankYouName', { name: patient.firstName }) : t('confirmation.thankYou')}
+        </p>
+        <p className="mb-0 fw-semibold">{t('confirmation.receipt')}</p>
+      </div>
+    </PageLayout>
+  );
+}

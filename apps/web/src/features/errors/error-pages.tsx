@@ -1,0 +1,47 @@
+/**
+ * The error pages of spec section 8: each is a single title (the spec's exact texts, translated), plus a line on
+ * what to do next and the practice's contact details in the footer.
+ */
+import { useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { PageLayout } from '../../components/page-layout';
+
+function MessagePage(props: { titleKey: string; hintKey?: string; children?: React.ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <PageLayout title={t(props.titleKey)}>
+      {props.hintKey && <p className="lead-hint">{t(props.hintKey)}</p>}
+      {props.children}
+    </PageLayout>
+  );
+}
+
+export function NotFoundPage() {
+  const { t } = useTranslation();
+  const state = useLocation().state as { reason?: 'network' | 'exception' } | null;
+  const reason = state?.reason;
+  return (
+    <MessagePage
+      titleKey="errors.notFoundTitle"
+      hintKey={
+        reason === 'network'
+          ? 'errors.networkHint'
+          : reason === 'exception'
+            ? 'errors.exceptionHint'
+            : 'errors.notFoundHint'
+      }
+    >
+      {reason && (
+        <button type="button" className="btn btn-primary" onClick={() => window.history.back()}>
+          {t('errors.tryAgain')}
+        </button>
+      )}
+    </MessagePage>
+  );
+}
+export const LinkExpiredPage = () => <MessagePage titleKey="errors.linkExpiredTitle" />;
+export const LinkCancelledPage = () => <MessagePage titleKey="errors.linkCancelledTitle" />;
+export const StepsCompletePage = () => <MessagePage titleKey="errors.stepsCompleteTitle" />;
+export const ForbiddenPage = () => <MessagePage titleKey="errors.forbiddenTitle" hintKey="errors.forbiddenHint" />;
+export const PaymentErrorPage = () => <MessagePage titleKey="errors.paymentErrorTitle" />;
+export const UnauthorizedPage = () => <MessagePage titleKey="error401Title" hintKey="errors.notAuthorizedHint" />;

@@ -1,0 +1,141 @@
+/**
+ * The one API client (spec section 7). Fixed interface:
+ *   api.get(path, opts) / api.post(path, opts) / api.put(path, opts)
+ *     opts: { query?: Record<string, string|number|boolean|null|undefined>, body?: unknown, auth?: boolean (default
+ *             true), responseType?: 'json' | 'text' (default 'json'), signal?: AbortSignal }
+ *   → the parsed answer (undefined for 204); throws ApiError { status, statusText, body, code, message } for a non-2xx
+ *     answer, or NetworkError when the server could not be reached or did not answer in time (30 s; 60 s on mobile).
+ * Every call sends Content-Type JSON (when it has a body), x-api-key (VITE_API_KEY), ngrok-skip-browser-warning and, when auth is true
+ * and a token is in memory, Authorization: Bearer. credentials 'same-origin' lets the httpOnly session cookie go too.
+ */
+
+export const API_KEY: string = import.meta.env.VITE_API_KEY || 'paylink-sandbox-api-key';
+const API_BASE: string = (import.meta.env.VITE_API_BASE || '').replace(/\/+$/, '');
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    /** Parsed JSON when the answer was JSON, else the text. */
+    readonly body: unknown,
+  ) {
+    super(apiErrorMessage(status, statusText, body));
+  }
+  /** The machine code of a JSON error answer ({ error, message }), e.g. 'auth/invalid-verification-code'. */
+  get code(): string | undefined {
+    const b = this.body as { error?: unknown } | null;
+    return b && typeof b === 'object' && typeof b.error === 'string' ? b.error : undefined;
+  }
+  /** The text body (401 link-state answers are plain text: 'Link Expired.' ...). */
+  get text(): string {
+    return typeof this.body === 'string' ? this.body : '';
+  }
+}
+
+export class NetworkError extends Error {
+  override name = 'NetworkError';
+  constructor(
+    message: string,
+    readonly timedOut = false,
+  ) {
+    super(message);
+  }
+}
+
+function apiErrorMessage(status: number, statusText: string, body: unknown): string {
+  if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') {
+    return (body as { message: string }).message;
+  }
+  if (typeof body === 'string' && body) return body;
+  return `Error ${status} ${statusText}`.trim();
+}
+
+let getToken: () => string | undefined = () => undefined;
+/** The store registers where the in-memory session token lives. */
+export function setAccessTokenGetter(fn: () => string | undefined) {
+  getToken = fn;
+}
+
+export function isMobileUserAgent(ua = typeof navigator === 'undefined' ? '' : navigator.userAgent): boolean {
+  return /Mobi|Android|iPhone|iPad|iPod/i.test(ua);
+}
+export const requestTimeoutMs = () => (isMobileUserAgent() ? 60_000 : 30_000);
+
+type QueryValue = string | number | boolean | null | undefined;
+export interface RequestOptions {
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  auth?: boolean;
+  responseType?: 'json' | 'text';
+  signal?: AbortSignal;
+}
+
+export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) qs.append(k, String(v));
+  const s = qs.toString();
+  return `${API_BASE}${path}${s ? `?${s}` : ''}`;
+}
+
+async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = {
+    'x-api-key': API_KEY,
+    'ngrok-skip-browser-warning': 'true',
+  };
+  // A JSON content type on an empty body is a 400 in Fastify, so bodiless calls (GET, query-only POST/PUT) omit it.
+  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  const token = opts.auth === false ? undefined : getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, requestTimeoutMs());
+  const onOuterAbort = () => controller.abort();
+  opts.signal?.addEventListener('abort', onOuterAbort);
+
+  let res: Response;
+  let raw: string;
+  try {
+    res = await fetch(buildUrl(path, opts.query), {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      credentials: 'same-origin',
+      signal: controller.signal,
+    });
+    raw = await res.text();
+  } catch (e) {
+    if (opts.signal?.aborted) throw e;
+    throw new NetworkError(
+      timedOut ? 'The server did not answer in time.' : 'The server could not be reached.',
+      timedOut,
+    );
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onOuterAbort);
+  }
+
+  const isJson = (res.headers.get('content-type') ?? '').includes('application/json');
+  const parse = () => {
+    if (!raw) return undefined;
+    if (!isJson) return raw;
+    try {
+      return JSON.parse(raw) as unknown;
+    } catch {
+      return raw;
+    }
+  };
+  if (!res.ok) throw new ApiError(res.status, res.statusText, parse());
+  if (opts.responseType === 'text') return raw as T;
+  return parse() as T;
+}
+
+export const api = {
+  get: <T = unknown>(path: string, opts?: RequestOptions) => request<T>('GET', path, opts),
+  post: <T = unknown>(path: string, opts?: RequestOptions) => request<T>('POST', path, opts),
+  put: <T = unknown>(path: string, opts?: RequestOptions) => request<T>('PUT', path, opts),
+};
