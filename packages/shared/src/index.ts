@@ -3,3 +3,4 @@ export * from './amounts.js';
 export * from './payments.js';
 export * from './api.js';
 export * from './auth.js';
+export * from './app-config.js';
