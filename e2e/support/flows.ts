@@ -41,12 +41,12 @@ export function futureExpiry(): string {
   return `12${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 }
 
-/** Text the user reads: English literal from the spec, Spanish from the app's es translation of `key`. */
-export function say(lng: Lng, key: string, english: string): string {
-  return lng === 'en' ? english : t('es', key);
+/** Text the user reads, from the app's translation files (the English ones carry the spec's texts). */
+export function say(lng: Lng, key: string): string {
+  return t(lng, key);
 }
-export const sayRe = (lng: Lng, key: string, english: string | RegExp): RegExp =>
-  lng === 'en' ? (typeof english === 'string' ? exact(english) : english) : exact(t('es', key));
+/** The same text as an exact, whitespace-tolerant RegExp (for accessible names). */
+export const sayRe = (lng: Lng, key: string): RegExp => exact(t(lng, key));
 
 export async function expectRoute(page: Page, route: string, timeout?: number): Promise<void> {
   await page.waitForURL((u) => u.pathname === route, { timeout, waitUntil: 'commit' });
@@ -102,16 +102,13 @@ export async function signInBySms(f: Flow, opts: { axe?: boolean } = {}): Promis
   const { page } = f;
   await expectRoute(page, '/auth');
   const seen = await outboxIds(f.product, f.link.phone);
-  await press(f, page.getByRole('button', { name: sayRe(f.lng, 'auth.getCode', /get verification code/i) }));
-  await page
-    .getByText(say(f.lng, 'auth.codeSent', 'Verification code sent'))
-    .first()
-    .waitFor();
+  await press(f, page.getByRole('button', { name: sayRe(f.lng, 'auth.getCode') }));
+  await page.getByText(say(f.lng, 'auth.codeSent')).first().waitFor();
   const sms = await waitForMessage(f.product, { to: f.link.phone, channel: 'sms', seen });
-  const code = page.getByLabel(say(f.lng, 'auth.enterCode', 'Enter a verification code'));
+  const code = page.getByLabel(sayRe(f.lng, 'auth.codeLabel'));
   if (opts.axe) await expectAccessible(page, 'auth, code sent');
   await typeInto(f, code, smsCode(sms));
-  await press(f, page.getByRole('button', { name: sayRe(f.lng, 'auth.signIn', 'Sign In') }));
+  await press(f, page.getByRole('button', { name: sayRe(f.lng, 'auth.signIn') }));
   await expectRoute(page, '/patientinfo');
   return sms;
 }
@@ -125,18 +122,15 @@ export async function signInByEmail(
   const { page } = f;
   await expectRoute(page, '/auth');
   const seen = await outboxIds(f.product, email);
-  await typeInto(f, page.getByLabel(sayRe(f.lng, 'auth.emailLabel', /e-?mail/i)), email);
-  await press(f, page.getByRole('button', { name: sayRe(f.lng, 'auth.sendEmailLink', /send|sign-in link|email me/i) }));
-  await page
-    .getByText(say(f.lng, 'auth.emailSent', 'Email link sent'))
-    .first()
-    .waitFor();
+  await typeInto(f, page.getByLabel(sayRe(f.lng, 'auth.emailLabel')), email);
+  await press(f, page.getByRole('button', { name: sayRe(f.lng, 'auth.sendEmailLink') }));
+  await page.getByText(say(f.lng, 'auth.emailLinkSent')).first().waitFor();
   if (opts.axe) await expectAccessible(page, 'auth, e-mail sent');
   const mail = await waitForMessage(f.product, { to: email, channel: 'email', seen, match: /oobCode=/ });
   await page.goto(signInLink(mail));
   await expectRoute(page, '/auth');
   if (opts.axe) await expectAccessible(page, 'auth, finish e-mail sign-in');
-  await press(f, page.getByRole('button', { name: sayRe(f.lng, 'auth.finishSignIn', /continue|finish/i) }));
+  await press(f, page.getByRole('button', { name: sayRe(f.lng, 'auth.continue') }));
   await expectRoute(page, '/patientinfo');
   return mail;
 }
@@ -144,10 +138,10 @@ export async function signInByEmail(
 // ---------------------------------------------------------------------------------------------- patient information
 
 function amountField(f: Flow): Locator {
-  return f.page.getByLabel(sayRe(f.lng, 'patientInfo.amountLabel', /amount/i));
+  return f.page.getByLabel(sayRe(f.lng, 'patientInfo.amount'));
 }
 function agreeButton(f: Flow): Locator {
-  return f.page.getByRole('button', { name: sayRe(f.lng, 'patientInfo.agree', /^\s*agree\s*$/i) });
+  return f.page.getByRole('button', { name: sayRe(f.lng, 'patientInfo.agree') });
 }
 
 /** Payment type (1 deposit, 2 partial payment), who pays (1 patient, 2 payor) and the amount, as typed. */
@@ -155,7 +149,7 @@ export async function choosePayment(f: Flow, choice: { type?: 1 | 2; source?: 1 
   const { page } = f;
   await amountField(f).waitFor();
   if (choice.type) {
-    const select = page.getByLabel(sayRe(f.lng, 'patientInfo.paymentType', /payment type/i));
+    const select = page.getByLabel(sayRe(f.lng, 'patientInfo.paymentType'));
     if (f.keyboard) {
       await tabTo(page, select);
       await select.selectOption(String(choice.type)); // a focused <select> takes the value like arrow keys would
@@ -163,9 +157,7 @@ export async function choosePayment(f: Flow, choice: { type?: 1 | 2; source?: 1 
   }
   if (choice.source) {
     const name =
-      choice.source === 1
-        ? sayRe(f.lng, 'patientInfo.sourcePatient', /patient/i)
-        : sayRe(f.lng, 'patientInfo.sourcePayor', /payor/i);
+      choice.source === 1 ? sayRe(f.lng, 'patientInfo.payerPatient') : sayRe(f.lng, 'patientInfo.payerPayor');
     const radio = page.getByRole('radio', { name });
     if (f.keyboard) {
       await tabTo(page, page.getByRole('radio').first().or(radio).first());
@@ -206,11 +198,62 @@ export async function assertEnabled(button: Locator, what: string, timeout = 15_
 // --------------------------------------------------------------------------------------------------- document steps
 
 export function nextButton(f: Flow): Locator {
-  return f.page.getByRole('button', { name: sayRe(f.lng, 'steps:next', /^\s*(next|continue)\s*$/i) });
+  return f.page.getByRole('button', { name: sayRe(f.lng, 'steps:next') });
 }
 
 export function signingFrame(f: Flow): FrameLocator {
   return f.page.frameLocator(`iframe[src^="${f.product.signOrigin}"]`);
+}
+
+/** Names of the signing service's controls (its own EN/ES texts: apps/server/src/modules/signing/sign-texts.ts). */
+export const SIGN_UI = {
+  methodType: /^\s*(type my signature|escribir mi firma)\s*$/i,
+  methodDraw: /^\s*(draw my signature|dibujar mi firma)\s*$/i,
+  typed: /^(type your name as your signature|escriba su nombre como firma)/i,
+  signerName: /^(full name|nombre completo)$/i,
+  done: /^\s*(done|listo)\s*$/i,
+  submitSign: /^\s*(sign document|firmar el documento)\s*$/i,
+  submitUpload: /^\s*(submit documents|enviar los documentos)\s*$/i,
+  choose: {
+    front: /^(choose or take a photo of the front|elegir o tomar una foto del (anverso|frente))/i,
+    back: /^(choose or take a photo of the back|elegir o tomar una foto del (reverso|dorso))/i,
+  },
+};
+
+/**
+ * Signs inside a signing frame: typed (the keyboard path) or drawn with the pointer on the signature pad, then
+ * "Sign document".
+ */
+export async function signInFrame(
+  f: Flow,
+  frame: FrameLocator,
+  o: { by: 'type' | 'draw'; name?: string },
+): Promise<void> {
+  const { page } = f;
+  const name = o.name ?? `${f.link.input.firstName} ${f.link.input.lastName}`;
+  const signer = frame.getByLabel(SIGN_UI.signerName);
+  await signer.waitFor();
+  if ((await signer.inputValue()).trim() === '') await typeInto(f, signer, name);
+  if (o.by === 'type') {
+    await press(f, frame.getByRole('button', { name: SIGN_UI.methodType }));
+    await typeInto(f, frame.getByLabel(SIGN_UI.typed), name);
+  } else {
+    const canvas = frame.locator('canvas').first();
+    await canvas.waitFor();
+    await canvas.scrollIntoViewIfNeeded();
+    const box = await canvas.boundingBox();
+    assert.ok(box, 'the signature pad is on screen');
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width * 0.15, y);
+    await page.mouse.down();
+    for (let i = 1; i <= 12; i++) {
+      await page.mouse.move(box.x + box.width * (0.15 + i * 0.055), y + Math.sin(i) * box.height * 0.25, { steps: 2 });
+    }
+    await page.mouse.up();
+    const done = frame.getByRole('button', { name: SIGN_UI.done });
+    if (await done.isVisible()) await done.click();
+  }
+  await press(f, frame.getByRole('button', { name: SIGN_UI.submitSign }));
 }
 
 /** Signs the document in the signing frame, by typing the name or drawing with the pointer, then waits for Next. */
@@ -225,28 +268,7 @@ export async function signDocumentStep(
   const frame = signingFrame(f);
   await frame.locator('body').waitFor();
   if (o.axe) await expectAccessible(page, o.axe);
-  const name = o.name ?? `${f.link.input.firstName} ${f.link.input.lastName}`;
-  if (o.by === 'type') {
-    const tab = frame
-      .getByRole('tab', { name: /type/i })
-      .or(frame.getByRole('button', { name: /^type/i }))
-      .first();
-    if (await tab.count()) await press(f, tab);
-    await typeInto(f, frame.getByLabel(/type your (full )?name|nombre/i).first(), name);
-  } else {
-    const canvas = frame.locator('canvas').first();
-    await canvas.waitFor();
-    const box = await canvas.boundingBox();
-    assert.ok(box, 'the signature pad is on screen');
-    const y = box.y + box.height / 2;
-    await page.mouse.move(box.x + box.width * 0.15, y);
-    await page.mouse.down();
-    for (let i = 1; i <= 12; i++) {
-      await page.mouse.move(box.x + box.width * (0.15 + i * 0.055), y + Math.sin(i) * box.height * 0.25, { steps: 2 });
-    }
-    await page.mouse.up();
-  }
-  await press(f, frame.getByRole('button', { name: /^(sign|finish|submit|firmar|finalizar|enviar)/i }).first());
+  await signInFrame(f, frame, { by: o.by, name: o.name });
   await assertEnabled(next, 'Next after signing', 30_000);
 }
 
@@ -258,20 +280,26 @@ export async function uploadIdStep(f: Flow, o: { axe?: string; seed?: number } =
   const frame = signingFrame(f);
   await frame.locator('body').waitFor();
   if (o.axe) await expectAccessible(f.page, o.axe);
-  const inputs = frame.locator('input[type=file]');
-  await inputs.first().waitFor({ state: 'attached' });
   const front = idCardPng(o.seed ?? 1);
   const back = await idCardJpeg(f.page, `${f.link.input.lastName} back ${o.seed ?? 1}`);
-  if ((await inputs.count()) >= 2) {
-    await inputs.nth(0).setInputFiles(front);
-    await inputs.nth(1).setInputFiles(back);
-  } else {
-    await inputs.first().setInputFiles([front, back]);
+  for (const [side, file] of [
+    ['front', front],
+    ['back', back],
+  ] as const) {
+    const choose = frame.getByRole('button', { name: SIGN_UI.choose[side] });
+    if (f.keyboard) {
+      // The visible button opens the system file picker; the test answers the picker.
+      const chooser = f.page.waitForEvent('filechooser');
+      await tabTo(f.page, choose);
+      await f.page.keyboard.press('Enter');
+      await (await chooser).setFiles(file);
+    } else {
+      await choose.waitFor();
+      await frame.locator(`#${side}-file`).setInputFiles(file);
+    }
+    await frame.getByText(file.name).first().waitFor();
   }
-  await press(
-    f,
-    frame.getByRole('button', { name: /^(submit|upload|finish|continue|enviar|subir|finalizar)/i }).first(),
-  );
+  await press(f, frame.getByRole('button', { name: SIGN_UI.submitUpload }));
   await assertEnabled(next, 'Next after the ID upload', 30_000);
 }
 
@@ -298,38 +326,35 @@ export interface CardInput {
   payorEmail?: string;
 }
 
-function field(f: Flow, key: string, english: RegExp): Locator {
-  return f.page.getByLabel(sayRe(f.lng, key, english)).first();
+function field(f: Flow, name: string): Locator {
+  return f.page.getByLabel(sayRe(f.lng, `payment:fields.${name}`)).first();
 }
 
 /** Fills the card form (keeps prefilled billing fields unless given) and ticks the agreement. */
 export async function fillCard(f: Flow, card: CardInput): Promise<void> {
   const { page } = f;
-  const set = async (key: string, english: RegExp, value: string | undefined, keepExisting = true) => {
-    const el = field(f, key, english);
-    if (value === undefined && keepExisting && (await el.inputValue()) !== '') return;
-    await typeInto(f, el, value ?? '');
+  /** Types `given` when the test names a value; else keeps a prefilled value, or types `fallback` into an empty field. */
+  const set = async (name: string, given: string | undefined, fallback: string) => {
+    const el = field(f, name);
+    if (given === undefined && (await el.inputValue()) !== '') return;
+    await typeInto(f, el, given ?? fallback);
   };
-  await set(
-    'payment:fullName',
-    /name on card|full name/i,
-    card.name ?? ((await field(f, 'payment:fullName', /name on card|full name/i).inputValue()) || 'Pat Payor'),
-  );
-  await set('payment:cardNumber', /card number/i, card.number, false);
-  await set('payment:expiry', /expir/i, card.expiry ?? futureExpiry(), false);
-  await set('payment:cvc', /cvc|cvv|security code/i, card.cvc ?? '123', false);
-  await set('payment:billingZip', /zip/i, card.zip ?? '90401');
-  await set('payment:billingAddress', /billing address|address/i, card.address ?? '1200 Ocean Avenue');
-  await set('payment:billingCity', /city/i, card.city ?? 'Santa Monica');
-  const state = field(f, 'payment:billingState', /state/i);
+  await set('fullName', card.name, 'Pat Payor');
+  await typeInto(f, field(f, 'cardNumber'), card.number);
+  await typeInto(f, field(f, 'expiry'), card.expiry ?? futureExpiry());
+  await typeInto(f, field(f, 'cvc'), card.cvc ?? '123');
+  await set('billingZip', card.zip, '90401');
+  await set('billingAddress', card.address, '1200 Ocean Avenue');
+  await set('billingCity', card.city, 'Santa Monica');
+  const state = field(f, 'billingState');
   if (card.state || (await state.inputValue()) === '') {
     const abbr = card.state ?? 'CA';
     const value = await state.locator('option', { hasText: new RegExp(`^\\s*${abbr}\\s*$`) }).getAttribute('value');
     if (f.keyboard) await tabTo(page, state);
     await state.selectOption(value ?? abbr);
   }
-  if (card.payorEmail !== undefined) await typeInto(f, field(f, 'payment:payorEmail', /e-?mail/i), card.payorEmail);
-  const agree = page.getByRole('checkbox', { name: sayRe(f.lng, 'payment:agree', /i agree to the terms/i) });
+  if (card.payorEmail !== undefined) await typeInto(f, field(f, 'payorEmail'), card.payorEmail);
+  const agree = page.getByRole('checkbox', { name: sayRe(f.lng, 'payment:agree') });
   if (!(await agree.isChecked())) {
     if (f.keyboard) {
       await tabTo(page, agree);
@@ -339,7 +364,7 @@ export async function fillCard(f: Flow, card: CardInput): Promise<void> {
 }
 
 export function payButton(f: Flow): Locator {
-  return f.page.getByRole('button', { name: sayRe(f.lng, 'payment:payNow', /pay now/i) });
+  return f.page.getByRole('button', { name: sayRe(f.lng, 'payment:payNow') });
 }
 
 export async function payNow(f: Flow): Promise<void> {
@@ -370,23 +395,19 @@ export async function expectPaymentModal(
 
 export async function closeModal(f: Flow): Promise<void> {
   const dialog = f.page.getByRole('dialog');
-  await press(f, dialog.getByRole('button', { name: sayRe(f.lng, 'payment:ok', /^ok$/i) }).first());
+  await press(f, dialog.getByRole('button', { name: sayRe(f.lng, 'payment:decline.ok') }).first());
   await dialog.waitFor({ state: 'hidden' });
 }
 
 export async function expectConfirmation(f: Flow, o: { amount: string }): Promise<{ transactionId: string }> {
   const { page } = f;
   await expectRoute(page, '/confirmation', 60_000);
-  await page
-    .getByRole('heading', { name: sayRe(f.lng, 'confirmation.title', 'Your payment was successful') })
-    .waitFor();
+  await page.getByRole('heading', { name: sayRe(f.lng, 'confirmation.title') }).waitFor();
   await page.getByText(o.amount).first().waitFor();
-  await page
-    .getByText(say(f.lng, 'confirmation.checkEmail', 'Check your email for your receipt'))
-    .first()
-    .waitFor();
+  await page.getByText(say(f.lng, 'confirmation.receipt')).first().waitFor();
   const body = await page.locator('body').innerText();
-  const m = /(?:Transaction ID|ID de (?:la )?transacci[oó]n)\s*:?\s*([A-Za-z0-9-]{4,})/i.exec(body);
+  const label = t(f.lng, 'confirmation.transactionId').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`${label}\\s*:?\\s*([A-Za-z0-9_-]{4,})`).exec(body);
   assert.ok(m, `the confirmation shows a transaction id:\n${body}`);
   return { transactionId: m[1]! };
 }
@@ -417,7 +438,7 @@ export async function expectStepsCompletePage(page: Page, lng: Lng): Promise<voi
     .getByText(
       lng === 'en'
         ? 'Process has been completed and Payment has been made. No further action required...'
-        : t('es', 'errors.stepsComplete'),
+        : t('es', 'errors.stepsCompleteTitle'),
     )
     .first()
     .waitFor();

@@ -29,21 +29,21 @@ const PAGES = {
   expired: {
     route: '/linkexpired',
     en: 'The link has expired. Please contact your sales coordinator for a new link.',
-    key: 'errors.linkExpired',
+    key: 'errors.linkExpiredTitle',
   },
   cancelled: {
     route: '/linkcancelled',
     en: 'The link has been cancelled. Please contact your sales coordinator for a new link.',
-    key: 'errors.linkCancelled',
+    key: 'errors.linkCancelledTitle',
   },
   completed: {
     route: '/stepscomplete',
     en: 'Process has been completed and Payment has been made. No further action required...',
-    key: 'errors.stepsComplete',
+    key: 'errors.stepsCompleteTitle',
   },
-  notAuthorized: { route: '/notauthorized', en: 'Not Authorized', key: 'errors.notAuthorized' },
-  forbidden: { route: '/forbidden', en: 'Forbidden', key: 'errors.forbidden' },
-  notFound: { route: '/404', en: 'Not Found', key: 'errors.notFound' },
+  notAuthorized: { route: '/notauthorized', en: 'Not Authorized', key: 'error401Title' },
+  forbidden: { route: '/forbidden', en: 'Forbidden', key: 'errors.forbiddenTitle' },
+  notFound: { route: '/404', en: 'Not Found', key: 'errors.notFoundTitle' },
 } as const;
 
 async function expectErrorPage(page: Page, lng: Lng, which: keyof typeof PAGES, route?: string) {

@@ -21,6 +21,8 @@ import {
   signInByEmail,
   signInBySms,
   signingFrame,
+  signInFrame,
+  assertEnabled,
   submitPatientInfo,
   uploadIdStep,
   type Flow,
@@ -114,25 +116,8 @@ test('payor pays a partial payment: e-mail sign-in, payor ID, signed authorisati
 
 /** The payment page's authorisation frame has no Next button of its own: sign it and wait for PAY NOW. */
 async function signAuthorisation(f: Flow) {
-  const frame = signingFrame(f);
-  const tab = frame
-    .getByRole('tab', { name: /type/i })
-    .or(frame.getByRole('button', { name: /^type/i }))
-    .first();
-  if (await tab.count()) await tab.click();
-  await frame
-    .getByLabel(/type your (full )?name/i)
-    .first()
-    .fill('Grace Okafor');
-  await frame
-    .getByRole('button', { name: /^(sign|finish|submit)/i })
-    .first()
-    .click();
-  const deadline = Date.now() + 30_000;
-  while (await payButton(f).isDisabled()) {
-    if (Date.now() > deadline) throw new Error('PAY NOW still disabled after signing the authorisation');
-    await f.page.waitForTimeout(100);
-  }
+  await signInFrame(f, signingFrame(f), { by: 'type', name: 'Grace Okafor' });
+  await assertEnabled(payButton(f), 'PAY NOW after signing the authorisation', 30_000);
 }
 
 test('locked link: the type is forced to a partial payment and 500–20000 applies', async (t) => {

@@ -65,7 +65,7 @@ test('deposit journey in Spanish: screens, SMS, modals, receipt', async (tc) => 
     assert.match(sms.text, /c[oó]digo|clave/i, `the SMS is in Spanish: ${sms.text}`);
 
     await expectSpanish(page, 'patientInfo.title', 'patient information');
-    await expectAmountFeedback(f, { type: 1, amount: '1001', message: t('es', 'patientInfo.amountRangeDeposit') });
+    await expectAmountFeedback(f, { type: 1, amount: '1001', message: t('es', 'patientInfoFormFeedBackMsg') });
     await choosePayment(f, { type: 1, source: 1, amount: '250' });
     await submitPatientInfo(f);
 
@@ -86,7 +86,7 @@ test('deposit journey in Spanish: screens, SMS, modals, receipt', async (tc) => 
     await expectSpanish(page, 'payment:title', 'payment authorisation');
     await fillCard(f, { number: CARDS.cvvNoMatch });
     await payNow(f);
-    await expectPaymentModal(f, { title: t('es', 'payment:declined.title'), lines: [t('es', 'payment:cvv.N')] });
+    await expectPaymentModal(f, { title: t('es', 'payment:decline.title'), lines: [t('es', 'payment:cvv.N')] });
     await expectAccessible(page, 'decline modal (es)');
     await closeModal(f);
     await fillCard(f, { number: CARDS.rejected3ds });
