@@ -12,8 +12,13 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { AppContext } from './context.js';
 import { errorHandler } from './http/errors.js';
 import { requireApiKey } from './http/guards.js';
+import { linkRoutes } from './modules/links/link-routes.js';
 import { authRoutes } from './modules/auth/auth-routes.js';
 import { devOutboxRoutes } from './modules/outbox/dev-outbox-routes.js';
+import { paymentRoutes } from './modules/payments/payment-routes.js';
+import { appConfigRoutes } from './modules/app-config/app-config-routes.js';
+import { vitalsRoutes } from './modules/vitals/vitals-routes.js';
+import { gatewayCspOrigins } from './providers/gateway/browser-config.js';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -97,15 +102,23 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
 /** Each module contributes `async (app, ctx) => { ...routes }`. */
 export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
-const routeModules: RouteModule[] = [authRoutes, devOutboxRoutes];
+const routeModules: RouteModule[] = [
+  linkRoutes,
+  authRoutes,
+  devOutboxRoutes,
+  paymentRoutes,
+  appConfigRoutes,
+  vitalsRoutes,
+];
 
 function contentSecurityPolicy(ctx: AppContext) {
-  const { gatewayOrigin, signOrigin } = ctx.config;
+  const { signOrigin } = ctx.config;
+  const gateway = gatewayCspOrigins(ctx.config);
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", gatewayOrigin, 'https://challenges.cloudflare.com'],
-    'connect-src': ["'self'", gatewayOrigin],
-    'frame-src': ["'self'", signOrigin, gatewayOrigin, 'https://challenges.cloudflare.com'],
+    'script-src': ["'self'", ...gateway.script, 'https://challenges.cloudflare.com'],
+    'connect-src': ["'self'", ...gateway.connect],
+    'frame-src': ["'self'", signOrigin, ...gateway.frame, 'https://challenges.cloudflare.com'],
     'img-src': ["'self'", 'data:', 'blob:'],
     'style-src': ["'self'", "'unsafe-inline'"],
     'form-action': ["'self'"],

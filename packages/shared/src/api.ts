@@ -37,7 +37,13 @@ export const paymentAmountSchema = intLike('paymentAmount');
 
 export const linkParamsSchema = z.object({ linkId: linkIdSchema }).strict();
 
-export const phoneLookupQuerySchema = z.object({ c: z.string().max(8).optional() }).strict();
+/** `c=p`: the phone number (the only channel the lookup answers). */
+export const phoneLookupQuerySchema = z.object({ c: z.literal('p', { error: 'c must be p' }).optional() }).strict();
+
+/** Calls that take their input in the query (spec section 7) refuse a body with content. */
+export const emptyBodySchema = z
+  .union([z.undefined(), z.null(), z.object({}).strict()], { error: 'This call takes no body' })
+  .optional();
 
 export const patientInfoSchema = z.object({
   firstName: z.string(),
@@ -125,7 +131,11 @@ export const updateStepQuerySchema = z
 export const updateStepResultSchema = z.object({
   linkStepId: z.number().int(),
   linkStepStatusId: z.number().int(),
+  routePath: z.string(),
+  /** The next step's routePath, null for the last step. */
+  nextRoutePath: z.string().nullable(),
 });
+export type UpdateStepResult = z.infer<typeof updateStepResultSchema>;
 
 export const convergeQuerySchema = z
   .object({

@@ -25,6 +25,8 @@ export interface LinkRow {
   updated_at: Date;
   cancelled_at: Date | null;
   completed_at: Date | null;
+  /** Set on demo links created at boot in sandbox mode (migration 0002). */
+  demo_label?: string | null;
 }
 
 /** What a link is now: 'expired' is derived (active and past expires_at). */
@@ -60,4 +62,55 @@ export async function requireUsableLink(
   if (state === 'cancelled') throw new LinkStateError(LinkMessages.cancelled);
   if (state === 'completed') throw new LinkStateError(LinkMessages.completed);
   return link;
+}
+
+export interface StepRow {
+  id: number;
+  link_id: string;
+  position: number;
+  route_path: string;
+  document_url: string | null;
+  status_id: number;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+}
+
+/** The spec's linkpaymenthistory: the chosen payment and, once approved, its result. One row per link. */
+export interface PaymentRow {
+  id: number;
+  link_id: string;
+  payment_type_id: number;
+  payment_source_id: number;
+  amount_cents: number;
+  status: 'chosen' | 'approved';
+  transaction_id: string | null;
+  approval_code: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  payor_full_name: string | null;
+  payor_email: string | null;
+  paid_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export async function listSteps(q: Queryable, linkId: string): Promise<StepRow[]> {
+  const r = await q.query<StepRow>('select * from link_step where link_id = $1 order by position', [linkId]);
+  return r.rows;
+}
+
+export async function findStep(q: Queryable, id: number): Promise<StepRow | null> {
+  const r = await q.query<StepRow>('select * from link_step where id = $1', [id]);
+  return r.rows[0] ?? null;
+}
+
+export async function findPayment(q: Queryable, linkId: string): Promise<PaymentRow | null> {
+  const r = await q.query<PaymentRow>('select * from payment where link_id = $1', [linkId]);
+  return r.rows[0] ?? null;
+}
+
+/** The patient's personal link: what the coordinator sends and what sign-in e-mails point to. */
+export function personalLinkUrl(publicUrl: string, linkId: string): string {
+  return `${publicUrl}/auth?id=${encodeURIComponent(linkId)}`;
 }

@@ -1,0 +1,98 @@
+import {
+  StepRoutes,
+  StepStatus,
+  effectivePaymentType,
+  stepRoutesFor,
+  type LinkStep,
+  type PaymentSourceId,
+} from '@paylink/shared';
+import type { AppContext } from '../../context.js';
+import { writeAudit } from '../../lib/audit.js';
+import { badRequest, conflict } from '../../lib/errors.js';
+import { prepareStepDocuments } from '../signing/prepare-step-documents.js';
+import { findPayment, listSteps, requireUsableLink } from './link-queries.js';
+import type { Actor } from './link-use-case.js';
+import { toLinkStep } from './link-views.js';
+import { applyPaymentChoice, isStepListFrozen } from './record-payment-choice.js';
+
+/**
+ * POST /api/linksteps/script: the ordered step list for the link's payment choice. Submitting patient information
+ * is what creates it, so /patientinfo is stored completed (docs/decisions/0003). Calling it again returns the same
+ * list, or rebuilds it while nothing after patient information is complete and the choice changed since it was
+ * built (the patient changed who pays). When the query carries an amount, the choice is recorded first with the same
+ * rules as POST /api/linkpaymenthistory.
+ */
+export async function createStepList(opts: {
+  ctx: AppContext;
+  actor: Actor;
+  linkId: string;
+  paymentTypeId?: number;
+  paymentSourceId?: number;
+  paymentAmount?: number;
+}): Promise<LinkStep[]> {
+  const { ctx, actor, linkId } = opts;
+  return ctx.db.transaction(async (tx) => {
+    const link = await requireUsableLink(tx, linkId, { forUpdate: true });
+    const existing = await listSteps(tx, link.id);
+    if (existing.length > 0 && (await isStepListFrozen(tx, link.id))) {
+      await writeAudit(tx, { ...actor, action: 'steps.read', linkId: link.id });
+      return existing.map(toLinkStep);
+    }
+
+    let payment = await findPayment(tx, link.id);
+    if (opts.paymentAmount !== undefined) {
+      const input = {
+        paymentTypeId: opts.paymentTypeId,
+        paymentSourceId: opts.paymentSourceId,
+        paymentAmount: opts.paymentAmount,
+      };
+      payment = (await applyPaymentChoice(tx, { link, actor, input })).payment;
+    } else if (!payment) {
+      throw conflict('payment_not_chosen', 'Choose the payment amount before continuing.');
+    } else if (
+      (opts.paymentSourceId !== undefined && opts.paymentSourceId !== payment.payment_source_id) ||
+      (opts.paymentTypeId !== undefined &&
+        effectivePaymentType({ locked: link.is_payment_link_locked, paymentTypeId: opts.paymentTypeId }) !==
+          payment.payment_type_id)
+    ) {
+      throw badRequest('paymentAmount is required to change the payment choice.', {
+        paymentAmount: 'paymentAmount is required to change the payment choice',
+      });
+    }
+
+    const routes = stepRoutesFor(payment.payment_source_id as PaymentSourceId);
+    if (existing.length > 0) {
+      const sameRoutes = existing.map((s) => s.route_path).join(' ') === routes.join(' ');
+      const current = await tx.query<{ current: boolean }>(
+        `select bool_and(s.created_at >= p.updated_at) as current
+         from link_step s join payment p on p.link_id = s.link_id where s.link_id = $1`,
+        [link.id],
+      );
+      if (sameRoutes && current.rows[0]?.current) {
+        await writeAudit(tx, { ...actor, action: 'steps.read', linkId: link.id });
+        return existing.map(toLinkStep);
+      }
+      const ids = existing.map((s) => s.id);
+      await tx.query('update payment_log set link_step_id = null where link_step_id = any($1::int[])', [ids]);
+      await tx.query('delete from link_step where link_id = $1', [link.id]);
+    }
+
+    for (const [i, route] of routes.entries()) {
+      const done = route === StepRoutes.patientInfo;
+      await tx.query(
+        `insert into link_step (link_id, position, route_path, status_id, completed_at)
+         values ($1, $2, $3, $4, ${done ? 'now()' : 'null'})`,
+        [link.id, i + 1, route, done ? StepStatus.Completed : StepStatus.NotStarted],
+      );
+    }
+    await prepareStepDocuments(tx, ctx, { linkId: link.id });
+    const steps = await listSteps(tx, link.id);
+    await writeAudit(tx, {
+      ...actor,
+      action: existing.length > 0 ? 'steps.rebuilt' : 'steps.created',
+      linkId: link.id,
+      details: { routes, paymentSourceId: payment.payment_source_id },
+    });
+    return steps.map(toLinkStep);
+  });
+}

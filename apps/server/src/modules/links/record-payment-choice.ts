@@ -1,0 +1,121 @@
+import {
+  LinkMessages,
+  PaymentSource,
+  StepRoutes,
+  StepStatus,
+  amountRule,
+  dollarsToCents,
+  effectivePaymentType,
+  isAmountInRange,
+  type PaymentChoice,
+} from '@paylink/shared';
+import type { Db, Queryable } from '../../db/client.js';
+import { writeAudit } from '../../lib/audit.js';
+import { AppError, LinkStateError, conflict } from '../../lib/errors.js';
+import { findPayment, requireUsableLink, type LinkRow, type PaymentRow } from './link-queries.js';
+import type { Actor } from './link-use-case.js';
+import { centsToDollars } from './link-views.js';
+
+export interface PaymentChoiceInput {
+  paymentTypeId?: number;
+  paymentSourceId?: number;
+  /** Whole dollars as typed. */
+  paymentAmount: number;
+}
+
+/** True once any step after patient information is complete: from then on the choice and the step list stay fixed. */
+export async function isStepListFrozen(q: Queryable, linkId: string): Promise<boolean> {
+  const r = await q.query(
+    'select 1 from link_step where link_id = $1 and route_path <> $2 and status_id = $3 limit 1',
+    [linkId, StepRoutes.patientInfo, StepStatus.Completed],
+  );
+  return r.rowCount > 0;
+}
+
+/**
+ * Spec section 5 on the server: a locked link forces type 2, a missing type becomes 1 and a missing source 1; the
+ * amount must fall in the type's range. Stored as cents. Call inside a transaction holding the link row lock.
+ */
+export async function applyPaymentChoice(
+  tx: Queryable,
+  opts: { link: LinkRow; actor: Actor; input: PaymentChoiceInput },
+): Promise<{ payment: PaymentRow; changed: boolean }> {
+  const { link, input } = opts;
+  const locked = link.is_payment_link_locked;
+  const typeId = effectivePaymentType({ locked, paymentTypeId: input.paymentTypeId });
+  const sourceId = input.paymentSourceId ?? PaymentSource.Patient;
+  const rule = amountRule({ locked, paymentTypeId: typeId });
+  if (!isAmountInRange(input.paymentAmount, rule)) {
+    throw new AppError(400, 'amount_out_of_range', rule.message, { paymentAmount: rule.message });
+  }
+  const cents = dollarsToCents(input.paymentAmount);
+  const existing = await findPayment(tx, link.id);
+  if (existing?.status === 'approved') throw new LinkStateError(LinkMessages.completed);
+  if (
+    existing &&
+    existing.payment_type_id === typeId &&
+    existing.payment_source_id === sourceId &&
+    existing.amount_cents === cents
+  ) {
+    return { payment: existing, changed: false };
+  }
+  if (existing && (await isStepListFrozen(tx, link.id))) {
+    throw conflict(
+      'payment_choice_locked',
+      'The payment can no longer be changed: a later step is already complete. Contact your sales coordinator.',
+    );
+  }
+  const r = await tx.query<PaymentRow>(
+    `insert into payment (link_id, payment_type_id, payment_source_id, amount_cents)
+     values ($1, $2, $3, $4)
+     on conflict (link_id) do update
+       set payment_type_id = excluded.payment_type_id, payment_source_id = excluded.payment_source_id,
+           amount_cents = excluded.amount_cents, updated_at = now()
+     returning *`,
+    [link.id, typeId, sourceId, cents],
+  );
+  await writeAudit(tx, {
+    ...opts.actor,
+    action: 'payment.choice_recorded',
+    linkId: link.id,
+    details: {
+      paymentTypeId: typeId,
+      paymentSourceId: sourceId,
+      amountCents: cents,
+      ...(existing
+        ? {
+            previous: {
+              paymentTypeId: existing.payment_type_id,
+              paymentSourceId: existing.payment_source_id,
+              amountCents: existing.amount_cents,
+            },
+          }
+        : {}),
+    },
+  });
+  return { payment: r.rows[0]!, changed: true };
+}
+
+export function toPaymentChoice(payment: PaymentRow): PaymentChoice {
+  return {
+    linkId: payment.link_id,
+    paymentTypeId: payment.payment_type_id,
+    paymentSourceId: payment.payment_source_id,
+    paymentAmount: centsToDollars(payment.amount_cents),
+  };
+}
+
+/** POST /api/linkpaymenthistory: records the patient's choice (idempotent for the same values). */
+export async function recordPaymentChoice(opts: {
+  db: Db;
+  actor: Actor;
+  linkId: string;
+  input: PaymentChoiceInput;
+}): Promise<PaymentChoice> {
+  return opts.db.transaction(async (tx) => {
+    const link = await requireUsableLink(tx, opts.linkId, { forUpdate: true });
+    const { payment, changed } = await applyPaymentChoice(tx, { link, actor: opts.actor, input: opts.input });
+    if (!changed) await writeAudit(tx, { ...opts.actor, action: 'payment.choice_confirmed', linkId: link.id });
+    return toPaymentChoice(payment);
+  });
+}
