@@ -1,0 +1,26 @@
+import type { z } from 'zod';
+import type { vitalsBodySchema } from '@paylink/shared';
+import type { Queryable } from '../../db/client.js';
+
+export type VitalInput = z.output<typeof vitalsBodySchema>;
+
+/** Only the path of a page of ours is kept: query strings carry link ids, and anything else is not a route. */
+export function normaliseRoute(route: string): string | null {
+  const path = route.split(/[?#]/)[0]!.trim();
+  if (!/^\/[A-Za-z0-9/_-]{0,199}$/.test(path)) return null;
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+/** Stores one metric; answers false when the route is not a plain path (the row is skipped). */
+export async function recordVital(q: Queryable, vital: VitalInput): Promise<boolean> {
+  const route = normaliseRoute(vital.route);
+  if (!route) return false;
+  await q.query(`insert into web_vital (route, name, value, rating, navigation_type) values ($1, $2, $3, $4, $5)`, [
+    route,
+    vital.name,
+    vital.value,
+    vital.rating ?? null,
+    vital.navigationType ?? null,
+  ]);
+  return true;
+}
