@@ -78,6 +78,13 @@ const envSchema = z.object({
   CONVERGE_USER_ID: optional,
   CONVERGE_PIN: optional,
   CONVERGE_ENV: z.enum(['demo', 'production']).default('demo'),
+  /** Overrides of the per-CONVERGE_ENV defaults (docs/payments.md): API base, Checkout.js, 3DS2 SDK and its base. */
+  CONVERGE_API_BASE: origin.optional(),
+  CONVERGE_CHECKOUT_JS_URL: z.url().optional(),
+  CONVERGE_3DS_SDK_URL: z.url().optional(),
+  CONVERGE_3DS_BASE_URL: origin.optional(),
+  /** Extra origins the 3-D Secure challenge may frame (comma-separated), e.g. issuers' ACS pages. */
+  CONVERGE_3DS_FRAME_ORIGINS: optional,
   // Sandbox gateway and signing service: their own origins (second and third ports in sandbox mode)
   GATEWAY_PORT: int(8082, 0, 65535),
   GATEWAY_ORIGIN: origin.optional(),
@@ -90,6 +97,8 @@ const envSchema = z.object({
   S3_BUCKET: optional,
   S3_ACCESS_KEY_ID: optional,
   S3_SECRET_ACCESS_KEY: optional,
+  /** The practice's contract PDF for the contract step (default: the bundled sample, assets/sample-contract.pdf). */
+  CONTRACT_PDF_PATH: optional,
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
+import { buildSandboxGateway } from './sandbox/gateway/server.js';
 
 /**
  * Services that must live on their own origin (so the app's origin checks are real): the signing service and, in
@@ -14,4 +15,12 @@ export interface SideServer {
   build: (ctx: AppContext) => Promise<FastifyInstance>;
 }
 
-export const sideServers: SideServer[] = [];
+export const sideServers: SideServer[] = [
+  {
+    name: 'Gateway',
+    enabled: (ctx) => ctx.config.sandbox.gateway,
+    port: (ctx) => ctx.config.GATEWAY_PORT,
+    origin: (ctx) => ctx.config.gatewayOrigin,
+    build: buildSandboxGateway,
+  },
+];

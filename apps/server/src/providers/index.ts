@@ -8,6 +8,8 @@ import { loadSmsProvider } from './sms/load-sms.js';
 import type { SmsProvider } from './sms/types.js';
 import { loadStorage } from './storage/load-storage.js';
 import type { DocumentStorage } from './storage/types.js';
+import { loadGateway } from './gateway/load-gateway.js';
+import type { CardGateway } from './gateway/types.js';
 
 /**
  * Outside services, each behind an interface (types.ts in its folder) with a real and a sandbox implementation,
@@ -22,6 +24,8 @@ export interface Providers {
   captcha: CaptchaProvider;
   /** Signed PDFs and uploaded ID files (issue 5). */
   storage: DocumentStorage;
+  /** Card payments (issue 6): Elavon Converge or the sandbox gateway. */
+  gateway: CardGateway;
 }
 
 export async function loadProviders(_opts: { config: Config; db: Db }): Promise<Providers> {
@@ -30,5 +34,6 @@ export async function loadProviders(_opts: { config: Config; db: Db }): Promise<
     email: loadEmailProvider(_opts.config),
     captcha: loadCaptchaProvider(_opts.config),
     storage: loadStorage(_opts.config),
+    gateway: loadGateway(_opts),
   };
 }

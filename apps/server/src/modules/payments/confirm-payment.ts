@@ -1,0 +1,242 @@
+import { LinkMessages, PaymentSource, StepRoutes, StepStatus } from '@paylink/shared';
+import type { Db, Queryable } from '../../db/client.js';
+import { writeAudit } from '../../lib/audit.js';
+import { AppError, LinkStateError } from '../../lib/errors.js';
+import { GatewayError, type CardGateway, type GatewayTransaction } from '../../providers/gateway/types.js';
+import { findLink, findPayment, LINK_NOT_AUTHORIZED, type LinkRow, type PaymentRow } from '../links/link-queries.js';
+import type { Actor } from '../links/link-use-case.js';
+import { enqueueMessage } from '../outbox/enqueue-message.js';
+import { loadPracticeInfo, type PracticeInfo } from '../outbox/practice-info.js';
+import { gatewayUnavailable } from './create-payment-session.js';
+import { findAttempt, type AttemptRow } from './payment-queries.js';
+import { renderReceipt } from './payment-receipt.js';
+
+export interface ConfirmPaymentInput {
+  linkId: string;
+  transactionId: string;
+  payorFullName: string;
+  payorEmail: string;
+}
+
+export interface ConfirmPaymentResult {
+  linkId: string;
+  transactionId: string;
+  approvalCode: string;
+  /** Dollars. */
+  amount: number;
+  cardBrand: string | null;
+  cardLast4: string | null;
+  paidAt: string;
+}
+
+const notVerified = (code: string, message: string) => new AppError(409, code, message);
+
+function toResult(p: PaymentRow): ConfirmPaymentResult {
+  return {
+    linkId: p.link_id,
+    transactionId: p.transaction_id!,
+    approvalCode: p.approval_code ?? '',
+    amount: p.amount_cents / 100,
+    cardBrand: p.card_brand,
+    cardLast4: p.card_last4,
+    paidAt: new Date(p.paid_at!).toISOString(),
+  };
+}
+
+/**
+ * PUT /api/linkpaymenthistory: the browser says "approved"; we believe the gateway only. The transaction must be
+ * approved, for our attempt (ssl_merchant_txn_id) on this link, for the recorded amount. Then, in one transaction:
+ * the payment is recorded, the payment and confirmation steps and the link complete, and the receipt is queued.
+ * The same approval reported again gets the same answer and changes nothing.
+ */
+export async function confirmPayment(opts: {
+  db: Db;
+  gateway: CardGateway;
+  actor: Actor;
+  input: ConfirmPaymentInput;
+  /** Used when the practice row is missing (it is seeded at boot from PRACTICE_* config). */
+  practiceFallback?: Partial<PracticeInfo>;
+  timeZone?: string;
+}): Promise<ConfirmPaymentResult> {
+  const { db, input } = opts;
+  const link = await findLink(db, input.linkId);
+  if (!link) throw new LinkStateError(LINK_NOT_AUTHORIZED);
+  const already = await findPayment(db, link.id);
+  if (already?.status === 'approved') return repeated(opts, already);
+
+  let txn: GatewayTransaction | null;
+  try {
+    txn = await opts.gateway.queryTransaction(input.transactionId);
+  } catch (err) {
+    if (err instanceof GatewayError) throw gatewayUnavailable();
+    throw err;
+  }
+  const attempt = await verify(db, opts.gateway, link, input, txn);
+
+  const outcome = await db.transaction(async (tx): Promise<{ repeat: PaymentRow } | { recorded: PaymentRow }> => {
+    const locked = (await findLink(tx, link.id, { forUpdate: true }))!;
+    const payment = (await findPayment(tx, link.id))!;
+    if (payment.status === 'approved') return { repeat: payment };
+    if (payment.amount_cents !== attempt.amount_cents) {
+      throw notVerified('payment_mismatch', 'The payment does not match the amount recorded for this link.');
+    }
+    const recorded = await recordApproval(tx, { ...opts, link: locked, payment, attempt, txn: txn! });
+    return { recorded };
+  });
+  if ('repeat' in outcome) return repeated(opts, outcome.repeat);
+  return toResult(outcome.recorded);
+}
+
+/** Already recorded: the same transaction gets the same answer; a different one is a second payment, refused. */
+async function repeated(opts: { db: Db; actor: Actor; input: ConfirmPaymentInput }, payment: PaymentRow) {
+  if (payment.transaction_id === opts.input.transactionId) {
+    await writeAudit(opts.db, {
+      ...opts.actor,
+      action: 'payment.confirmation_repeated',
+      linkId: payment.link_id,
+      details: { transactionId: payment.transaction_id },
+    });
+    return toResult(payment);
+  }
+  // Staff need to know about a second approval at the gateway (to void it), even though we refuse it.
+  await writeAudit(opts.db, {
+    ...opts.actor,
+    action: 'payment.second_payment_refused',
+    linkId: payment.link_id,
+    details: { transactionId: opts.input.transactionId, recordedTransactionId: payment.transaction_id },
+  });
+  throw new LinkStateError(LinkMessages.completed);
+}
+
+async function verify(
+  db: Queryable,
+  gateway: CardGateway,
+  link: LinkRow,
+  input: ConfirmPaymentInput,
+  txn: GatewayTransaction | null,
+): Promise<AttemptRow> {
+  const refuse = () =>
+    notVerified(
+      'payment_not_verified',
+      'The card gateway does not confirm this payment for this link. Nothing was recorded; contact your sales coordinator if you were charged.',
+    );
+  if (!txn || txn.txnId !== input.transactionId) throw refuse();
+  if (!txn.approved) {
+    throw notVerified('payment_not_approved', 'The card gateway reports this payment as not approved.');
+  }
+  const attempt = txn.merchantTxnId ? await findAttempt(db, txn.merchantTxnId) : null;
+  if (!attempt || attempt.link_id !== link.id || attempt.gateway !== gateway.kind || attempt.status === 'failed') {
+    throw refuse();
+  }
+  if (txn.amountCents === null || txn.amountCents !== attempt.amount_cents) {
+    throw notVerified('payment_mismatch', 'The payment does not match the amount recorded for this link.');
+  }
+  return attempt;
+}
+
+async function recordApproval(
+  tx: Queryable,
+  o: {
+    actor: Actor;
+    input: ConfirmPaymentInput;
+    link: LinkRow;
+    payment: PaymentRow;
+    attempt: AttemptRow;
+    txn: GatewayTransaction;
+    practiceFallback?: Partial<PracticeInfo>;
+    timeZone?: string;
+  },
+): Promise<PaymentRow> {
+  const { link, payment, attempt, txn, input } = o;
+  const payorPays = payment.payment_source_id === PaymentSource.Payor;
+  const payorName = input.payorFullName || (payorPays ? link.payor_name : null) || null;
+  const payorEmail = input.payorEmail || (payorPays ? link.payor_email : null) || null;
+  const last4 = txn.last4 && /^\d{4}$/.test(txn.last4) ? txn.last4 : null;
+
+  const r = await tx.query<PaymentRow>(
+    `update payment set status = 'approved', transaction_id = $2, approval_code = $3, card_brand = $4,
+       card_last4 = $5, payor_full_name = $6, payor_email = $7, paid_at = now(), updated_at = now()
+     where id = $1 and status = 'chosen' returning *`,
+    [payment.id, txn.txnId, txn.approvalCode ?? '', txn.cardBrand, last4, payorName, payorEmail],
+  );
+  const paid = r.rows[0]!;
+  await tx.query(
+    `update payment_attempt set status = 'approved', transaction_id = $2, updated_at = now() where id = $1`,
+    [attempt.id, txn.txnId],
+  );
+  await tx.query(
+    `update payment_attempt set status = 'closed', updated_at = now()
+     where link_id = $1 and id <> $2 and status in ('creating', 'open')`,
+    [link.id, attempt.id],
+  );
+  const steps = await tx.query<{ id: number; route_path: string }>(
+    `update link_step set status_id = $2, completed_at = coalesce(completed_at, now()), updated_at = now()
+     where link_id = $1 and route_path = any($3::text[]) returning id, route_path`,
+    [link.id, StepStatus.Completed, [StepRoutes.payment, StepRoutes.confirmation]],
+  );
+  await tx.query(`update link set status = 'completed', completed_at = now(), updated_at = now() where id = $1`, [
+    link.id,
+  ]);
+
+  await writeAudit(tx, {
+    ...o.actor,
+    action: 'payment.approved',
+    linkId: link.id,
+    details: {
+      attemptId: attempt.id,
+      transactionId: txn.txnId,
+      amountCents: attempt.amount_cents,
+      cardBrand: txn.cardBrand,
+      cardLast4: last4,
+    },
+  });
+  for (const s of steps.rows) {
+    await writeAudit(tx, {
+      ...o.actor,
+      action: 'step.completed',
+      linkId: link.id,
+      details: { linkStepId: s.id, routePath: s.route_path, by: 'payment' },
+    });
+  }
+  await writeAudit(tx, { ...o.actor, action: 'link.completed', linkId: link.id });
+
+  const to = (payorPays ? payorEmail || link.email : link.email)?.trim();
+  if (to) {
+    const practice = await loadPracticeInfo(tx, o.practiceFallback);
+    const receipt = renderReceipt({
+      lang: link.language,
+      practice,
+      amountCents: paid.amount_cents,
+      paidAt: new Date(paid.paid_at!),
+      cardBrand: paid.card_brand,
+      cardLast4: paid.card_last4,
+      transactionId: txn.txnId,
+      approvalCode: paid.approval_code ?? '',
+      paidBy: payorPays ? payorName : null,
+      timeZone: o.timeZone,
+    });
+    const { id } = await enqueueMessage(tx, {
+      channel: 'email',
+      to,
+      subject: receipt.subject,
+      text: receipt.text,
+      html: receipt.html,
+      linkId: link.id,
+      kind: 'receipt',
+    });
+    await writeAudit(tx, {
+      ...o.actor,
+      action: 'payment.receipt_queued',
+      linkId: link.id,
+      details: { outboxId: id, recipient: payorPays ? 'payor' : 'patient', language: link.language },
+    });
+  } else {
+    await writeAudit(tx, {
+      ...o.actor,
+      action: 'payment.receipt_skipped',
+      linkId: link.id,
+      details: { reason: 'no e-mail address on file' },
+    });
+  }
+  return paid;
+}

@@ -1,0 +1,145 @@
+import { LinkMessages, PaymentSource, formatUsd, parseDollarsToCents } from '@paylink/shared';
+import type { Db } from '../../db/client.js';
+import { writeAudit } from '../../lib/audit.js';
+import { AppError, LinkStateError, badRequest, conflict } from '../../lib/errors.js';
+import type { CardGateway } from '../../providers/gateway/types.js';
+import { findPayment, requireUsableLink } from '../links/link-queries.js';
+import type { Actor } from '../links/link-use-case.js';
+import { findAttempt, findLiveAttempt, newAttemptId, retireStaleAttempts, type AttemptRow } from './payment-queries.js';
+
+export const gatewayUnavailable = () =>
+  new AppError(
+    502,
+    'gateway_unavailable',
+    'The card payment service is not available right now. Nothing was charged. Please try again in a few minutes.',
+  );
+
+type Step = { token: string } | { waitFor: string } | { create: AttemptRow; firstName: string; lastName: string };
+
+/**
+ * POST /api/converge?amount=: a gateway session token for this link's recorded amount. The token carries our payment
+ * attempt id as ssl_merchant_txn_id, so an approval can be tied back to the link and amount. While a token is live,
+ * further submits (another tab, a double click, 50 at once) get the same single-use token: at most one charge.
+ */
+export async function createPaymentSession(opts: {
+  db: Db;
+  gateway: CardGateway;
+  actor: Actor;
+  linkId: string;
+  amount: string;
+}): Promise<string> {
+  const amountCents = parseDollarsToCents(opts.amount);
+  if (amountCents === null || amountCents <= 0) throw badRequest('amount must be a dollar amount like 500 or 500.00');
+
+  // A concurrent request is fetching the token: wait for it (bounded), then share it.
+  for (let round = 0; round < 3; round++) {
+    const step = await planSession(opts, amountCents);
+    if ('token' in step) return step.token;
+    if ('create' in step) return issueToken(opts, step);
+    await waitForAttempt(opts.db, step.waitFor);
+  }
+  throw gatewayUnavailable();
+}
+
+async function planSession(
+  opts: { db: Db; gateway: CardGateway; actor: Actor; linkId: string },
+  amountCents: number,
+): Promise<Step> {
+  return opts.db.transaction(async (tx): Promise<Step> => {
+    const link = await requireUsableLink(tx, opts.linkId, { forUpdate: true });
+    const payment = await findPayment(tx, link.id);
+    if (!payment) {
+      throw conflict('payment_not_chosen', 'Choose the payment amount on the patient information page first.');
+    }
+    if (payment.status === 'approved') throw new LinkStateError(LinkMessages.completed);
+    if (amountCents !== payment.amount_cents) {
+      throw conflict(
+        'amount_mismatch',
+        `The amount does not match the payment recorded for this link (${formatUsd(payment.amount_cents)}). Reload the page.`,
+      );
+    }
+    await retireStaleAttempts(tx, link.id, amountCents);
+    const live = await findLiveAttempt(tx, link.id);
+    if (live?.status === 'open' && live.session_token) {
+      await writeAudit(tx, {
+        ...opts.actor,
+        action: 'payment.session_shared',
+        linkId: link.id,
+        details: { attemptId: live.id, amountCents },
+      });
+      return { token: live.session_token };
+    }
+    if (live) return { waitFor: live.id };
+    const id = newAttemptId();
+    const r = await tx.query<AttemptRow>(
+      `insert into payment_attempt (id, link_id, payment_id, amount_cents, gateway)
+       values ($1, $2, $3, $4, $5) returning *`,
+      [id, link.id, payment.id, amountCents, opts.gateway.kind],
+    );
+    await writeAudit(tx, {
+      ...opts.actor,
+      action: 'payment.session_requested',
+      linkId: link.id,
+      details: { attemptId: id, amountCents, gateway: opts.gateway.kind },
+    });
+    // The payor's name is not on file before they type it: only prefill the gateway with the patient's own name.
+    const patientPays = payment.payment_source_id !== PaymentSource.Payor;
+    return {
+      create: r.rows[0]!,
+      firstName: patientPays ? link.first_name : '',
+      lastName: patientPays ? link.last_name : '',
+    };
+  });
+}
+
+/** The gateway call happens outside any transaction (no lock is held across the network). */
+async function issueToken(
+  opts: { db: Db; gateway: CardGateway; actor: Actor; linkId: string },
+  step: Extract<Step, { create: AttemptRow }>,
+): Promise<string> {
+  const attempt = step.create;
+  let token: string;
+  try {
+    token = await opts.gateway.createSessionToken({
+      amountCents: attempt.amount_cents,
+      merchantTxnId: attempt.id,
+      firstName: step.firstName,
+      lastName: step.lastName,
+    });
+  } catch (err) {
+    await opts.db.transaction(async (tx) => {
+      await tx.query(`update payment_attempt set status = 'failed', updated_at = now() where id = $1`, [attempt.id]);
+      await writeAudit(tx, {
+        ...opts.actor,
+        action: 'payment.session_failed',
+        linkId: attempt.link_id,
+        details: { attemptId: attempt.id, reason: (err as Error).message },
+      });
+    });
+    throw gatewayUnavailable();
+  }
+  await opts.db.transaction(async (tx) => {
+    await tx.query(
+      `update payment_attempt set status = 'open', session_token = $2, updated_at = now()
+       where id = $1 and status = 'creating'`,
+      [attempt.id, token],
+    );
+    await writeAudit(tx, {
+      ...opts.actor,
+      action: 'payment.session_issued',
+      linkId: attempt.link_id,
+      details: { attemptId: attempt.id, amountCents: attempt.amount_cents },
+    });
+  });
+  return token;
+}
+
+/** Polls the row another request is filling in until it has a token, fails, or takes too long. */
+async function waitForAttempt(db: Db, attemptId: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const a = await findAttempt(db, attemptId);
+    if (!a || a.status !== 'creating') return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

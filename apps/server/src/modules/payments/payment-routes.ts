@@ -1,0 +1,111 @@
+import {
+  confirmPaymentBodySchema,
+  confirmPaymentResultSchema,
+  convergeQuerySchema,
+  paymentLogBodySchema,
+} from '@paylink/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { assertLinkAccess, requirePatient } from '../../http/guards.js';
+import { auditContext } from '../../lib/audit.js';
+import { unauthorized } from '../../lib/errors.js';
+import { PATIENT_SECURITY, errorResponses, linkState401 } from '../links/route-support.js';
+import { confirmPayment } from './confirm-payment.js';
+import { createPaymentSession } from './create-payment-session.js';
+import { logPaymentResponse } from './log-payment-response.js';
+
+const pathParams = z.object({ linkId: z.string().min(1).max(200) }).strict();
+
+/** The card-payment calls of spec section 7 (the payment choice, POST /api/linkpaymenthistory, is in links). */
+export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const patient = requirePatient(ctx);
+  const tags = ['payment'];
+
+  r.post(
+    '/api/converge',
+    {
+      preHandler: patient,
+      schema: {
+        tags,
+        summary: 'A card-gateway session token for the amount recorded for the signed-in link',
+        description:
+          'text/plain token for Checkout.js (ssl_txn_auth_token). 409 when the amount differs from the recorded one; ' +
+          "401 'Process has completed.' after the payment.",
+        security: PATIENT_SECURITY,
+        querystring: convergeQuerySchema,
+        response: { 200: z.string(), 401: linkState401, ...errorResponses(400, 409, 502) },
+      },
+    },
+    async (request, reply) => {
+      const linkId = request.patient?.linkId;
+      if (!linkId) throw unauthorized('Sign in to continue.');
+      const token = await createPaymentSession({
+        db: ctx.db,
+        gateway: ctx.providers.gateway,
+        actor: auditContext(request),
+        linkId,
+        amount: request.query.amount,
+      });
+      return reply.header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(token);
+    },
+  );
+
+  r.put(
+    '/api/linkpaymenthistory',
+    {
+      preHandler: patient,
+      schema: {
+        tags,
+        summary: 'Record an approved card payment (verified with the gateway) and complete the link',
+        security: PATIENT_SECURITY,
+        body: confirmPaymentBodySchema,
+        response: { 200: confirmPaymentResultSchema, 401: linkState401, ...errorResponses(400, 403, 409, 502) },
+      },
+    },
+    async (request) => {
+      assertLinkAccess(request, request.body.linkId);
+      return confirmPayment({
+        db: ctx.db,
+        gateway: ctx.providers.gateway,
+        actor: auditContext(request),
+        input: request.body,
+        practiceFallback: {
+          name: ctx.config.PRACTICE_NAME,
+          senderName: ctx.config.senderName,
+          supportPhone: ctx.config.PRACTICE_PHONE,
+          supportEmail: ctx.config.PRACTICE_EMAIL,
+          logoUrl: ctx.config.PRACTICE_LOGO_URL ?? null,
+        },
+      });
+    },
+  );
+
+  r.post(
+    '/api/linkpaymenthistory/:linkId/log',
+    {
+      preHandler: patient,
+      schema: {
+        tags,
+        summary: 'Log a decline or gateway error (stored redacted: last 4 digits at most, never a CVC)',
+        security: PATIENT_SECURITY,
+        params: pathParams,
+        body: paymentLogBodySchema,
+        response: { 201: z.object({ id: z.number() }), 401: linkState401, ...errorResponses(400, 403) },
+      },
+    },
+    async (request, reply) => {
+      assertLinkAccess(request, request.params.linkId);
+      const logged = await logPaymentResponse({
+        db: ctx.db,
+        actor: auditContext(request),
+        linkId: request.params.linkId,
+        linkStepId: request.body.linkStepId,
+        payload: request.body.payload,
+      });
+      return reply.status(201).send(logged);
+    },
+  );
+}

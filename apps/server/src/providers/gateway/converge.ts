@@ -1,0 +1,214 @@
+import { centsToDecimalString, parseDollarsToCents } from '@paylink/shared';
+import { GatewayError, type CardGateway, type GatewayTransaction, type SessionTokenRequest } from './types.js';
+
+/**
+ * Elavon Converge: hosted-payments session tokens (form-urlencoded POST, plain-text answer) and the XML API's
+ * txnquery to verify a transaction by id. Request building and answer parsing are pure functions, tested against
+ * answers shaped like Converge's documentation (converge.test.ts).
+ */
+export interface ConvergeCredentials {
+  merchantId: string;
+  userId: string;
+  pin: string;
+}
+
+export interface ConvergeEndpoints {
+  /** https://api.demo.convergepay.com or https://api.convergepay.com */
+  apiBase: string;
+  /** {apiBase}/VirtualMerchantDemo/processxml.do (demo) or {apiBase}/VirtualMerchant/processxml.do */
+  xmlUrl: string;
+}
+
+export const CONVERGE_API_BASES = {
+  demo: 'https://api.demo.convergepay.com',
+  production: 'https://api.convergepay.com',
+} as const;
+
+export function convergeEndpoints(env: 'demo' | 'production', apiBase?: string): ConvergeEndpoints {
+  const base = (apiBase ?? CONVERGE_API_BASES[env]).replace(/\/+$/, '');
+  return {
+    apiBase: base,
+    xmlUrl: `${base}/${env === 'demo' ? 'VirtualMerchantDemo' : 'VirtualMerchant'}/processxml.do`,
+  };
+}
+
+/** Converge names: first/last name are optional and limited to 20 characters each. */
+const clip = (v: string | undefined, n: number) =>
+  (v ?? '')
+    .replace(/[\r\n]+/g, ' ')
+    .trim()
+    .slice(0, n);
+
+export function buildSessionTokenForm(creds: ConvergeCredentials, req: SessionTokenRequest): URLSearchParams {
+  if (!Number.isInteger(req.amountCents) || req.amountCents <= 0) {
+    throw new GatewayError('The amount must be a positive number of cents.');
+  }
+  const form = new URLSearchParams({
+    ssl_merchant_id: creds.merchantId,
+    ssl_user_id: creds.userId,
+    ssl_pin: creds.pin,
+    ssl_transaction_type: 'ccsale',
+    ssl_amount: centsToDecimalString(req.amountCents),
+    ssl_merchant_txn_id: req.merchantTxnId,
+  });
+  const first = clip(req.firstName, 20);
+  const last = clip(req.lastName, 30);
+  if (first) form.set('ssl_first_name', first);
+  if (last) form.set('ssl_last_name', last);
+  return form;
+}
+
+const xmlEscape = (v: string) =>
+  v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+
+/** The XML API takes one `xmldata` form field holding a flat <txn> element. */
+export function buildTxnQueryXml(creds: ConvergeCredentials, txnId: string): string {
+  const fields: [string, string][] = [
+    ['ssl_merchant_id', creds.merchantId],
+    ['ssl_user_id', creds.userId],
+    ['ssl_pin', creds.pin],
+    ['ssl_transaction_type', 'txnquery'],
+    ['ssl_txn_id', txnId],
+  ];
+  return `<txn>${fields.map(([k, v]) => `<${k}>${xmlEscape(v)}</${k}>`).join('')}</txn>`;
+}
+
+const xmlUnescape = (v: string) =>
+  v
+    .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&#(\d+);/g, (_m, d: string) => String.fromCharCode(Number(d)))
+    .replace(/&amp;/g, '&');
+
+/**
+ * Converge's XML answers are flat: `<txnlist><ssl_txn_count>n</ssl_txn_count><txn>…</txn>…</txnlist>` for queries,
+ * a single `<txn>` otherwise, and `<txn><errorCode>…</errorCode>…</txn>` for errors. Returns each <txn>'s leaf fields
+ * plus the list-level fields.
+ */
+export function parseConvergeXml(xml: string): { list: Record<string, string>; txns: Record<string, string>[] } {
+  const body = xml.replace(/<\?xml[^>]*\?>/, '').trim();
+  const leaves = (s: string) => {
+    const out: Record<string, string> = {};
+    for (const m of s.matchAll(/<([A-Za-z_][\w.-]*)\s*>([^<]*(?:<!\[CDATA\[[\s\S]*?\]\]>[^<]*)*)<\/\1\s*>/g)) {
+      out[m[1]!] = xmlUnescape(m[2]!).trim();
+    }
+    for (const m of s.matchAll(/<([A-Za-z_][\w.-]*)\s*\/>/g)) out[m[1]!] ??= '';
+    return out;
+  };
+  const txns = [...body.matchAll(/<txn\s*>([\s\S]*?)<\/txn\s*>/g)].map((m) => leaves(m[1]!));
+  const list = leaves(body.replace(/<txn\s*>[\s\S]*?<\/txn\s*>/g, ''));
+  return { list, txns };
+}
+
+const BRANDS: Record<string, string> = {
+  VISA: 'visa',
+  MC: 'mastercard',
+  MASTERCARD: 'mastercard',
+  AMEX: 'amex',
+  DISC: 'discover',
+  DISCOVER: 'discover',
+  JCB: 'jcb',
+  DINERS: 'diners',
+  CUP: 'unionpay',
+};
+
+export function brandFromConverge(shortDescription: string | undefined): string | null {
+  const d = (shortDescription ?? '').trim().toUpperCase();
+  if (!d) return null;
+  return BRANDS[d] ?? d.toLowerCase();
+}
+
+/** Transactions Converge has voided, refused or parked for review: never count them as paid. */
+const NOT_PAID_STATUSES = new Set(['FPR', 'PRE', 'VOID', 'VOI', 'DEC', 'PST']);
+
+export function transactionFromConverge(f: Record<string, string>): GatewayTransaction {
+  const resultMessage = f.ssl_result_message ?? '';
+  const resultOk = f.ssl_result !== undefined ? f.ssl_result === '0' : /^APPROV(AL|ED)$/i.test(resultMessage);
+  const type = f.ssl_transaction_type ?? null;
+  const transStatus = f.ssl_trans_status ?? null;
+  const isSale = !type || /^(SALE|CCSALE)$/i.test(type);
+  const amountCents = f.ssl_amount ? parseDollarsToCents(f.ssl_amount) : null;
+  const last4 = /(\d{4})\s*$/.exec(f.ssl_card_number ?? '')?.[1] ?? null;
+  return {
+    txnId: f.ssl_txn_id ?? '',
+    approved: resultOk && isSale && !(transStatus && NOT_PAID_STATUSES.has(transStatus.toUpperCase())),
+    resultMessage,
+    amountCents,
+    merchantTxnId: f.ssl_merchant_txn_id || null,
+    approvalCode: f.ssl_approval_code || null,
+    cardBrand: brandFromConverge(f.ssl_card_short_description),
+    last4,
+    transactionType: type,
+    transStatus,
+  };
+}
+
+/** Plain-text token; anything else (HTML error page, JSON/XML error) is a gateway error. */
+export function parseSessionTokenAnswer(status: number, body: string): string {
+  const text = body.trim();
+  if (status < 200 || status >= 300) {
+    throw new GatewayError(`The card gateway refused the session request (HTTP ${status}).`, errorCodeIn(text));
+  }
+  if (!/^[A-Za-z0-9+/=_-]{16,1024}$/.test(text)) {
+    throw new GatewayError('The card gateway did not return a session token.', errorCodeIn(text));
+  }
+  return text;
+}
+
+function errorCodeIn(text: string): string | undefined {
+  return /errorCode["'>:=\s]+"?(\d{3,5})/.exec(text)?.[1];
+}
+
+export function createConvergeGateway(opts: {
+  credentials: ConvergeCredentials | (() => Promise<ConvergeCredentials>);
+  endpoints: ConvergeEndpoints;
+  kind?: 'converge' | 'sandbox';
+  timeoutMs?: number;
+}): CardGateway {
+  const timeoutMs = opts.timeoutMs ?? 20_000;
+  const creds = async () => (typeof opts.credentials === 'function' ? opts.credentials() : opts.credentials);
+  const post = async (url: string, form: URLSearchParams) => {
+    try {
+      const r = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/plain, application/xml' },
+        body: form.toString(),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      return { status: r.status, body: await r.text() };
+    } catch (err) {
+      throw new GatewayError(`The card gateway could not be reached (${(err as Error).name}).`);
+    }
+  };
+  return {
+    kind: opts.kind ?? 'converge',
+    async createSessionToken(req) {
+      const form = buildSessionTokenForm(await creds(), req);
+      const r = await post(`${opts.endpoints.apiBase}/hosted-payments/transaction_token`, form);
+      return parseSessionTokenAnswer(r.status, r.body);
+    },
+    async queryTransaction(txnId) {
+      const xml = buildTxnQueryXml(await creds(), txnId);
+      const r = await post(opts.endpoints.xmlUrl, new URLSearchParams({ xmldata: xml }));
+      if (r.status < 200 || r.status >= 300) {
+        throw new GatewayError(`The card gateway refused the transaction query (HTTP ${r.status}).`);
+      }
+      const { list, txns } = parseConvergeXml(r.body);
+      const first = txns[0];
+      if (first?.errorCode) {
+        // 5040 = "Invalid Transaction ID": the gateway does not know it.
+        if (first.errorCode === '5040') return null;
+        throw new GatewayError(
+          first.errorMessage || first.errorName || 'The card gateway answered an error.',
+          first.errorCode,
+        );
+      }
+      if (list.ssl_txn_count === '0' || !first) return null;
+      const match = txns.map(transactionFromConverge).find((t) => t.txnId === txnId);
+      return match ?? null;
+    },
+  };
+}

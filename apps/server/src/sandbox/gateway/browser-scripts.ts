@@ -1,0 +1,156 @@
+/**
+ * The sandbox's browser scripts, with the same API as Converge's Checkout.js and Elavon's 3DS2 web SDK. They are
+ * served from the gateway's origin and send card data only there (never to the app's API).
+ */
+
+/** `ConvergeEmbeddedPayment.getEFSToken(data, callbacks)` and `.pay(paymentData, callbacks)`. */
+export function checkoutScript(origin: string): string {
+  return `/* Paylink sandbox gateway: Checkout.js stand-in (API of Converge's hosted-payments Checkout.js). */
+(function () {
+  'use strict';
+  var ORIGIN = ${JSON.stringify(origin)};
+  var NETWORK_ERROR = { errorCode: '4017', errorName: 'Time-Out', errorMessage: 'The payment service could not be reached. Please try again.' };
+  function post(path, body) {
+    return fetch(ORIGIN + path, {
+      method: 'POST',
+      mode: 'cors',
+      credentials: 'omit',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body || {})
+    }).then(function (r) {
+      return r.json().catch(function () { return NETWORK_ERROR; });
+    });
+  }
+  function call(callbacks, name, arg) {
+    if (callbacks && typeof callbacks[name] === 'function') callbacks[name](arg);
+  }
+  window.ConvergeEmbeddedPayment = {
+    getEFSToken: function (data, callbacks) {
+      post('/hosted-payments/efs_token', { ssl_txn_auth_token: data && data.ssl_txn_auth_token }).then(
+        function (r) {
+          if (r.errorCode) call(callbacks, 'onError', r);
+          else call(callbacks, 'onThreeDSecure2', r);
+        },
+        function () { call(callbacks, 'onError', NETWORK_ERROR); }
+      );
+    },
+    pay: function (paymentData, callbacks) {
+      post('/hosted-payments/process', paymentData).then(
+        function (r) {
+          if (r.errorCode) call(callbacks, 'onError', r);
+          else if (r.ssl_result === '0') call(callbacks, 'onApproval', r);
+          else call(callbacks, 'onDeclined', r);
+        },
+        function () { call(callbacks, 'onError', NETWORK_ERROR); }
+      );
+    }
+  };
+})();
+`;
+}
+
+/** `new Elavon3DSWebSDK({ baseUrl, token }).web3dsFlow(request)` → Promise; challenges open a 390×400 lightbox. */
+export function webSdkScript(origin: string): string {
+  return `/* Paylink sandbox gateway: Elavon 3DS2 web SDK stand-in. */
+(function () {
+  'use strict';
+  var ORIGIN = ${JSON.stringify(origin)};
+  var SIZES = { '01': [250, 400], '02': [390, 400], '03': [500, 600], '04': [600, 400], '05': ['100%', '100%'] };
+  function Elavon3DSWebSDK(options) {
+    options = options || {};
+    this.baseUrl = String(options.baseUrl || ORIGIN + '/3ds2').replace(/\\/+$/, '');
+    this.token = options.token;
+    this.origin = new URL(this.baseUrl).origin;
+  }
+  Elavon3DSWebSDK.prototype._fetch = function (path, init) {
+    init = init || {};
+    init.mode = 'cors';
+    init.credentials = 'omit';
+    init.headers = Object.assign({ authorization: 'Bearer ' + this.token }, init.headers || {});
+    return fetch(this.baseUrl + path, init).then(function (r) {
+      return r.json().then(function (j) {
+        if (!r.ok) throw j;
+        return j;
+      });
+    });
+  };
+  Elavon3DSWebSDK.prototype.web3dsFlow = function (request) {
+    var self = this;
+    return self
+      ._fetch('/authenticate', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(request || {})
+      })
+      .then(function (res) {
+        if (res.transStatus !== 'C') return res;
+        return self._challenge(res, (request && request.challengeWindowSize) || '02');
+      });
+  };
+  Elavon3DSWebSDK.prototype._challenge = function (res, windowSize) {
+    var self = this;
+    var size = SIZES[windowSize] || SIZES['02'];
+    return new Promise(function (resolve, reject) {
+      var previousFocus = document.activeElement;
+      var overlay = document.createElement('div');
+      overlay.id = 'elavon-3ds-lightbox';
+      overlay.setAttribute('role', 'dialog');
+      overlay.setAttribute('aria-modal', 'true');
+      overlay.setAttribute('aria-label', 'Card authentication');
+      overlay.style.cssText = 'position:fixed;inset:0;z-index:2147483000;background:rgba(0,0,0,.6);display:flex;align-items:center;justify-content:center;';
+      var frame = document.createElement('iframe');
+      frame.src = res.challengeUrl;
+      frame.title = '3-D Secure authentication';
+      frame.width = String(size[0]);
+      frame.height = String(size[1]);
+      frame.style.cssText = 'border:0;background:#fff;max-width:100%;border-radius:4px;';
+      overlay.appendChild(frame);
+      document.body.appendChild(overlay);
+      frame.focus();
+      function done() {
+        window.removeEventListener('message', onMessage);
+        if (overlay.parentNode) overlay.parentNode.removeChild(overlay);
+        if (previousFocus && previousFocus.focus) previousFocus.focus();
+      }
+      function onMessage(event) {
+        var d = event.data;
+        if (event.origin !== self.origin || !d || d.type !== 'elavon-3ds-challenge-complete') return;
+        if (d.threeDSServerTransID !== res.threeDSServerTransID) return;
+        self._fetch('/result/' + encodeURIComponent(res.threeDSServerTransID)).then(
+          function (final) { done(); resolve(final); },
+          function (err) { done(); reject(err); }
+        );
+      }
+      window.addEventListener('message', onMessage);
+    });
+  };
+  window.Elavon3DSWebSDK = Elavon3DSWebSDK;
+})();
+`;
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const PAGE_STYLE = `body{font:15px/1.4 system-ui,sans-serif;margin:0;padding:16px;color:#1b1b1b}
+h1{font-size:18px;margin:0 0 8px}p{margin:0 0 10px}.es{color:#555;font-size:13px}
+.row{display:flex;gap:8px;margin-top:16px;flex-wrap:wrap}
+button{font:inherit;padding:10px 14px;border-radius:4px;border:1px solid #1a4f8b;cursor:pointer}
+button.ok{background:#1a4f8b;color:#fff}button.fail{background:#fff;color:#8b1a1a;border-color:#8b1a1a}
+button:focus-visible{outline:3px solid #f5a623;outline-offset:2px}`;
+
+/** The "issuer's" challenge page shown inside the lightbox. */
+export function challengePage(opts: { id: string; last4: string; amount: string; done?: string }): string {
+  const body = opts.done
+    ? `<h1>${esc(opts.done)}</h1><p>You can return to the payment.</p><p class="es" lang="es">Puede volver al pago.</p>
+<script>parent.postMessage({ type: 'elavon-3ds-challenge-complete', threeDSServerTransID: ${JSON.stringify(opts.id)} }, '*');</script>`
+    : `<h1>Sandbox Bank: verify it's you</h1>
+<p>Confirm the payment of <strong>${esc(opts.amount)}</strong> with the card ending in <strong>${esc(opts.last4)}</strong>.</p>
+<p class="es" lang="es">Confirme el pago de ${esc(opts.amount)} con la tarjeta terminada en ${esc(opts.last4)}.</p>
+<p>This is the sandbox issuer's challenge: a real bank would ask for a one-time code here.</p>
+<form method="post" class="row">
+<button class="ok" type="submit" name="action" value="authenticate" autofocus>Authenticate</button>
+<button class="fail" type="submit" name="action" value="fail">Fail authentication</button>
+</form>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>3-D Secure authentication</title><style>${PAGE_STYLE}</style></head><body><main>${body}</main></body></html>`;
+}
