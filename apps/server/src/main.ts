@@ -8,6 +8,7 @@ import { migrate } from './db/migrate.js';
 import { getOrCreateSecret } from './lib/secrets.js';
 import { loadProviders } from './providers/index.js';
 import { sideServers } from './side-servers.js';
+import { startOutboxWorker } from './modules/outbox/outbox-worker.js';
 
 /** Boot: config → database → migrations → providers → HTTP. Fails fast with a readable message. */
 async function main() {
@@ -37,6 +38,7 @@ async function main() {
   };
   const app = await buildApp(ctx);
   await app.listen({ port: config.PORT, host: config.HOST });
+  const outbox = startOutboxWorker(ctx);
   const side: { name: string; origin: string; server: import('fastify').FastifyInstance }[] = [];
   for (const s of sideServers.filter((x) => x.enabled(ctx))) {
     const server = await s.build(ctx);
@@ -45,6 +47,7 @@ async function main() {
   }
 
   const shutdown = async () => {
+    await outbox.stop();
     for (const s of side) await s.server.close();
     await app.close();
     await db.close();
