@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
+import { buildSignServer } from './modules/signing/sign-server.js';
 import { buildSandboxGateway } from './sandbox/gateway/server.js';
 
 /**
@@ -16,6 +17,14 @@ export interface SideServer {
 }
 
 export const sideServers: SideServer[] = [
+  {
+    // Always on: in production SIGN_ORIGIN is a public origin that a reverse proxy sends to SIGN_PORT (docs/signing.md).
+    name: 'Signing',
+    enabled: () => true,
+    port: (ctx) => ctx.config.SIGN_PORT,
+    origin: (ctx) => ctx.config.signOrigin,
+    build: buildSignServer,
+  },
   {
     name: 'Gateway',
     enabled: (ctx) => ctx.config.sandbox.gateway,

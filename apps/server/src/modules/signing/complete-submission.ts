@@ -1,0 +1,143 @@
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/errors.js';
+import { writeAudit } from '../../lib/audit.js';
+import { buildSignedPdf } from './build-signed-pdf.js';
+import { buildOriginalPdf, expectedSigner, loadDocumentData } from './documents.js';
+import { resolveSubmission } from './open-submission.js';
+import type { Lang } from './sign-texts.js';
+import { listSubmissionFiles, markSubmissionCompleted, sha256Hex } from './submission-queries.js';
+
+export type CompleteProblem = 'missing_files' | 'missing_name' | 'missing_signature' | 'bad_signature' | 'changed';
+
+export class CompleteRefused extends AppError {
+  constructor(
+    readonly problem: CompleteProblem,
+    status = 422,
+  ) {
+    super(status, problem === 'changed' ? 'document_changed' : problem, problem);
+    this.name = 'CompleteRefused';
+  }
+}
+
+export interface CompleteInput {
+  token: string;
+  lang: Lang;
+  signerName?: string;
+  method?: 'draw' | 'type';
+  /** data:image/png;base64,... from the signature pad. */
+  signatureDataUrl?: string;
+  typedSignature?: string;
+  /** SHA-256 of the document the page showed: the signer signs exactly that. */
+  documentSha256?: string;
+  ip: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+}
+
+const PNG_DATA_URL = /^data:image\/png;base64,([A-Za-z0-9+/]+={0,2})$/;
+const MAX_SIGNATURE_BYTES = 1024 * 1024;
+
+function signatureBytes(dataUrl: string | undefined): Uint8Array {
+  const m = dataUrl ? PNG_DATA_URL.exec(dataUrl) : null;
+  if (!m) throw new CompleteRefused('missing_signature');
+  const bytes = Buffer.from(m[1]!, 'base64');
+  if (bytes.length < 100 || bytes.length > MAX_SIGNATURE_BYTES) throw new CompleteRefused('bad_signature');
+  return bytes;
+}
+
+/**
+ * Records a signature (or the ID upload) and stores the signed PDF, in one transaction holding the submission's row
+ * lock: the browser learns of completion only after this returns, and a second attempt finds it completed.
+ */
+export async function completeSubmission(
+  ctx: Pick<AppContext, 'db' | 'config' | 'providers'>,
+  input: CompleteInput,
+): Promise<{ formID: string; signedSha256: string }> {
+  return ctx.db.transaction(async (tx) => {
+    const { submission, link } = await resolveSubmission(tx, input.token, { forUpdate: true });
+    const data = await loadDocumentData(tx, submission, link);
+    const isId = submission.kind === 'patient_id' || submission.kind === 'payor_id';
+    const { storage } = ctx.providers;
+    let signerName: string;
+    let signaturePng: Uint8Array | undefined;
+    let typedSignature: string | undefined;
+    let files: { side: 'front' | 'back'; name: string; sha256: string }[] | undefined;
+    let original: Uint8Array;
+
+    if (isId) {
+      const rows = await listSubmissionFiles(tx, submission.id);
+      if (!rows.some((f) => f.side === 'front') || !rows.some((f) => f.side === 'back')) {
+        throw new CompleteRefused('missing_files');
+      }
+      const withBytes = [];
+      for (const row of rows) {
+        const bytes = await storage.get(row.storage_key);
+        if (!bytes) throw new Error(`Stored file missing: ${row.storage_key}`);
+        withBytes.push({ row, bytes });
+      }
+      signerName = (input.signerName?.trim() || expectedSigner(data) || 'Patient').slice(0, 200);
+      files = rows.map((r) => ({ side: r.side, name: r.original_name || r.side, sha256: r.content_sha256 }));
+      original = await buildOriginalPdf(data, input.lang, { files: withBytes });
+    } else {
+      signerName = (input.signerName ?? '').replace(/\s+/g, ' ').trim();
+      if (!signerName || signerName.length > 200) throw new CompleteRefused('missing_name');
+      if (input.method === 'draw') signaturePng = signatureBytes(input.signatureDataUrl);
+      else if (input.method === 'type') {
+        typedSignature = (input.typedSignature ?? '').replace(/\s+/g, ' ').trim();
+        if (!typedSignature || typedSignature.length > 200) throw new CompleteRefused('missing_signature');
+      } else throw new CompleteRefused('missing_signature');
+      original = await buildOriginalPdf(data, input.lang, { contractPath: ctx.config.CONTRACT_PDF_PATH });
+    }
+    const originalSha256 = sha256Hex(original);
+    if (!isId && input.documentSha256 !== originalSha256) throw new CompleteRefused('changed', 409);
+
+    const signedAt = new Date();
+    const method = isId ? 'upload' : input.method!;
+    let signed: Uint8Array;
+    try {
+      signed = await buildSignedPdf({
+        original,
+        originalSha256,
+        lang: input.lang,
+        kind: submission.kind,
+        submissionId: submission.id,
+        linkId: link.id,
+        signerName,
+        method,
+        signaturePng,
+        typedSignature,
+        signedAt,
+        ip: input.ip,
+        userAgent: input.userAgent?.slice(0, 400) ?? null,
+        files,
+      });
+    } catch (err) {
+      if (signaturePng) throw new CompleteRefused('bad_signature');
+      throw err;
+    }
+    const signedSha256 = sha256Hex(signed);
+    const key = `submissions/${submission.id}/signed.pdf`;
+    await storage.put(key, signed, 'application/pdf');
+    await markSubmissionCompleted(tx, {
+      id: submission.id,
+      signerName,
+      method,
+      ip: input.ip,
+      userAgent: input.userAgent?.slice(0, 400) ?? null,
+      originalSha256,
+      signedSha256,
+      signedStorageKey: key,
+      completedAt: signedAt,
+    });
+    await writeAudit(tx, {
+      actorType: 'link',
+      actorId: `submission:${submission.id}`,
+      action: 'document.signed',
+      linkId: link.id,
+      requestId: input.requestId,
+      ip: input.ip,
+      details: { submissionId: submission.id, kind: submission.kind, method, originalSha256, signedSha256 },
+    });
+    return { formID: submission.id, signedSha256 };
+  });
+}

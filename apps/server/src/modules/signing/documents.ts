@@ -1,0 +1,182 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PDFDocument } from 'pdf-lib';
+import type { Queryable } from '../../db/client.js';
+import type { LinkRow } from '../links/link-queries.js';
+import { ownBytes, PdfWriter } from './pdf-writer.js';
+import { formatDate, formatUsd, TEXTS, type Lang } from './sign-texts.js';
+import type { SubmissionFileRow, SubmissionRow } from './submission-queries.js';
+
+export const ASSETS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../assets');
+export const SAMPLE_CONTRACT = path.join(ASSETS_DIR, 'sample-contract.pdf');
+
+export interface PracticeRow {
+  name: string;
+  support_phone: string;
+  support_email: string;
+}
+export interface PaymentChoice {
+  amount_cents: number;
+  payment_type_id: number;
+  payment_source_id: number;
+}
+
+/** Everything a document is generated from; read in the request's transaction. */
+export interface DocumentData {
+  submission: SubmissionRow;
+  link: LinkRow;
+  practice: PracticeRow;
+  payment: PaymentChoice | null;
+}
+
+export async function loadDocumentData(q: Queryable, submission: SubmissionRow, link: LinkRow): Promise<DocumentData> {
+  const p = await q.query<PracticeRow>('select name, support_phone, support_email from practice where id = 1');
+  const pay = await q.query<PaymentChoice>(
+    'select amount_cents, payment_type_id, payment_source_id from payment where link_id = $1',
+    [link.id],
+  );
+  return {
+    submission,
+    link,
+    practice: p.rows[0] ?? { name: 'Paylink', support_phone: '', support_email: '' },
+    payment: pay.rows[0] ?? null,
+  };
+}
+
+export const patientName = (l: LinkRow) => `${l.first_name} ${l.last_name}`.trim();
+export const payorName = (l: LinkRow) => l.payor_name?.trim() || '';
+
+/** Who signs (or uploads) a submission by default: the payor for the payor's documents, else the patient. */
+export function expectedSigner(d: DocumentData): string {
+  const k = d.submission.kind;
+  if (k === 'payor_id' || k === 'payment_authorization') return payorName(d.link);
+  return patientName(d.link);
+}
+
+export function invoiceModel(d: DocumentData, lang: Lang) {
+  const t = TEXTS[lang];
+  const l = d.link;
+  return {
+    number: `INV-${d.submission.id.slice(0, 8).toUpperCase()}`,
+    date: formatDate(new Date(d.submission.created_at), lang),
+    practice: [d.practice.name, d.practice.support_phone, d.practice.support_email].filter(Boolean),
+    billTo: [
+      patientName(l),
+      l.address,
+      [l.city, [l.state, l.zip_code].filter(Boolean).join(' ')].filter(Boolean).join(', '),
+      l.email,
+    ].filter(Boolean),
+    description: l.procedure_description.trim() || t.procedureFallback,
+    paymentType: d.payment ? (t.paymentType[d.payment.payment_type_id] ?? '') : '',
+    amount: d.payment ? formatUsd(d.payment.amount_cents) : t.noAmount,
+  };
+}
+
+export function authorizationModel(d: DocumentData, lang: Lang): string[] {
+  return TEXTS[lang].authText({
+    practice: d.practice.name,
+    patient: patientName(d.link),
+    payor: payorName(d.link) || '________________',
+    amount: d.payment ? formatUsd(d.payment.amount_cents) : TEXTS[lang].noAmount,
+  });
+}
+
+/** A generated PDF is byte-for-byte reproducible from its data: fixed dates, no random ids. */
+async function newDoc(title: string, created: Date): Promise<PDFDocument> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.setTitle(title);
+  doc.setProducer('Paylink');
+  doc.setCreationDate(created);
+  doc.setModificationDate(created);
+  return doc;
+}
+
+async function invoicePdf(d: DocumentData, lang: Lang): Promise<Uint8Array> {
+  const t = TEXTS[lang];
+  const m = invoiceModel(d, lang);
+  const doc = await newDoc(`${t.title.invoice} ${m.number}`, new Date(d.submission.created_at));
+  const w = await PdfWriter.create(doc);
+  w.text(m.practice[0] ?? '', { size: 16, font: 'bold', gap: 2 });
+  for (const line of m.practice.slice(1)) w.text(line, { size: 10, gap: 0 });
+  w.space(12);
+  w.text(t.title.invoice, { size: 20, font: 'bold', gap: 8 });
+  w.row(t.invoiceNumber, m.number);
+  w.row(t.invoiceDate, m.date);
+  w.space(8);
+  w.text(t.billTo, { font: 'bold', size: 11, gap: 2 });
+  for (const line of m.billTo) w.text(line, { size: 10, gap: 0 });
+  w.rule();
+  w.row(t.description, m.description, { size: 11 });
+  if (m.paymentType) w.row('', m.paymentType, { size: 11 });
+  w.row(t.amount, m.amount, { size: 11 });
+  w.rule();
+  w.row(t.total, m.amount, { size: 13, labelWidth: 200 });
+  w.space(16);
+  w.text(t.invoiceNote, { size: 9, color: 0.35 });
+  return doc.save();
+}
+
+async function authorizationPdf(d: DocumentData, lang: Lang): Promise<Uint8Array> {
+  const t = TEXTS[lang];
+  const doc = await newDoc(t.title.payment_authorization, new Date(d.submission.created_at));
+  const w = await PdfWriter.create(doc);
+  w.text(d.practice.name, { size: 14, font: 'bold', gap: 10 });
+  w.text(t.title.payment_authorization, { size: 20, font: 'bold', gap: 10 });
+  w.row(t.invoiceDate, formatDate(new Date(d.submission.created_at), lang));
+  w.space(8);
+  for (const p of authorizationModel(d, lang)) w.text(p, { size: 11, gap: 8 });
+  return doc.save();
+}
+
+/** ID files become pages: images fitted to the page, PDFs' own pages copied in. */
+async function idPdf(d: DocumentData, lang: Lang, files: { row: SubmissionFileRow; bytes: Uint8Array }[]) {
+  const t = TEXTS[lang];
+  const doc = await newDoc(t.title[d.submission.kind], new Date(d.submission.created_at));
+  for (const f of files) {
+    const side = f.row.side === 'front' ? t.front : t.back;
+    if (f.row.mime === 'application/pdf') {
+      const src = await PDFDocument.load(ownBytes(f.bytes), { updateMetadata: false });
+      const pages = await doc.copyPages(src, src.getPageIndices());
+      for (const p of pages) doc.addPage(p);
+      continue;
+    }
+    const img =
+      f.row.mime === 'image/png' ? await doc.embedPng(ownBytes(f.bytes)) : await doc.embedJpg(ownBytes(f.bytes));
+    const w = await PdfWriter.create(doc);
+    w.text(t.pdf.uploadedFile(side), { size: 14, font: 'bold', gap: 10 });
+    const maxW = w.width;
+    const maxH = w.y - w.margin;
+    const scale = Math.min(maxW / img.width, maxH / img.height, 1);
+    const iw = img.width * scale;
+    const ih = img.height * scale;
+    w.page.drawImage(img, { x: w.margin, y: w.y - ih, width: iw, height: ih });
+  }
+  return doc.save();
+}
+
+export async function readContractPdf(contractPath: string | undefined): Promise<Uint8Array> {
+  return ownBytes(await fs.readFile(contractPath ?? SAMPLE_CONTRACT));
+}
+
+/**
+ * The original document of a submission, as the signer sees it: generated for the invoice and the authorisation, the
+ * practice's PDF for the contract, the uploaded files for IDs. Its SHA-256 goes on the audit page.
+ */
+export async function buildOriginalPdf(
+  d: DocumentData,
+  lang: Lang,
+  opts: { contractPath?: string; files?: { row: SubmissionFileRow; bytes: Uint8Array }[] },
+): Promise<Uint8Array> {
+  switch (d.submission.kind) {
+    case 'invoice':
+      return invoicePdf(d, lang);
+    case 'payment_authorization':
+      return authorizationPdf(d, lang);
+    case 'contract':
+      return readContractPdf(opts.contractPath);
+    case 'patient_id':
+    case 'payor_id':
+      return idPdf(d, lang, opts.files ?? []);
+  }
+}

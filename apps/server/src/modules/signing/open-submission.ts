@@ -1,0 +1,44 @@
+import type { Queryable } from '../../db/client.js';
+import { AppError } from '../../lib/errors.js';
+import { findLink, linkState, type LinkRow } from '../links/link-queries.js';
+import { findSubmissionByToken, type SubmissionRow } from './submission-queries.js';
+
+export type RefusalReason = 'not_found' | 'expired' | 'cancelled' | 'link_completed' | 'already_completed';
+
+const STATUS: Record<RefusalReason, number> = {
+  not_found: 404,
+  expired: 410,
+  cancelled: 410,
+  link_completed: 410,
+  already_completed: 409,
+};
+
+/** A document URL that cannot be used (any more); the sign server shows it as a page or a JSON error. */
+export class SubmissionRefused extends AppError {
+  constructor(readonly reason: RefusalReason) {
+    super(STATUS[reason], reason === 'already_completed' ? 'already_completed' : `document_${reason}`, reason);
+    this.name = 'SubmissionRefused';
+  }
+}
+
+/**
+ * The submission a token opens and its link, if the link is active. A completed submission is refused with
+ * 'already_completed' unless allowCompleted (the page still confirms it was signed).
+ */
+export async function resolveSubmission(
+  q: Queryable,
+  token: string,
+  opts: { forUpdate?: boolean; allowCompleted?: boolean } = {},
+): Promise<{ submission: SubmissionRow; link: LinkRow }> {
+  const submission = await findSubmissionByToken(q, token, opts);
+  if (!submission) throw new SubmissionRefused('not_found');
+  const link = await findLink(q, submission.link_id);
+  if (!link) throw new SubmissionRefused('not_found');
+  const state = linkState(link);
+  if (state === 'expired') throw new SubmissionRefused('expired');
+  if (state === 'cancelled') throw new SubmissionRefused('cancelled');
+  if (state === 'completed') throw new SubmissionRefused('link_completed');
+  if (submission.status === 'completed' && !opts.allowCompleted) throw new SubmissionRefused('already_completed');
+  if (submission.status === 'pending' && submission.link_step_id === null) throw new SubmissionRefused('not_found');
+  return { submission, link };
+}

@@ -1,0 +1,86 @@
+import { PaymentSource, StepRoutes } from '@paylink/shared';
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { builtinSigningProvider } from './builtin-provider.js';
+import { submissionForStep } from './submission-queries.js';
+import type { SubmissionKind } from './types.js';
+
+/** Which document each step route asks for. The payment step has one only when the payor pays. */
+export const KIND_BY_ROUTE: Readonly<Record<string, SubmissionKind>> = {
+  [StepRoutes.invoice]: 'invoice',
+  [StepRoutes.patientId]: 'patient_id',
+  [StepRoutes.payorId]: 'payor_id',
+  [StepRoutes.contract]: 'contract',
+  [StepRoutes.payment]: 'payment_authorization',
+};
+
+interface StepRow {
+  id: number;
+  route_path: string;
+  document_url: string | null;
+}
+
+async function paymentSource(tx: Queryable, linkId: string): Promise<number | null> {
+  const r = await tx.query<{ payment_source_id: number }>('select payment_source_id from payment where link_id = $1', [
+    linkId,
+  ]);
+  return r.rows[0]?.payment_source_id ?? null;
+}
+
+/**
+ * Creates the missing submissions for a link's document steps and writes each step's document_url. Idempotent: a
+ * step that already has a submission keeps it (and its URL). Runs in the caller's transaction (the step-list use case).
+ */
+export async function prepareStepDocuments(
+  tx: Queryable,
+  ctx: Pick<AppContext, 'config'>,
+  { linkId }: { linkId: string },
+): Promise<void> {
+  const provider = builtinSigningProvider({ signOrigin: ctx.config.signOrigin });
+  const steps = await tx.query<StepRow>(
+    'select id, route_path, document_url from link_step where link_id = $1 order by position',
+    [linkId],
+  );
+  const payorPays = (await paymentSource(tx, linkId)) === PaymentSource.Payor;
+  for (const step of steps.rows) {
+    const kind = KIND_BY_ROUTE[step.route_path];
+    if (!kind) continue;
+    const existing = await submissionForStep(tx, step.id);
+    if (kind === 'payment_authorization' && !payorPays) {
+      // The patient pays: no authorisation to sign. An unsigned one left from an earlier choice goes away.
+      if (existing?.status === 'pending') await tx.query('delete from submission where id = $1', [existing.id]);
+      if (existing?.status !== 'completed' && step.document_url !== null) {
+        await tx.query('update link_step set document_url = null, updated_at = now() where id = $1', [step.id]);
+      }
+      continue;
+    }
+    if (existing && step.document_url) continue;
+    if (existing?.status === 'pending') await tx.query('delete from submission where id = $1', [existing.id]);
+    else if (existing) continue;
+    const { documentUrl } = await provider.createSubmission(tx, { linkId, linkStepId: step.id, kind });
+    await tx.query('update link_step set document_url = $2, updated_at = now() where id = $1', [step.id, documentUrl]);
+  }
+}
+
+/**
+ * Whether the document of a step is done, from the server's own record. Steps without a document are complete; a
+ * document step with no completed submission of this link is not.
+ */
+export async function isStepDocumentComplete(
+  tx: Queryable,
+  { linkId, linkStepId }: { linkId: string; linkStepId: number },
+): Promise<boolean> {
+  const r = await tx.query<{ route_path: string }>('select route_path from link_step where id = $1 and link_id = $2', [
+    linkStepId,
+    linkId,
+  ]);
+  const step = r.rows[0];
+  if (!step) return false;
+  const kind = KIND_BY_ROUTE[step.route_path];
+  if (!kind) return true;
+  const submission = await submissionForStep(tx, linkStepId);
+  if (kind === 'payment_authorization' && !submission) {
+    return (await paymentSource(tx, linkId)) !== PaymentSource.Payor;
+  }
+  return submission?.link_id === linkId && submission.status === 'completed';
+}

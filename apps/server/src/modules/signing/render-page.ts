@@ -1,0 +1,216 @@
+import { authorizationModel, expectedSigner, invoiceModel, type DocumentData } from './documents.js';
+import { formatDate, TEXTS, type Lang, type Texts } from './sign-texts.js';
+import type { SubmissionFileRow } from './submission-queries.js';
+
+const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESC[c]!);
+
+/** JSON inside <script type="application/json">: no way to close the element from the data. */
+const jsonForHtml = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
+
+function layout(opts: { lang: Lang; title: string; body: string; config?: unknown; script?: boolean }): string {
+  return `<!doctype html>
+<html lang="${opts.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<meta name="referrer" content="no-referrer">
+<title>${esc(opts.title)}</title>
+<link rel="stylesheet" href="/assets/sign.css">
+${opts.script ? '<script src="/assets/signature_pad.umd.min.js" defer></script>\n<script type="module" src="/assets/sign.js"></script>' : ''}
+</head>
+<body>
+<main id="main" class="wrap">
+${opts.body}
+</main>
+${opts.config !== undefined ? `<script type="application/json" id="sign-config">${jsonForHtml(opts.config)}</script>` : ''}
+</body>
+</html>
+`;
+}
+
+/** A page that only says why the document cannot be opened. */
+export function renderMessagePage(lang: Lang, title: string, message: string): string {
+  return layout({
+    lang,
+    title,
+    body: `<h1>${esc(title)}</h1>\n<p class="notice" role="alert">${esc(message)}</p>`,
+  });
+}
+
+function invoiceSection(d: DocumentData, t: Texts, lang: Lang): string {
+  const m = invoiceModel(d, lang);
+  const lines = (xs: string[]) => xs.map((x) => esc(x)).join('<br>');
+  return `<section class="doc invoice" aria-labelledby="doc-h">
+<h2 id="doc-h" class="visually-hidden">${esc(t.title.invoice)}</h2>
+<div class="inv-head">
+  <div><p class="label">${esc(t.billedBy)}</p><p>${lines(m.practice)}</p></div>
+  <dl class="inv-meta">
+    <div><dt>${esc(t.invoiceNumber)}</dt><dd>${esc(m.number)}</dd></div>
+    <div><dt>${esc(t.invoiceDate)}</dt><dd>${esc(m.date)}</dd></div>
+  </dl>
+</div>
+<p class="label">${esc(t.billTo)}</p>
+<p>${lines(m.billTo)}</p>
+<table class="inv-lines">
+  <thead><tr><th scope="col">${esc(t.description)}</th><th scope="col" class="num">${esc(t.amount)}</th></tr></thead>
+  <tbody><tr><td>${esc(m.description)}${m.paymentType ? `<br><span class="muted">${esc(m.paymentType)}</span>` : ''}</td><td class="num">${esc(m.amount)}</td></tr></tbody>
+  <tfoot><tr><th scope="row">${esc(t.total)}</th><td class="num total">${esc(m.amount)}</td></tr></tfoot>
+</table>
+<p class="muted small">${esc(t.invoiceNote)}</p>
+</section>`;
+}
+
+function contractSection(t: Texts, pdfUrl: string): string {
+  return `<section class="doc contract" aria-labelledby="doc-h">
+<h2 id="doc-h" class="visually-hidden">${esc(t.title.contract)}</h2>
+<div id="pdf-pages" class="pdf-pages" data-src="${esc(pdfUrl)}" aria-busy="true">
+  <p class="muted" id="pdf-status" role="status">${esc(t.pdfLoading)}</p>
+</div>
+<p><a href="${esc(pdfUrl)}" target="_blank" rel="noopener">${esc(t.openPdf)}</a></p>
+</section>`;
+}
+
+function authorizationSection(d: DocumentData, t: Texts, lang: Lang): string {
+  return `<section class="doc authorization" aria-labelledby="doc-h">
+<h2 id="doc-h" class="visually-hidden">${esc(t.title.payment_authorization)}</h2>
+${authorizationModel(d, lang)
+  .map((p) => `<p>${esc(p)}</p>`)
+  .join('\n')}
+</section>`;
+}
+
+function signForm(t: Texts, signer: string, lang: Lang): string {
+  const today = formatDate(new Date(), lang);
+  return `<form id="sign-form" class="card" novalidate aria-labelledby="sign-h">
+<h2 id="sign-h">${esc(t.signHeading)}</h2>
+<div class="field">
+  <label for="signer-name">${esc(t.signerName)}</label>
+  <input id="signer-name" name="signerName" autocomplete="name" required maxlength="200" value="${esc(signer)}">
+</div>
+<div class="methods" role="group" aria-label="${esc(t.methodLegend)}">
+  <button type="button" class="toggle" id="method-draw" aria-pressed="true" aria-controls="draw-panel">${esc(t.methodDraw)}</button>
+  <button type="button" class="toggle" id="method-type" aria-pressed="false" aria-controls="type-panel">${esc(t.methodType)}</button>
+</div>
+<div id="draw-panel" class="panel">
+  <p class="hint" id="draw-hint">${esc(t.drawHint)}</p>
+  <div id="pad-box" class="pad-box">
+    <div class="pad-bar">
+      <span class="pad-title">${esc(t.yourSignature)}</span>
+      <button type="button" id="pad-fullscreen" class="link-button">${esc(t.fullScreen)}</button>
+    </div>
+    <div class="pad-area">
+      <canvas id="pad" role="img" aria-label="${esc(t.padLabel)}"></canvas>
+      <button type="button" id="pad-start" class="pad-start">${esc(t.tapToSign)}</button>
+    </div>
+    <div class="pad-actions">
+      <button type="button" id="pad-clear" class="secondary">${esc(t.clear)}</button>
+      <button type="button" id="pad-done" class="secondary pad-done">${esc(t.doneDrawing)}</button>
+    </div>
+  </div>
+</div>
+<div id="type-panel" class="panel" hidden>
+  <div class="field">
+    <label for="typed-signature">${esc(t.typedLabel)}</label>
+    <input id="typed-signature" autocomplete="off" maxlength="200">
+  </div>
+  <p id="typed-preview" class="typed-preview" aria-hidden="true"></p>
+</div>
+<p class="date"><span>${esc(t.signDate)}:</span> <time id="sign-date">${esc(today)}</time></p>
+<p class="consent small">${esc(t.consent)}</p>
+<p id="form-error" class="error" role="alert"></p>
+<button type="submit" id="submit" class="primary">${esc(t.submitSign)}</button>
+</form>`;
+}
+
+function uploadForm(t: Texts, maxMb: number): string {
+  const accept = 'image/jpeg,image/png,image/heic,image/heif,.heic,.heif,application/pdf';
+  const slot = (side: 'front' | 'back', label: string) => `<div class="slot" data-side="${side}">
+  <h2 id="${side}-h">${esc(label)}</h2>
+  <div id="${side}-preview" class="preview" aria-live="polite"></div>
+  <div class="slot-actions">
+    <button type="button" class="secondary" id="${side}-choose" aria-describedby="${side}-hint">${esc(t.chooseFile(label))}</button>
+  </div>
+  <input type="file" id="${side}-file" class="file-input" accept="${accept}" capture="environment" tabindex="-1" aria-hidden="true">
+  <p class="hint" id="${side}-hint">${esc(t.fileTypes)}, ${esc(t.maxSize(maxMb))}</p>
+  <p class="error" id="${side}-error" role="alert"></p>
+</div>`;
+  return `<section class="guidance" aria-label="${esc(t.intro.patient_id)}">
+<ol>${t.guidance.map((g) => `<li>${esc(g)}</li>`).join('')}</ol>
+</section>
+<form id="upload-form" novalidate>
+<div class="slots">
+${slot('front', t.front)}
+${slot('back', t.back)}
+</div>
+<p id="form-error" class="error" role="alert"></p>
+<button type="submit" id="submit" class="primary">${esc(t.submitUpload)}</button>
+</form>`;
+}
+
+export interface PageInput {
+  lang: Lang;
+  data: DocumentData;
+  base: string;
+  parentOrigin: string;
+  maxMb: number;
+  documentSha256: string | null;
+  files: SubmissionFileRow[];
+}
+
+/** The signing page for one submission: the document, then the signature or upload form. */
+export function renderSigningPage(p: PageInput): string {
+  const t = TEXTS[p.lang];
+  const { submission } = p.data;
+  const kind = submission.kind;
+  const isId = kind === 'patient_id' || kind === 'payor_id';
+  const completed = submission.status === 'completed';
+  const pdfUrl = `${p.base}/document.pdf?lng=${p.lang}`;
+  let doc = '';
+  if (kind === 'invoice') doc = invoiceSection(p.data, t, p.lang);
+  if (kind === 'contract') doc = contractSection(t, pdfUrl);
+  if (kind === 'payment_authorization') doc = authorizationSection(p.data, t, p.lang);
+  const done = `<div id="done" class="done" role="status" ${completed ? '' : 'hidden'}>
+<h2>${esc(t.done.title)}</h2><p>${esc(isId ? t.done.uploaded : t.done.signed)}</p></div>`;
+  const form = completed ? '' : isId ? uploadForm(t, p.maxMb) : signForm(t, expectedSigner(p.data), p.lang);
+  const body = `<h1>${esc(t.title[kind])}</h1>
+${completed ? '' : `<p class="intro">${esc(t.intro[kind])}</p>`}
+${completed ? '' : doc}
+${form}
+${done}`;
+  return layout({
+    lang: p.lang,
+    title: t.title[kind],
+    body,
+    script: true,
+    config: {
+      kind,
+      lang: p.lang,
+      base: p.base,
+      parentOrigin: p.parentOrigin,
+      formID: submission.id,
+      completed,
+      documentSha256: p.documentSha256,
+      maxBytes: p.maxMb * 1024 * 1024,
+      files: p.files.map((f) => ({ id: f.id, side: f.side, name: f.original_name, mime: f.mime })),
+      t: {
+        errors: { ...t.errors, tooLarge: t.errors.tooLarge(p.maxMb) },
+        working: t.working,
+        uploading: t.uploading,
+        uploadedPrefix: t.uploaded(''),
+        replace: t.replaceFile,
+        choose: { front: t.chooseFile(t.front), back: t.chooseFile(t.back) },
+        sideLabel: { front: t.front, back: t.back },
+        yourSignature: t.yourSignature,
+        redraw: t.redrawButton,
+        draw: t.drawButton,
+        noSignature: t.noSignature,
+        pdfFailed: t.pdfFailed,
+        pageOf: t.pageOf(0, 0).replace(/0/g, '#'),
+        padEmpty: t.errors.missingSignature,
+        fullScreen: t.fullScreen,
+        exitFullScreen: t.doneDrawing,
+      },
+    },
+  });
+}

@@ -1,0 +1,309 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import { z, ZodError } from 'zod';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../lib/errors.js';
+import { writeAudit } from '../../lib/audit.js';
+import { CompleteRefused, completeSubmission } from './complete-submission.js';
+import { ASSETS_DIR, buildOriginalPdf, loadDocumentData } from './documents.js';
+import { resolveSubmission, SubmissionRefused, type RefusalReason } from './open-submission.js';
+import { renderMessagePage, renderSigningPage } from './render-page.js';
+import { pickLang, TEXTS, type Lang } from './sign-texts.js';
+import { findSubmissionFile, listSubmissionFiles, sha256Hex, type SubmissionRow } from './submission-queries.js';
+import { UploadRefused, uploadSubmissionFile } from './upload-submission-file.js';
+
+const require = createRequire(import.meta.url);
+const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
+const SIGNATURE_PAD = path.join(path.dirname(require.resolve('signature_pad')), 'signature_pad.umd.min.js');
+
+/** Files the pages load; everything else under /assets is 404. */
+const ASSETS: Record<string, { file: string; type: string }> = {
+  'sign.js': { file: path.join(ASSETS_DIR, 'signing/sign.js'), type: 'text/javascript; charset=utf-8' },
+  'sign.css': { file: path.join(ASSETS_DIR, 'signing/sign.css'), type: 'text/css; charset=utf-8' },
+  'signature_pad.umd.min.js': { file: SIGNATURE_PAD, type: 'text/javascript; charset=utf-8' },
+  'pdfjs/pdf.min.mjs': { file: path.join(PDFJS_DIR, 'build/pdf.min.mjs'), type: 'text/javascript; charset=utf-8' },
+  'pdfjs/pdf.worker.min.mjs': {
+    file: path.join(PDFJS_DIR, 'build/pdf.worker.min.mjs'),
+    type: 'text/javascript; charset=utf-8',
+  },
+};
+const PDFJS_DATA = /^pdfjs\/(standard_fonts|cmaps|wasm)\/([A-Za-z0-9_.-]+)$/;
+
+const tokenParams = z.object({ token: z.string().max(100) });
+const completeBody = z.object({
+  lang: z.enum(['en', 'es']).optional(),
+  signerName: z.string().max(400).optional(),
+  method: z.enum(['draw', 'type']).optional(),
+  signatureDataUrl: z.string().max(2_000_000).optional(),
+  typedSignature: z.string().max(400).optional(),
+  documentSha256: z.string().max(64).nullish(),
+});
+
+/** Content-Security-Policy of the signing pages: own scripts only, and only the app may frame them. */
+export function signingCsp(publicUrl: string): string {
+  return [
+    "default-src 'none'",
+    // pdf.js decodes some image formats (JPEG 2000) with WebAssembly.
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "worker-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    `frame-ancestors ${publicUrl}`,
+  ].join('; ');
+}
+
+const REFUSAL_TEXT = (t: (typeof TEXTS)['en'], reason: RefusalReason) =>
+  ({
+    not_found: t.refused.notFound,
+    expired: t.refused.expired,
+    cancelled: t.refused.cancelled,
+    link_completed: t.refused.completed,
+    already_completed: t.done.signed,
+  })[reason];
+
+function errorMessage(err: AppError, lang: Lang, maxMb: number): string {
+  const t = TEXTS[lang];
+  if (err instanceof SubmissionRefused) return REFUSAL_TEXT(t, err.reason);
+  if (err instanceof UploadRefused) {
+    return {
+      too_large: t.errors.tooLarge(maxMb),
+      wrong_type: t.errors.wrongType,
+      unreadable: t.errors.unreadable,
+      encrypted_pdf: t.errors.encryptedPdf,
+      duplicate: t.errors.duplicate,
+      not_id: t.errors.generic,
+    }[err.problem];
+  }
+  if (err instanceof CompleteRefused) {
+    return {
+      missing_files: t.errors.missingFiles,
+      missing_name: t.errors.missingName,
+      missing_signature: t.errors.missingSignature,
+      bad_signature: t.errors.missingSignature,
+      changed: t.errors.changed,
+    }[err.problem];
+  }
+  return err.message;
+}
+
+const requestLang = (request: FastifyRequest) =>
+  pickLang((request.query as { lng?: unknown } | undefined)?.lng, request.headers['accept-language']);
+
+const actor = (submission: SubmissionRow, request: FastifyRequest) => ({
+  actorType: 'link' as const,
+  actorId: `submission:${submission.id}`,
+  linkId: submission.link_id,
+  requestId: request.id,
+  ip: request.ip,
+});
+
+/**
+ * The built-in signing service on its own origin (SIGN_ORIGIN): server-rendered pages for each document, ID uploads,
+ * completion, and the original document for the viewer. The app frames `/s/<token>`; nothing here reads the app's
+ * session: the unguessable token is the capability, and it only works while its link is active.
+ */
+export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance> {
+  const { config } = ctx;
+  const maxMb = config.UPLOAD_MAX_MB;
+  const app = Fastify({
+    loggerInstance: ctx.log.child({ server: 'sign' }) as FastifyBaseLogger,
+    genReqId: () => randomUUID(),
+    bodyLimit: 3 * 1024 * 1024,
+    trustProxy: config.TRUST_PROXY,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  await app.register(helmet, {
+    contentSecurityPolicy: false,
+    frameguard: false,
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+  await app.register(multipart, {
+    limits: { fileSize: maxMb * 1024 * 1024, files: 1, fields: 4, parts: 6 },
+  });
+  const csp = signingCsp(config.publicUrl);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('content-security-policy', csp);
+    if (!request.url.startsWith('/assets/')) reply.header('cache-control', 'no-store');
+  });
+
+  app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
+    const lang = requestLang(request);
+    if (error instanceof AppError) {
+      return reply.status(error.status).send({ error: error.code, message: errorMessage(error, lang, maxMb) });
+    }
+    if (error instanceof ZodError) {
+      return reply.status(400).send({ error: 'invalid_request', message: TEXTS[lang].errors.generic });
+    }
+    if (error.code === 'FST_REQ_FILE_TOO_LARGE' || error.statusCode === 413) {
+      return reply.status(413).send({ error: 'upload_too_large', message: TEXTS[lang].errors.tooLarge(maxMb) });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send({ error: 'invalid_request', message: TEXTS[lang].errors.generic });
+    }
+    request.log.error({ err: error }, 'signing error');
+    return reply.status(500).send({ error: 'internal', message: TEXTS[lang].errors.generic });
+  });
+  app.setNotFoundHandler(async (request, reply) => {
+    const lang = requestLang(request);
+    const t = TEXTS[lang];
+    return reply
+      .status(404)
+      .type('text/html; charset=utf-8')
+      .send(renderMessagePage(lang, t.errors.generic, t.refused.notFound));
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  app.get('/assets/*', async (request, reply) => {
+    const name = (request.params as { '*': string })['*'];
+    const asset = ASSETS[name];
+    const data = PDFJS_DATA.exec(name);
+    const file = asset?.file ?? (data ? path.join(PDFJS_DIR, data[1]!, data[2]!) : null);
+    if (!file || !fs.existsSync(file)) return reply.callNotFound();
+    const type = asset?.type ?? (name.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream');
+    reply.header('cache-control', 'public, max-age=3600');
+    return reply.type(type).send(await fs.promises.readFile(file));
+  });
+
+  const refusalPage = (reply: FastifyReply, lang: Lang, err: SubmissionRefused) => {
+    const t = TEXTS[lang];
+    return reply
+      .status(err.status)
+      .type('text/html; charset=utf-8')
+      .send(renderMessagePage(lang, t.pdf.document, REFUSAL_TEXT(t, err.reason)));
+  };
+
+  app.get('/s/:token', async (request, reply) => {
+    const { token } = tokenParams.parse(request.params);
+    const lang = requestLang(request);
+    try {
+      const html = await ctx.db.transaction(async (tx) => {
+        const { submission, link } = await resolveSubmission(tx, token, { allowCompleted: true });
+        const data = await loadDocumentData(tx, submission, link);
+        const files = await listSubmissionFiles(tx, submission.id);
+        let documentSha256: string | null = null;
+        const isId = submission.kind === 'patient_id' || submission.kind === 'payor_id';
+        if (!isId && submission.status === 'pending') {
+          documentSha256 = sha256Hex(await buildOriginalPdf(data, lang, { contractPath: config.CONTRACT_PDF_PATH }));
+        }
+        await writeAudit(tx, {
+          ...actor(submission, request),
+          action: 'document.viewed',
+          details: { submissionId: submission.id, kind: submission.kind, status: submission.status },
+        });
+        return renderSigningPage({
+          lang,
+          data,
+          base: `/s/${token}`,
+          parentOrigin: config.publicUrl,
+          maxMb,
+          documentSha256,
+          files,
+        });
+      });
+      return reply.type('text/html; charset=utf-8').send(html);
+    } catch (err) {
+      if (err instanceof SubmissionRefused) return refusalPage(reply, lang, err);
+      throw err;
+    }
+  });
+
+  /** The original document (what the signer reads and signs), for the PDF viewer and "Open the PDF". */
+  app.get('/s/:token/document.pdf', async (request, reply) => {
+    const { token } = tokenParams.parse(request.params);
+    const lang = requestLang(request);
+    const bytes = await ctx.db.transaction(async (tx) => {
+      const { submission, link } = await resolveSubmission(tx, token);
+      if (submission.kind === 'patient_id' || submission.kind === 'payor_id') throw new SubmissionRefused('not_found');
+      const data = await loadDocumentData(tx, submission, link);
+      await writeAudit(tx, {
+        ...actor(submission, request),
+        action: 'document.original_read',
+        details: { submissionId: submission.id, kind: submission.kind },
+      });
+      return buildOriginalPdf(data, lang, { contractPath: config.CONTRACT_PDF_PATH });
+    });
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', 'inline; filename="document.pdf"')
+      .send(Buffer.from(bytes));
+  });
+
+  app.post('/s/:token/files', async (request, reply) => {
+    const { token } = tokenParams.parse(request.params);
+    const side = (request.query as { side?: string }).side;
+    if (side !== 'front' && side !== 'back') throw new AppError(400, 'invalid_request', 'side must be front or back');
+    if (!request.isMultipart()) throw new UploadRefused('unreadable', 400);
+    const part = await request.file();
+    if (!part) throw new UploadRefused('unreadable', 400);
+    const bytes = await part.toBuffer();
+    const file = await uploadSubmissionFile(ctx, {
+      token,
+      side,
+      fileName: part.filename || side,
+      bytes,
+      requestId: request.id,
+      ip: request.ip,
+    });
+    return reply.status(201).send({
+      id: file.id,
+      side: file.side,
+      name: file.original_name,
+      mime: file.mime,
+      size: file.size_bytes,
+      url: `/s/${token}/files/${file.id}`,
+    });
+  });
+
+  app.get('/s/:token/files/:fileId', async (request, reply) => {
+    const { token, fileId } = z
+      .object({ token: z.string().max(100), fileId: z.string().max(40) })
+      .parse(request.params);
+    const file = await ctx.db.transaction(async (tx) => {
+      const { submission } = await resolveSubmission(tx, token);
+      const f = await findSubmissionFile(tx, submission.id, fileId);
+      if (!f) throw new SubmissionRefused('not_found');
+      await writeAudit(tx, {
+        ...actor(submission, request),
+        action: 'document.file_read',
+        details: { submissionId: submission.id, fileId: f.id, side: f.side },
+      });
+      return f;
+    });
+    const bytes = await ctx.providers.storage.get(file.storage_key);
+    if (!bytes) throw new SubmissionRefused('not_found');
+    return reply.type(file.mime).header('content-disposition', 'inline').send(bytes);
+  });
+
+  app.post('/s/:token/complete', async (request, reply) => {
+    const { token } = tokenParams.parse(request.params);
+    const body = completeBody.parse(request.body ?? {});
+    const result = await completeSubmission(ctx, {
+      token,
+      lang: body.lang ?? requestLang(request),
+      signerName: body.signerName,
+      method: body.method,
+      signatureDataUrl: body.signatureDataUrl,
+      typedSignature: body.typedSignature,
+      documentSha256: body.documentSha256 ?? undefined,
+      ip: request.ip,
+      userAgent: request.headers['user-agent'] ?? null,
+      requestId: request.id,
+    });
+    return reply.send({ formID: result.formID });
+  });
+
+  return app;
+}

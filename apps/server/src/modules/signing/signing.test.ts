@@ -1,0 +1,451 @@
+import type { FastifyInstance } from 'fastify';
+import { StepRoutes } from '@paylink/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../test-support/context.js';
+import { isStepDocumentComplete, prepareStepDocuments } from './prepare-step-documents.js';
+import { buildSignServer } from './sign-server.js';
+import { fixture, multipartFile, pdfText, seedLinkWithSteps } from './signing-test-fixtures.js';
+import { sha256Hex, submissionForStep } from './submission-queries.js';
+
+type T = Awaited<ReturnType<typeof createTestApp>>;
+let t: T;
+let sign: FastifyInstance;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    UPLOAD_MAX_MB: '1',
+    PUBLIC_URL: 'https://pay.example.test',
+    SIGN_ORIGIN: 'https://sign.example.test',
+  });
+  sign = await buildSignServer(t.ctx);
+  await sign.ready();
+});
+afterAll(async () => {
+  await sign?.close();
+  await t?.close();
+});
+
+/** A link with prepared documents; returns each document step's token by route. */
+async function preparedLink(opts: Parameters<typeof seedLinkWithSteps>[1] = {}) {
+  const seeded = await seedLinkWithSteps(t.ctx.db, opts);
+  await t.ctx.db.transaction((tx) => prepareStepDocuments(tx, t.ctx, { linkId: seeded.linkId }));
+  const rows = await t.ctx.db.query<{ id: number; route_path: string; document_url: string | null }>(
+    'select id, route_path, document_url from link_step where link_id = $1 order by position',
+    [seeded.linkId],
+  );
+  const byRoute = Object.fromEntries(rows.rows.map((r) => [r.route_path, r]));
+  const token = (route: string) => byRoute[route]!.document_url!.split('/s/')[1]!;
+  return { linkId: seeded.linkId, steps: rows.rows, byRoute, token };
+}
+
+const audits = async (linkId: string, action: string) =>
+  (await t.ctx.db.query('select * from audit_event where link_id = $1 and action = $2', [linkId, action])).rowCount;
+
+const pageConfig = (html: string) =>
+  JSON.parse(/<script type="application\/json" id="sign-config">(.*?)<\/script>/s.exec(html)![1]!) as {
+    parentOrigin: string;
+    formID: string;
+    completed: boolean;
+    documentSha256: string | null;
+    kind: string;
+  };
+
+async function signByTyping(token: string, name = 'María López', lng = 'en') {
+  const page = await sign.inject({ method: 'GET', url: `/s/${token}?lng=${lng}` });
+  const { documentSha256 } = pageConfig(page.body);
+  return sign.inject({
+    method: 'POST',
+    url: `/s/${token}/complete`,
+    payload: { lang: lng, signerName: name, method: 'type', typedSignature: name, documentSha256 },
+  });
+}
+
+async function upload(token: string, side: string, name: string, type: string, bytes: Uint8Array) {
+  const { body, contentType } = multipartFile(name, type, bytes);
+  return sign.inject({
+    method: 'POST',
+    url: `/s/${token}/files?side=${side}`,
+    payload: body,
+    headers: { 'content-type': contentType },
+  });
+}
+
+describe('step documents', () => {
+  it('creates one submission per document step with an unguessable URL on the signing origin', async () => {
+    const l = await preparedLink();
+    const docs = l.steps.filter((s) => s.document_url);
+    expect(docs.map((s) => s.route_path)).toEqual([StepRoutes.invoice, StepRoutes.patientId, StepRoutes.contract]);
+    for (const s of docs) expect(s.document_url).toMatch(/^https:\/\/sign\.example\.test\/s\/[A-Za-z0-9_-]{43}$/);
+    expect(new Set(docs.map((s) => s.document_url)).size).toBe(3);
+    // The payment step has no document when the patient pays.
+    expect(l.byRoute[StepRoutes.payment]!.document_url).toBeNull();
+    // Only a hash of the token is kept with the submission.
+    const sub = await submissionForStep(t.ctx.db, l.byRoute[StepRoutes.invoice]!.id);
+    expect(sub!.token_hash).toBe(sha256Hex(l.token(StepRoutes.invoice)));
+    expect(JSON.stringify(sub)).not.toContain(l.token(StepRoutes.invoice));
+  });
+
+  it('is idempotent: preparing again keeps the same URLs', async () => {
+    const l = await preparedLink();
+    await t.ctx.db.transaction((tx) => prepareStepDocuments(tx, t.ctx, { linkId: l.linkId }));
+    const again = await t.ctx.db.query<{ document_url: string | null }>(
+      'select document_url from link_step where link_id = $1 order by position',
+      [l.linkId],
+    );
+    expect(again.rows.map((r) => r.document_url)).toEqual(l.steps.map((s) => s.document_url));
+  });
+
+  it('adds the payor ID and the payment authorisation when the payor pays', async () => {
+    const l = await preparedLink({ source: 2 });
+    expect(l.steps.filter((s) => s.document_url).map((s) => s.route_path)).toEqual([
+      StepRoutes.invoice,
+      StepRoutes.patientId,
+      StepRoutes.payorId,
+      StepRoutes.contract,
+      StepRoutes.payment,
+    ]);
+    const page = await sign.inject({ method: 'GET', url: `/s/${l.token(StepRoutes.payment)}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('non-refundable');
+    expect(page.body).toContain('pre-op day');
+    expect(page.body).toContain('Paul Payor');
+    expect(page.body).toContain('$500.00');
+  });
+
+  it('knows on the server whether a step is signed, for this link only', async () => {
+    const a = await preparedLink();
+    const b = await preparedLink();
+    const invoiceA = a.byRoute[StepRoutes.invoice]!.id;
+    const check = (linkId: string, linkStepId: number) =>
+      t.ctx.db.transaction((tx) => isStepDocumentComplete(tx, { linkId, linkStepId }));
+    expect(await check(a.linkId, invoiceA)).toBe(false);
+    expect((await signByTyping(a.token(StepRoutes.invoice))).statusCode).toBe(200);
+    expect(await check(a.linkId, invoiceA)).toBe(true);
+    expect(await check(b.linkId, invoiceA)).toBe(false);
+    expect(await check(b.linkId, b.byRoute[StepRoutes.invoice]!.id)).toBe(false);
+    expect(await check(a.linkId, a.byRoute[StepRoutes.patientInfo]!.id)).toBe(true);
+    expect(await check(a.linkId, a.byRoute[StepRoutes.payment]!.id)).toBe(true);
+    const p = await preparedLink({ source: 2 });
+    expect(await check(p.linkId, p.byRoute[StepRoutes.payment]!.id)).toBe(false);
+  });
+});
+
+describe('signing pages', () => {
+  it('serves the invoice from the link data, framable by the app only, and audits the view', async () => {
+    const l = await preparedLink({ amountCents: 123456 });
+    const r = await sign.inject({ method: 'GET', url: `/s/${l.token(StepRoutes.invoice)}` });
+    expect(r.statusCode).toBe(200);
+    expect(r.headers['content-type']).toMatch(/text\/html/);
+    expect(r.headers['content-security-policy']).toContain('frame-ancestors https://pay.example.test');
+    expect(r.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(r.headers['x-frame-options']).toBeUndefined();
+    expect(r.headers['cache-control']).toBe('no-store');
+    for (const s of ['Bella Vista Plastic Surgery', 'María López', 'Rhinoplasty', '$1,234.56', 'Deposit'])
+      expect(r.body).toContain(s);
+    expect(pageConfig(r.body).parentOrigin).toBe('https://pay.example.test');
+    expect(await audits(l.linkId, 'document.viewed')).toBe(1);
+  });
+
+  it('speaks Spanish with ?lng=es or Accept-Language', async () => {
+    const l = await preparedLink();
+    const q = await sign.inject({ method: 'GET', url: `/s/${l.token(StepRoutes.invoice)}?lng=es` });
+    expect(q.body).toContain('<html lang="es">');
+    expect(q.body).toContain('Firmar el documento');
+    const h = await sign.inject({
+      method: 'GET',
+      url: `/s/${l.token(StepRoutes.contract)}`,
+      headers: { 'accept-language': 'es-MX,es;q=0.9,en;q=0.5' },
+    });
+    expect(h.body).toContain('Contrato del paciente');
+    const en = await sign.inject({
+      method: 'GET',
+      url: `/s/${l.token(StepRoutes.contract)}?lng=en`,
+      headers: { 'accept-language': 'es' },
+    });
+    expect(en.body).toContain('Patient contract');
+  });
+
+  it('answers an unknown token with a 404 page', async () => {
+    const r = await sign.inject({ method: 'GET', url: `/s/${'A'.repeat(43)}` });
+    expect(r.statusCode).toBe(404);
+    expect(r.body).toContain('This document link is not valid');
+  });
+
+  it('serves the contract PDF it will sign and the assets the page loads', async () => {
+    const l = await preparedLink();
+    const page = await sign.inject({ method: 'GET', url: `/s/${l.token(StepRoutes.contract)}` });
+    const pdf = await sign.inject({ method: 'GET', url: `/s/${l.token(StepRoutes.contract)}/document.pdf` });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pageConfig(page.body).documentSha256).toBe(sha256Hex(pdf.rawPayload));
+    for (const a of [
+      'sign.js',
+      'sign.css',
+      'signature_pad.umd.min.js',
+      'pdfjs/pdf.min.mjs',
+      'pdfjs/pdf.worker.min.mjs',
+    ]) {
+      expect((await sign.inject({ method: 'GET', url: `/assets/${a}` })).statusCode, a).toBe(200);
+    }
+    expect((await sign.inject({ method: 'GET', url: '/assets/../package.json' })).statusCode).toBe(404);
+  });
+});
+
+describe('signing lifecycle', () => {
+  it('records a typed signature, then refuses the token', async () => {
+    const l = await preparedLink();
+    const token = l.token(StepRoutes.invoice);
+    const original = (await sign.inject({ method: 'GET', url: `/s/${token}/document.pdf` })).rawPayload;
+    const r = await signByTyping(token, 'María López');
+    expect(r.statusCode).toBe(200);
+    const sub = await submissionForStep(t.ctx.db, l.byRoute[StepRoutes.invoice]!.id);
+    expect(r.json()).toEqual({ formID: sub!.id });
+    expect(sub).toMatchObject({ status: 'completed', signer_name: 'María López', signature_method: 'type' });
+    expect(sub!.original_sha256).toBe(sha256Hex(original));
+    expect(await audits(l.linkId, 'document.signed')).toBe(1);
+
+    const again = await signByTyping(token);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ error: 'already_completed' });
+    // The page still confirms completion (and posts the message again) but offers no form.
+    const page = await sign.inject({ method: 'GET', url: `/s/${token}` });
+    expect(page.statusCode).toBe(200);
+    expect(pageConfig(page.body)).toMatchObject({ completed: true, formID: sub!.id });
+    expect(page.body).not.toContain('id="sign-form"');
+    expect((await sign.inject({ method: 'GET', url: `/s/${token}/document.pdf` })).statusCode).toBe(409);
+  });
+
+  it('produces a signed PDF with the document, the signer, the time, the IP and the original SHA-256', async () => {
+    const l = await preparedLink();
+    const token = l.token(StepRoutes.contract);
+    const original = (await sign.inject({ method: 'GET', url: `/s/${token}/document.pdf` })).rawPayload;
+    const page = await sign.inject({ method: 'GET', url: `/s/${token}` });
+    const png = fixture('id-back.png');
+    const r = await sign.inject({
+      method: 'POST',
+      url: `/s/${token}/complete`,
+      remoteAddress: '203.0.113.7',
+      headers: { 'user-agent': 'Vitest Browser/1.0' },
+      payload: {
+        lang: 'en',
+        signerName: 'María López',
+        method: 'draw',
+        signatureDataUrl: `data:image/png;base64,${png.toString('base64')}`,
+        documentSha256: pageConfig(page.body).documentSha256,
+      },
+    });
+    expect(r.statusCode).toBe(200);
+    const sub = await submissionForStep(t.ctx.db, l.byRoute[StepRoutes.contract]!.id);
+    const signed = await t.ctx.providers.storage.get(sub!.signed_storage_key!);
+    expect(signed).not.toBeNull();
+    expect(sha256Hex(signed!)).toBe(sub!.signed_sha256);
+    const pages = await pdfText(signed!);
+    const originalPages = await pdfText(original);
+    // The contract's own pages come first, unchanged, then the signature page and the audit page.
+    expect(pages.slice(0, originalPages.length)).toEqual(originalPages);
+    expect(pages).toHaveLength(originalPages.length + 2);
+    const [signaturePage, auditPage] = pages.slice(-2);
+    expect(signaturePage).toContain('María López');
+    expect(signaturePage).toContain('203.0.113.7');
+    expect(auditPage).toContain(sha256Hex(original));
+    expect(auditPage).toContain('Drawn signature');
+    expect(auditPage).toContain('Vitest Browser/1.0');
+    expect(auditPage).toContain(sub!.completed_at!.toISOString().slice(0, 16).replace('T', ' '));
+  });
+
+  it('signs the Spanish invoice and keeps names outside the PDF font readable', async () => {
+    const l = await preparedLink();
+    const r = await signByTyping(l.token(StepRoutes.invoice), 'Zoë Nguyễn 王', 'es');
+    expect(r.statusCode).toBe(200);
+    const sub = await submissionForStep(t.ctx.db, l.byRoute[StepRoutes.invoice]!.id);
+    const pages = await pdfText((await t.ctx.providers.storage.get(sub!.signed_storage_key!))!);
+    expect(pages[0]).toContain('Factura');
+    expect(pages.at(-1)).toContain('Registro de auditoría');
+    expect(pages.at(-1)).toContain('Zoë Nguy?n ?');
+    expect(sub!.signer_name).toBe('Zoë Nguyễn 王');
+  });
+
+  it('refuses a signature without a name or a signature, and a document that changed since it was shown', async () => {
+    const l = await preparedLink();
+    const token = l.token(StepRoutes.invoice);
+    const { documentSha256 } = pageConfig((await sign.inject({ method: 'GET', url: `/s/${token}` })).body);
+    const post = (payload: object) => sign.inject({ method: 'POST', url: `/s/${token}/complete`, payload });
+    const noName = await post({ method: 'type', typedSignature: 'x', documentSha256 });
+    expect(noName.statusCode).toBe(422);
+    expect(noName.json().message).toBe('Enter your full name.');
+    expect((await post({ signerName: 'A B', method: 'type', typedSignature: ' ', documentSha256 })).statusCode).toBe(
+      422,
+    );
+    expect(
+      (
+        await post({
+          signerName: 'A B',
+          method: 'draw',
+          signatureDataUrl: 'data:image/png;base64,AAAA',
+          documentSha256,
+        })
+      ).statusCode,
+    ).toBe(422);
+    expect(
+      (
+        await post({
+          signerName: 'A B',
+          method: 'draw',
+          signatureDataUrl: `data:image/png;base64,${Buffer.alloc(400, 1).toString('base64')}`,
+          documentSha256,
+        })
+      ).statusCode,
+    ).toBe(422);
+    // The amount changed after the page was shown: the signer must see the new invoice first.
+    await t.ctx.db.query('update payment set amount_cents = 70000 where link_id = $1', [l.linkId]);
+    const changed = await post({ signerName: 'A B', method: 'type', typedSignature: 'A B', documentSha256 });
+    expect(changed.statusCode).toBe(409);
+    expect(changed.json()).toMatchObject({ error: 'document_changed' });
+    expect((await submissionForStep(t.ctx.db, l.byRoute[StepRoutes.invoice]!.id))!.status).toBe('pending');
+  });
+
+  it.each([
+    ['cancelled', `update link set status = 'cancelled', cancelled_at = now() where id = $1`, 'cancelled'],
+    ['expired', `update link set expires_at = now() - interval '1 minute' where id = $1`, 'expired'],
+    [
+      'completed',
+      `update link set status = 'completed', completed_at = now() where id = $1`,
+      'Process has been completed',
+    ],
+  ])('refuses every call once the link is %s', async (_state, sql, text) => {
+    const l = await preparedLink();
+    const token = l.token(StepRoutes.invoice);
+    const { documentSha256 } = pageConfig((await sign.inject({ method: 'GET', url: `/s/${token}` })).body);
+    await t.ctx.db.query(sql, [l.linkId]);
+    const page = await sign.inject({ method: 'GET', url: `/s/${token}` });
+    expect(page.statusCode).toBe(410);
+    expect(page.body).toContain(text);
+    expect(page.body).not.toContain('sign-form');
+    const done = await sign.inject({
+      method: 'POST',
+      url: `/s/${token}/complete`,
+      payload: { signerName: 'A B', method: 'type', typedSignature: 'A B', documentSha256 },
+    });
+    expect(done.statusCode).toBe(410);
+    const up = await upload(l.token(StepRoutes.patientId), 'front', 'f.jpg', 'image/jpeg', fixture('id-front.jpg'));
+    expect(up.statusCode).toBe(410);
+    expect((await sign.inject({ method: 'GET', url: `/s/${token}/document.pdf` })).statusCode).toBe(410);
+  });
+});
+
+describe('ID uploads', () => {
+  it('keeps front and back, previews them, and completes with both', async () => {
+    const l = await preparedLink();
+    const token = l.token(StepRoutes.patientId);
+    const early = await sign.inject({ method: 'POST', url: `/s/${token}/complete`, payload: {} });
+    expect(early.statusCode).toBe(422);
+    expect(early.json().message).toContain('front and the back');
+    const front = await upload(token, 'front', 'front.jpg', 'image/jpeg', fixture('id-front.jpg'));
+    expect(front.statusCode).toBe(201);
+    expect(front.json()).toMatchObject({ side: 'front', mime: 'image/jpeg', name: 'front.jpg' });
+    const preview = await sign.inject({ method: 'GET', url: front.json().url });
+    expect(preview.statusCode).toBe(200);
+    expect(sha256Hex(preview.rawPayload)).toBe(sha256Hex(fixture('id-front.jpg')));
+    expect((await sign.inject({ method: 'POST', url: `/s/${token}/complete`, payload: {} })).statusCode).toBe(422);
+    const back = await upload(token, 'back', 'back.png', 'image/png', fixture('id-back.png'));
+    expect(back.statusCode).toBe(201);
+    // The page lists what is already uploaded (a reload keeps the previews).
+    const page = await sign.inject({ method: 'GET', url: `/s/${token}` });
+    expect(page.body).toContain('capture="environment"');
+    expect(page.body).toContain('Do not upload the same document twice.');
+    const done = await sign.inject({ method: 'POST', url: `/s/${token}/complete`, payload: { lang: 'en' } });
+    expect(done.statusCode).toBe(200);
+    const sub = await submissionForStep(t.ctx.db, l.byRoute[StepRoutes.patientId]!.id);
+    expect(sub).toMatchObject({ status: 'completed', signature_method: 'upload', signer_name: 'María López' });
+    const pages = await pdfText((await t.ctx.providers.storage.get(sub!.signed_storage_key!))!);
+    expect(pages).toHaveLength(3);
+    expect(pages[2]).toContain(sha256Hex(fixture('id-front.jpg')));
+    expect(pages[2]).toContain(sha256Hex(fixture('id-back.png')));
+    expect(await audits(l.linkId, 'document.file_uploaded')).toBe(2);
+    expect(await audits(l.linkId, 'document.file_read')).toBe(1);
+    // Completed: no more uploads and no more reads through the token.
+    expect((await sign.inject({ method: 'GET', url: front.json().url })).statusCode).toBe(409);
+    expect((await upload(token, 'front', 'x.png', 'image/png', fixture('id-back.png'))).statusCode).toBe(409);
+  });
+
+  it('converts an iPhone HEIC photo to JPEG', async () => {
+    const l = await preparedLink();
+    const r = await upload(
+      l.token(StepRoutes.patientId),
+      'front',
+      'IMG_0001.HEIC',
+      'image/heic',
+      fixture('id-photo.heic'),
+    );
+    expect(r.statusCode).toBe(201);
+    expect(r.json().mime).toBe('image/jpeg');
+    const img = await sign.inject({ method: 'GET', url: r.json().url });
+    expect(img.headers['content-type']).toBe('image/jpeg');
+    expect([...img.rawPayload.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    const row = await t.ctx.db.query('select original_mime, content_sha256 from submission_file where id = $1', [
+      r.json().id,
+    ]);
+    expect(row.rows[0]).toEqual({ original_mime: 'image/heic', content_sha256: sha256Hex(fixture('id-photo.heic')) });
+  });
+
+  it('accepts a PDF and refuses a broken one', async () => {
+    const l = await preparedLink();
+    const token = l.token(StepRoutes.patientId);
+    const contract = (await sign.inject({ method: 'GET', url: `/s/${l.token(StepRoutes.contract)}/document.pdf` }))
+      .rawPayload;
+    expect((await upload(token, 'back', 'scan.pdf', 'application/pdf', contract)).json()).toMatchObject({
+      mime: 'application/pdf',
+    });
+    const broken = await upload(token, 'front', 'broken.pdf', 'application/pdf', Buffer.from('%PDF-1.7\nnot really'));
+    expect(broken.statusCode).toBe(422);
+  });
+
+  it('refuses the same file twice, even on the other side or another ID step of the link', async () => {
+    const l = await preparedLink({ source: 2 });
+    const token = l.token(StepRoutes.patientId);
+    expect((await upload(token, 'front', 'a.jpg', 'image/jpeg', fixture('id-front.jpg'))).statusCode).toBe(201);
+    const dup = await upload(token, 'back', 'copy.jpg', 'image/jpeg', fixture('id-front.jpg'));
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json()).toMatchObject({ error: 'upload_duplicate' });
+    expect(dup.json().message).toContain('Do not upload the same document twice');
+    const payorDup = await upload(l.token(StepRoutes.payorId), 'front', 'a.jpg', 'image/jpeg', fixture('id-front.jpg'));
+    expect(payorDup.statusCode).toBe(409);
+    const es = await sign.inject({
+      method: 'POST',
+      url: `/s/${token}/files?side=back&lng=es`,
+      ...(() => {
+        const m = multipartFile('a.jpg', 'image/jpeg', fixture('id-front.jpg'));
+        return { payload: m.body, headers: { 'content-type': m.contentType } };
+      })(),
+    });
+    expect(es.json().message).toContain('No suba el mismo documento dos veces');
+  });
+
+  it('refuses files over UPLOAD_MAX_MB with a clear message, and types it cannot read', async () => {
+    const l = await preparedLink();
+    const token = l.token(StepRoutes.patientId);
+    const big = Buffer.concat([fixture('id-front.jpg'), Buffer.alloc(1024 * 1024 + 10, 7)]);
+    const r = await upload(token, 'front', 'big.jpg', 'image/jpeg', big);
+    expect(r.statusCode).toBe(413);
+    expect(r.json().message).toContain('The limit is 1 MB');
+    const txt = await upload(token, 'front', 'id.jpg', 'image/jpeg', Buffer.from('just some text, not a photo'));
+    expect(txt.statusCode).toBe(415);
+    expect(txt.json().message).toContain('JPEG, PNG, HEIC');
+    const gif = await upload(token, 'front', 'id.gif', 'image/gif', Buffer.from('GIF89a\x01\x00\x01\x00'));
+    expect(gif.statusCode).toBe(415);
+    expect((await upload(token, 'left', 'a.jpg', 'image/jpeg', fixture('id-front.jpg'))).statusCode).toBe(400);
+    const rows = await t.ctx.db.query('select 1 from submission_file where link_id = $1', [l.linkId]);
+    expect(rows.rowCount).toBe(0);
+  });
+
+  it("never serves one link's file through another link's token, nor uploads to a signing document", async () => {
+    const a = await preparedLink();
+    const b = await preparedLink();
+    const up = await upload(a.token(StepRoutes.patientId), 'front', 'a.jpg', 'image/jpeg', fixture('id-front.jpg'));
+    const fileId = up.json().id as string;
+    const other = await sign.inject({ method: 'GET', url: `/s/${b.token(StepRoutes.patientId)}/files/${fileId}` });
+    expect(other.statusCode).toBe(404);
+    const invoice = await upload(a.token(StepRoutes.invoice), 'front', 'b.png', 'image/png', fixture('id-back.png'));
+    expect(invoice.statusCode).toBe(400);
+  });
+});
