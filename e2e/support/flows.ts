@@ -386,15 +386,19 @@ export async function expectPaymentModal(
   f: Flow,
   o: { title: string | RegExp; lines: (string | RegExp)[] },
 ): Promise<Locator> {
-  const dialog = f.page.getByRole('dialog');
+  const dialog = paymentDialog(f).filter({ hasText: o.title });
   await dialog.waitFor();
-  await dialog.getByText(o.title).first().waitFor();
   for (const line of o.lines) await dialog.getByText(line).first().waitFor();
   return dialog;
 }
 
+/** The app's modal (not the gateway's 3-D Secure lightbox, which is a dialog too). */
+export function paymentDialog(f: Flow): Locator {
+  return f.page.getByRole('dialog').and(f.page.locator(':not(#elavon-3ds-lightbox)'));
+}
+
 export async function closeModal(f: Flow): Promise<void> {
-  const dialog = f.page.getByRole('dialog');
+  const dialog = paymentDialog(f);
   await press(f, dialog.getByRole('button', { name: sayRe(f.lng, 'payment:decline.ok') }).first());
   await dialog.waitFor({ state: 'hidden' });
 }
