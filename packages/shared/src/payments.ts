@@ -13,7 +13,7 @@ export function isThreeDSFailure(transStatus: string | undefined | null): boolea
 /**
  * ECI → Converge ssl_eci_ind by scheme meaning: 02|05 full (5), 01|06 attempted (6), else 7.
  * The spec's table reads "01 or 05 → 5; 02 or 06 → 6", which swaps Mastercard's two values
- * (Mastercard: 02 full, 01 attempted). See docs/decisions/0006-eci-mapping.md.
+ * (Mastercard: 02 full, 01 attempted). See docs/decisions/0050-eci-mapping.md.
  */
 export function eciToSslEciInd(eci: string | undefined | null): '5' | '6' | '7' {
   switch ((eci ?? '').padStart(2, '0')) {
@@ -110,14 +110,44 @@ export function selectDeclineMessage(r: GatewayFailure): DeclineMessage {
   return { kind: 'result', text: r.ssl_result_message ?? '' };
 }
 
-/** Keep only what is safe to store from a gateway answer: never a full card number or a CVC. */
+/** Keys whose values are card security codes, in JSON, form, query or XML shapes (any case, ssl_ prefix or not). */
+const CVC_KEY = String.raw`(?:ssl_)?(?:cvv2cvc2|cvv2|cvc2|cvv|cvc|cvn|cid|security_?code|card_?code|card_?verification(?:_?value)?)`;
+/** Keys whose values are card numbers or expiry dates. */
+const PAN_KEY = String.raw`(?:ssl_)?(?:card_?number|acct_?number|account_?number|pan)`;
+const EXP_KEY = String.raw`(?:ssl_)?(?:exp_?date|card_?expiry_?date|expiration_?date|expiry)`;
+/** key, then an optional escaped/plain quote, a separator, and an optional quote: the value follows. */
+const kv = (key: string) =>
+  new RegExp(String.raw`((?:\\?["'])?\b${key}(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?)([^"'\\,&<\s}\]]*)`, 'gi');
+const xml = (key: string) => new RegExp(String.raw`(<(${key})\s*>)([^<]*)(<\/\2\s*>)`, 'gi');
+
+function last4Only(value: string): string {
+  const digits = value.replace(/\D/g, '');
+  return digits.length >= 4 ? `************${digits.slice(-4)}` : '[redacted]';
+}
+
+/**
+ * Keep only what is safe to store from a gateway answer: never a full card number (the last 4 stay) and never a CVC
+ * or an expiry date. Works on JSON (also JSON inside JSON strings), form/query strings, XML and free text.
+ */
 export function redactGatewayPayload(payload: string): string {
   return (
     payload
-      // 12-19 digit runs (optionally spaced or dashed) → keep the last 4
-      .replace(/\b(?:\d[ -]?){8,15}(\d{4})\b/g, (_m, last4: string) => `************${last4}`)
-      // cvv / cvc fields in JSON, form or XML shapes
-      .replace(/("?(?:ssl_)?(?:cvv2cvc2|cvv2|cvc2|cvv|cvc)"?\s*[:=]\s*"?)[^",&<\s}]*/gi, '$1[redacted]')
-      .replace(/(<(?:ssl_)?cvv2cvc2>)[^<]*(<\/)/gi, '$1[redacted]$2')
+      // Security codes and expiry dates by key: the value goes entirely.
+      .replace(kv(CVC_KEY), '$1[redacted]')
+      .replace(xml(CVC_KEY), '$1[redacted]$4')
+      .replace(kv(EXP_KEY), '$1[redacted]')
+      .replace(xml(EXP_KEY), '$1[redacted]$4')
+      // Free text: "security code: 987", "cid 987", "CVV#987".
+      .replace(
+        /\b((?:cvv2?|cvc2?|cvn|cid|security[ _-]?code|card[ _-]?code)\b[\s:=#"'\\]*)\d{3,4}(?!\d)/gi,
+        '$1[redacted]',
+      )
+      // Card numbers by key, whatever their shape: last 4 only.
+      .replace(kv(PAN_KEY), (_m, k: string, v: string) => `${k}${v.includes('*') ? v : last4Only(v)}`)
+      .replace(xml(PAN_KEY), (_m, open: string, _k: string, v: string, close: string) =>
+        v.includes('*') ? `${open}${v}${close}` : `${open}${last4Only(v)}${close}`,
+      )
+      // Any other run of 12-19 digits (optionally spaced or dashed), even glued to letters: keep the last 4.
+      .replace(/(?<!\d)(?:\d[ -]?){8,15}(\d{4})(?!\d)/g, (_m, last4: string) => `************${last4}`)
   );
 }

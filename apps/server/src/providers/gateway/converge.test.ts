@@ -1,0 +1,239 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.js';
+import { gatewayBrowserConfig, gatewayCspOrigins } from './browser-config.js';
+import {
+  buildSessionTokenForm,
+  buildTxnQueryXml,
+  convergeEndpoints,
+  createConvergeGateway,
+  parseConvergeXml,
+  transactionFromConverge,
+} from './converge.js';
+import { GatewayError } from './types.js';
+
+/**
+ * The Converge adapter against a local HTTP server that answers like Converge's documentation shows: plain-text
+ * session tokens, and XML for txnquery (a txnlist with ssl_txn_count, or a txn with errorCode/errorName/errorMessage).
+ */
+const CREDS = { merchantId: '0012345', userId: 'apiuser', pin: 'P'.repeat(64) };
+const APPROVED_ID = '191120A15-3C2E5C4E-6B1A-4B21-9F0E-2D8C43B7E7C1';
+const DECLINED_ID = '191120A15-DECLINED';
+const REVIEW_ID = '191120A15-REVIEW';
+
+const RECORDED = {
+  token: 'Q0VFQTg0MzctMzhDQy00NjAyLUJFNjAtMUE1MjE4MTFCQzc2',
+  approved: `<?xml version="1.0" encoding="UTF-8"?>
+<txnlist><ssl_txn_count>1</ssl_txn_count><txn><ssl_txn_id>${APPROVED_ID}</ssl_txn_id><ssl_user_id>apiuser</ssl_user_id>
+<ssl_trans_status>STL</ssl_trans_status><ssl_card_type>CREDITCARD</ssl_card_type><ssl_transaction_type>SALE</ssl_transaction_type>
+<ssl_txn_time>11/19/2020 10:15:39 AM</ssl_txn_time><ssl_first_name>Ana</ssl_first_name><ssl_last_name>Garc&#237;a &amp; Co</ssl_last_name>
+<ssl_card_number>41**********1111</ssl_card_number><ssl_exp_date>1230</ssl_exp_date><ssl_entry_mode>01</ssl_entry_mode>
+<ssl_avs_response>Y</ssl_avs_response><ssl_cvv2_response>M</ssl_cvv2_response><ssl_amount>500.00</ssl_amount>
+<ssl_invoice_number/><ssl_result_message>APPROVAL</ssl_result_message><ssl_approval_code>CVI123</ssl_approval_code>
+<ssl_card_short_description>VISA</ssl_card_short_description><ssl_merchant_txn_id>abcdef0123456789abcdef01</ssl_merchant_txn_id>
+</txn></txnlist>`,
+  declined: `<txnlist><ssl_txn_count>1</ssl_txn_count><txn><ssl_txn_id>${DECLINED_ID}</ssl_txn_id>
+<ssl_trans_status>PEN</ssl_trans_status><ssl_transaction_type>SALE</ssl_transaction_type><ssl_amount>500.00</ssl_amount>
+<ssl_result_message>DECLINED</ssl_result_message><ssl_approval_code></ssl_approval_code>
+<ssl_card_short_description>MC</ssl_card_short_description><ssl_card_number>54**********4111</ssl_card_number></txn></txnlist>`,
+  review: `<txnlist><ssl_txn_count>1</ssl_txn_count><txn><ssl_txn_id>${REVIEW_ID}</ssl_txn_id>
+<ssl_trans_status>FPR</ssl_trans_status><ssl_transaction_type>SALE</ssl_transaction_type><ssl_amount>500.00</ssl_amount>
+<ssl_result_message>APPROVAL</ssl_result_message><ssl_approval_code>CVI999</ssl_approval_code></txn></txnlist>`,
+  none: '<txnlist><ssl_txn_count>0</ssl_txn_count></txnlist>',
+  badCreds:
+    '<txn><errorCode>4025</errorCode><errorName>Invalid Credentials</errorName><errorMessage>The credentials supplied in the authorization request are invalid.</errorMessage></txn>',
+  invalidTxn:
+    '<txn><errorCode>5040</errorCode><errorName>Invalid Transaction ID</errorName><errorMessage>The transaction ID is invalid for this transaction type.</errorMessage></txn>',
+};
+
+let server: http.Server;
+let base: string;
+const seen: { url: string; contentType: string; body: string }[] = [];
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      seen.push({ url: req.url ?? '', contentType: req.headers['content-type'] ?? '', body });
+      const form = new URLSearchParams(body);
+      if (req.url === '/hosted-payments/transaction_token') {
+        if (form.get('ssl_amount') === '13.13') {
+          res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Error: 4009</body></html>');
+          return;
+        }
+        if (form.get('ssl_pin') !== CREDS.pin) {
+          res.writeHead(401, { 'content-type': 'application/json' }).end('{"errorCode":"4025"}');
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/plain' }).end(RECORDED.token);
+        return;
+      }
+      if (req.url === '/VirtualMerchantDemo/processxml.do') {
+        const xml = form.get('xmldata') ?? '';
+        const id = parseConvergeXml(xml).txns[0]?.ssl_txn_id;
+        const pin = parseConvergeXml(xml).txns[0]?.ssl_pin;
+        res.writeHead(200, { 'content-type': 'application/xml' });
+        if (pin !== CREDS.pin) return void res.end(RECORDED.badCreds);
+        if (id === APPROVED_ID) return void res.end(RECORDED.approved);
+        if (id === DECLINED_ID) return void res.end(RECORDED.declined);
+        if (id === REVIEW_ID) return void res.end(RECORDED.review);
+        if (id === 'bad-id') return void res.end(RECORDED.invalidTxn);
+        return void res.end(RECORDED.none);
+      }
+      res.writeHead(500).end('Server Error');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => new Promise<void>((r) => server.close(() => r())));
+
+const gateway = (creds = CREDS) =>
+  createConvergeGateway({ credentials: creds, endpoints: convergeEndpoints('demo', base) });
+
+describe('Converge request building', () => {
+  it('session token: form fields in Converge names, dollars with 2 decimals, our attempt id', () => {
+    const form = buildSessionTokenForm(CREDS, {
+      amountCents: 50050,
+      merchantTxnId: 'abcdef0123456789abcdef01',
+      firstName: 'Anastasia Maria Josefina',
+      lastName: 'García',
+    });
+    expect(Object.fromEntries(form)).toEqual({
+      ssl_merchant_id: '0012345',
+      ssl_user_id: 'apiuser',
+      ssl_pin: CREDS.pin,
+      ssl_transaction_type: 'ccsale',
+      ssl_amount: '500.50',
+      ssl_merchant_txn_id: 'abcdef0123456789abcdef01',
+      ssl_first_name: 'Anastasia Maria Jose',
+      ssl_last_name: 'García',
+    });
+    expect(() => buildSessionTokenForm(CREDS, { amountCents: 0, merchantTxnId: 'x' })).toThrow(GatewayError);
+  });
+
+  it('txnquery: one flat <txn> with escaped values', () => {
+    expect(buildTxnQueryXml({ ...CREDS, pin: 'a<b&c' }, 'T-1')).toBe(
+      '<txn><ssl_merchant_id>0012345</ssl_merchant_id><ssl_user_id>apiuser</ssl_user_id><ssl_pin>a&lt;b&amp;c</ssl_pin>' +
+        '<ssl_transaction_type>txnquery</ssl_transaction_type><ssl_txn_id>T-1</ssl_txn_id></txn>',
+    );
+  });
+
+  it('endpoints per CONVERGE_ENV', () => {
+    expect(convergeEndpoints('demo')).toEqual({
+      apiBase: 'https://api.demo.convergepay.com',
+      xmlUrl: 'https://api.demo.convergepay.com/VirtualMerchantDemo/processxml.do',
+    });
+    expect(convergeEndpoints('production')).toEqual({
+      apiBase: 'https://api.convergepay.com',
+      xmlUrl: 'https://api.convergepay.com/VirtualMerchant/processxml.do',
+    });
+  });
+});
+
+describe('Converge answers', () => {
+  it('parses a recorded approved txnquery answer', () => {
+    const { list, txns } = parseConvergeXml(RECORDED.approved);
+    expect(list.ssl_txn_count).toBe('1');
+    expect(txns[0]!.ssl_last_name).toBe('García & Co');
+    expect(txns[0]!.ssl_invoice_number).toBe('');
+    expect(transactionFromConverge(txns[0]!)).toEqual({
+      txnId: APPROVED_ID,
+      approved: true,
+      resultMessage: 'APPROVAL',
+      amountCents: 50000,
+      merchantTxnId: 'abcdef0123456789abcdef01',
+      approvalCode: 'CVI123',
+      cardBrand: 'visa',
+      last4: '1111',
+      transactionType: 'SALE',
+      transStatus: 'STL',
+    });
+  });
+
+  it('gets a session token over HTTP as form-urlencoded', async () => {
+    seen.length = 0;
+    const token = await gateway().createSessionToken({ amountCents: 50000, merchantTxnId: 'abcdef0123456789abcdef01' });
+    expect(token).toBe(RECORDED.token);
+    expect(seen[0]!.contentType).toBe('application/x-www-form-urlencoded');
+    expect(new URLSearchParams(seen[0]!.body).get('ssl_amount')).toBe('500.00');
+  });
+
+  it('turns refusals and non-token answers into GatewayError', async () => {
+    await expect(
+      gateway({ ...CREDS, pin: 'wrong' }).createSessionToken({ amountCents: 100, merchantTxnId: 'x' }),
+    ).rejects.toMatchObject({ name: 'GatewayError', code: '4025' });
+    await expect(gateway().createSessionToken({ amountCents: 1313, merchantTxnId: 'x' })).rejects.toBeInstanceOf(
+      GatewayError,
+    );
+    const down = createConvergeGateway({
+      credentials: CREDS,
+      endpoints: convergeEndpoints('demo', 'http://127.0.0.1:9'),
+    });
+    await expect(down.queryTransaction('x')).rejects.toBeInstanceOf(GatewayError);
+  });
+
+  it('queries transactions: approved, declined, parked for review, unknown, and errors', async () => {
+    const g = gateway();
+    expect(await g.queryTransaction(APPROVED_ID)).toMatchObject({ approved: true, amountCents: 50000, last4: '1111' });
+    expect(await g.queryTransaction(DECLINED_ID)).toMatchObject({ approved: false, cardBrand: 'mastercard' });
+    expect(await g.queryTransaction(REVIEW_ID)).toMatchObject({ approved: false, transStatus: 'FPR' });
+    expect(await g.queryTransaction('unknown')).toBeNull();
+    expect(await g.queryTransaction('bad-id')).toBeNull();
+    await expect(gateway({ ...CREDS, pin: 'nope' }).queryTransaction(APPROVED_ID)).rejects.toMatchObject({
+      code: '4025',
+    });
+    const xmldata = new URLSearchParams(seen.at(-1)!.body).get('xmldata')!;
+    expect(parseConvergeXml(xmldata).txns[0]).toMatchObject({
+      ssl_transaction_type: 'txnquery',
+      ssl_txn_id: APPROVED_ID,
+    });
+  });
+});
+
+describe('browser config and CSP', () => {
+  const base = { NODE_ENV: 'test', PAYLINK_MODE: 'sandbox' } as const;
+  it('sandbox: the gateway origin serves both scripts', () => {
+    const c = loadConfig({ ...base, GATEWAY_ORIGIN: 'http://127.0.0.1:9999' });
+    expect(gatewayBrowserConfig(c)).toEqual({
+      checkoutJsUrl: 'http://127.0.0.1:9999/hosted-payments/Checkout.js',
+      threeDSSdkUrl: 'http://127.0.0.1:9999/3ds2/web-sdk.js',
+      threeDSBaseUrl: 'http://127.0.0.1:9999/3ds2',
+    });
+    expect(gatewayCspOrigins(c)).toEqual({
+      script: ['http://127.0.0.1:9999'],
+      connect: ['http://127.0.0.1:9999'],
+      frame: ['http://127.0.0.1:9999'],
+    });
+  });
+
+  it('Converge demo vs production, with overrides', () => {
+    const creds = { CONVERGE_MERCHANT_ID: '1', CONVERGE_USER_ID: 'u', CONVERGE_PIN: 'p' };
+    const demo = loadConfig({ ...base, ...creds });
+    expect(gatewayBrowserConfig(demo).checkoutJsUrl).toBe(
+      'https://api.demo.convergepay.com/hosted-payments/Checkout.js',
+    );
+    const prod = loadConfig({ ...base, ...creds, CONVERGE_ENV: 'production' });
+    expect(gatewayBrowserConfig(prod)).toMatchObject({
+      checkoutJsUrl: 'https://api.convergepay.com/hosted-payments/Checkout.js',
+      threeDSBaseUrl: 'https://gw.fraud.elavongateway.com/3ds2',
+    });
+    expect(gatewayCspOrigins(prod)).toEqual({
+      script: ['https://api.convergepay.com', 'https://libs.fraud.elavongateway.com'],
+      connect: ['https://api.convergepay.com', 'https://gw.fraud.elavongateway.com'],
+      frame: ['https://gw.fraud.elavongateway.com', 'https://api.convergepay.com'],
+    });
+    const custom = loadConfig({
+      ...base,
+      ...creds,
+      CONVERGE_3DS_SDK_URL: 'https://sdk.example/v9/sdk.js',
+      CONVERGE_3DS_FRAME_ORIGINS: 'https://acs.bank.example, https://acs2.bank.example/path',
+    });
+    expect(gatewayBrowserConfig(custom).threeDSSdkUrl).toBe('https://sdk.example/v9/sdk.js');
+    expect(gatewayCspOrigins(custom).frame).toEqual(
+      expect.arrayContaining(['https://acs.bank.example', 'https://acs2.bank.example']),
+    );
+  });
+});
