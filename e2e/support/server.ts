@@ -27,6 +27,8 @@ export interface RunningProduct {
   env: Record<string, string>;
   /** What the server printed so far (stdout + stderr), for failure reports and log scans. */
   output: () => string;
+  /** Stops the server process and keeps its data (to inspect the database afterwards). */
+  halt: () => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -95,6 +97,13 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+  const halt = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
   return {
     baseUrl,
     signOrigin: env.SIGN_ORIGIN!,
@@ -102,13 +111,9 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
     dataDir,
     env,
     output: () => output,
+    halt,
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await halt();
       await dropDb?.();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -99,7 +99,7 @@ test('no session: a protected page sends the user to /auth', async (t) => {
   });
 });
 
-test('back button neutralised on patient information; session expiry (1 hour) signs out to /auth', async (t) => {
+test('back button neutralised on patient information; session warning, then expiry (1 hour) signs out to /auth', async (t) => {
   const link = await createLink(product);
   await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
     // The page's clock runs normally but can be moved ahead: no waiting an hour.
@@ -112,7 +112,14 @@ test('back button neutralised on patient information; session expiry (1 hour) si
     await expectRoute(page, '/patientinfo');
     await page.getByLabel(/amount/i).waitFor();
 
-    await page.clock.fastForward('61:00');
+    // A minute before the hour: the warning that lets the user stay (WCAG 2.2.1).
+    await page.clock.fastForward('59:05');
+    const warning = page.getByRole('dialog').filter({ hasText: text('en', 'session.warnTitle') });
+    await warning.waitFor();
+    await warning.getByRole('button', { name: text('en', 'session.stay') }).waitFor();
+    await expectAccessible(page, 'session warning');
+    // Past the hour: signed out, back to /auth.
+    await page.clock.fastForward('01:00');
     await expectRoute(page, '/auth');
     const cookies = await page.context().cookies(product.baseUrl + '/api');
     assert.ok(!cookies.some((c) => c.name === 'jwt_authorization' && c.value), 'the session cookie is gone');
