@@ -60,15 +60,18 @@ export const smsSendResultSchema = z.object({
 });
 export type SmsSendResult = z.infer<typeof smsSendResultSchema>;
 
-/** POST /api/auth/sms/verify */
+/** POST /api/auth/sms/verify. A malformed code → 400 auth/invalid-verification-code (not counted as a try). */
 export const smsVerifyBodySchema = z.object({ linkId: linkIdSchema, code: otpCodeSchema }).strict();
 export type SmsVerifyBody = z.infer<typeof smsVerifyBodySchema>;
+
+/** Loose e-mail shape check shared by client and server. */
+export const emailAddressSchema = z.email('Enter a valid e-mail address').max(254);
 
 /** POST /api/auth/email/send. A malformed address → 400 auth/invalid-email. */
 export const emailSendBodySchema = z
   .object({
     linkId: linkIdSchema,
-    email: z.string().trim().max(254),
+    email: z.string().trim().pipe(emailAddressSchema),
     captchaToken: captchaTokenSchema,
   })
   .strict();
@@ -77,10 +80,8 @@ export type EmailSendBody = z.infer<typeof emailSendBodySchema>;
 export const emailSendResultSchema = z.object({ sent: z.literal(true) });
 export type EmailSendResult = z.infer<typeof emailSendResultSchema>;
 
-/** Loose e-mail shape check shared by client and server (the server answers auth/invalid-email when it fails). */
-export const emailAddressSchema = z.email('Enter a valid e-mail address').max(254);
-
-/** POST /api/auth/email/verify — the click on the /auth page after opening the e-mailed link. */
+/** POST /api/auth/email/verify — the click on the /auth page after opening the e-mailed link. A malformed oobCode →
+ * 400 auth/invalid-action-code. */
 export const emailVerifyBodySchema = z
   .object({
     linkId: linkIdSchema,

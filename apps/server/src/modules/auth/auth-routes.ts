@@ -1,7 +1,6 @@
 import {
   authOptionsQuerySchema,
   authOptionsSchema,
-  emailAddressSchema,
   emailSendBodySchema,
   emailSendResultSchema,
   emailVerifyBodySchema,
@@ -10,7 +9,8 @@ import {
   smsSendResultSchema,
   smsVerifyBodySchema,
 } from '@paylink/shared';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodType } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { bearerToken, requirePatient } from '../../http/guards.js';
@@ -27,6 +27,18 @@ import { verifySmsCode } from './verify-sms-code.js';
 
 const tags = ['sign-in'];
 const security = [{ apiKey: [] }];
+
+/**
+ * A malformed code, address or oobCode is answered with the provider-style code the /auth page shows (not the
+ * generic invalid_request); any other invalid field keeps the generic 400.
+ */
+function authFieldError(request: FastifyRequest, schema: ZodType, fields: Record<string, () => AuthError>): void {
+  if (!request.validationError) return;
+  const parsed = schema.safeParse(request.body);
+  const field = parsed.success ? undefined : parsed.error.issues[0]?.path[0];
+  if (typeof field === 'string' && fields[field]) throw fields[field]();
+  throw request.validationError;
+}
 
 /** Rate-limit refusals carry Retry-After; everything else goes to the app's error handler untouched. */
 async function withRetryAfter<T>(reply: FastifyReply, fn: () => Promise<T>): Promise<T> {
@@ -81,8 +93,13 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
         body: smsVerifyBodySchema,
         response: { 200: sessionResultSchema },
       },
+      attachValidation: true,
     },
     async (request, reply) => {
+      authFieldError(request, smsVerifyBodySchema, {
+        code: () =>
+          new AuthError(400, 'auth/invalid-verification-code', 'Enter the 6-digit code from the text message.'),
+      });
       const session = await verifySmsCode(ctx, { ...request.body, actor: auditContext(request) });
       setSessionCookie(reply, ctx.config, session);
       return sessionAnswer(session);
@@ -99,11 +116,12 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
         body: emailSendBodySchema,
         response: { 200: emailSendResultSchema },
       },
+      attachValidation: true,
     },
     async (request, reply) => {
-      if (!emailAddressSchema.safeParse(request.body.email).success) {
-        throw new AuthError(400, 'auth/invalid-email', 'Enter a valid e-mail address.');
-      }
+      authFieldError(request, emailSendBodySchema, {
+        email: () => new AuthError(400, 'auth/invalid-email', 'Enter a valid e-mail address.'),
+      });
       return withRetryAfter(reply, () => sendEmailLink(ctx, { ...request.body, actor: auditContext(request) }));
     },
   );
@@ -118,8 +136,13 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
         body: emailVerifyBodySchema,
         response: { 200: sessionResultSchema },
       },
+      attachValidation: true,
     },
     async (request, reply) => {
+      authFieldError(request, emailVerifyBodySchema, {
+        oobCode: () =>
+          new AuthError(400, 'auth/invalid-action-code', 'This sign-in link is not valid. Ask for a new one.'),
+      });
       const session = await verifyEmailLink(ctx, { ...request.body, actor: auditContext(request) });
       setSessionCookie(reply, ctx.config, session);
       return sessionAnswer(session);

@@ -79,9 +79,14 @@ describe('E-mail link sign-in', () => {
   });
 
   it('answers auth/invalid-email for a malformed address', async () => {
-    const res = await send(linkId, 'not-an-address');
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ error: 'auth/invalid-email' });
+    for (const bad of ['not-an-address', '', 'a@b', `${'x'.repeat(250)}@example.com`]) {
+      const res = await send(linkId, bad);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'auth/invalid-email' });
+    }
+    const badCode = await verify(linkId, '');
+    expect(badCode.statusCode).toBe(400);
+    expect(badCode.json().error).toBe('auth/invalid-action-code');
     expect(await outboxCount()).toBe(0);
   });
 

@@ -113,6 +113,7 @@ describe('SMS sign-in', () => {
   it('never sends to a number from the request', async () => {
     const res = await send(linkId, { phone: '+15559999999' });
     expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe('invalid_request');
     const n = await ctx.db.query('select 1 from outbox_message');
     expect(n.rowCount).toBe(0);
   });
@@ -247,8 +248,14 @@ describe('SMS sign-in', () => {
 
   it('rejects malformed codes with a 400 and counts nothing', async () => {
     await sendAndReadCode(linkId);
-    const res = await verify(linkId, '12ab56');
-    expect(res.statusCode).toBe(400);
+    for (const bad of ['12ab56', '12345', '']) {
+      const res = await verify(linkId, bad);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe('auth/invalid-verification-code');
+    }
+    const badLink = await verify('short', '123456');
+    expect(badLink.statusCode).toBe(400);
+    expect(badLink.json().error).toBe('invalid_request');
     const r = await ctx.db.query<{ attempts: number }>('select attempts from otp_challenge where link_id = $1', [
       linkId,
     ]);
