@@ -13,3 +13,8 @@ export function Spinner(props: { label?: string; small?: boolean; className?: st
     </span>
   );
 }
+
+/** A spinner inside a button: hidden from assistive technology so the button keeps its name (it gets aria-busy). */
+export function ButtonSpinner() {
+  return <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />;
+}

@@ -75,7 +75,9 @@ export function buildUrl(path: string, query?: Record<string, QueryValue>): stri
   const qs = new URLSearchParams();
   for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) qs.append(k, String(v));
   const s = qs.toString();
-  return `${API_BASE}${path}${s ? `?${s}` : ''}`;
+  const relative = `${API_BASE}${path}${s ? `?${s}` : ''}`;
+  // Absolute, so the same code runs where fetch has no document base (tests in jsdom use Node's fetch).
+  return typeof window === 'undefined' ? relative : new URL(relative, window.location.origin).toString();
 }
 
 async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {

@@ -2,7 +2,7 @@ import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EmailSendResult } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';
-import { Spinner } from '../../components/spinner';
+import { ButtonSpinner } from '../../components/spinner';
 import { useAppConfig } from '../../app/app-config';
 import { api } from '../../lib/api-client';
 import { useApiFailure } from '../../lib/use-api-failure';
@@ -84,8 +84,13 @@ export function EmailSignIn(props: { linkId: string; captchaSiteKey: string | nu
             </div>
           )}
         </div>
-        <button type="submit" className="btn btn-primary w-100" disabled={sending || alreadySent}>
-          {sending ? <Spinner small className="me-2" /> : null}
+        <button
+          type="submit"
+          className="btn btn-primary w-100"
+          disabled={sending || alreadySent}
+          aria-busy={sending || undefined}
+        >
+          {sending ? <ButtonSpinner /> : null}
           {alreadySent ? t('auth.emailLinkSent') : t('auth.sendEmailLink')}
         </button>
         <div aria-live="polite">

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SessionResult } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';
-import { Spinner } from '../../components/spinner';
+import { ButtonSpinner } from '../../components/spinner';
 import { useAppDispatch } from '../../app/hooks';
 import { signedIn } from '../../store/auth-slice';
 import { api } from '../../lib/api-client';
@@ -47,8 +47,14 @@ export function FinishEmailSignIn(props: {
     <PageLayout title={t('auth.finishTitle')}>
       <div className="card-panel">
         <p>{t('auth.finishInstruction')}</p>
-        <button type="button" className="btn btn-primary w-100" disabled={busy} onClick={() => void finish()}>
-          {busy ? <Spinner small className="me-2" label={t('auth.signingIn')} /> : null}
+        <button
+          type="button"
+          className="btn btn-primary w-100"
+          disabled={busy}
+          aria-busy={busy || undefined}
+          onClick={() => void finish()}
+        >
+          {busy ? <ButtonSpinner /> : null}
           {t('auth.continue')}
         </button>
         <p className="form-text mt-3 mb-0">{t('auth.doNotRefresh')}</p>

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { digitsOnly, type SessionResult, type SmsSendResult } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';
-import { Spinner } from '../../components/spinner';
+import { ButtonSpinner } from '../../components/spinner';
 import { useAppDispatch } from '../../app/hooks';
 import { signedIn } from '../../store/auth-slice';
 import { api } from '../../lib/api-client';
@@ -111,8 +111,9 @@ export function SmsSignIn(props: {
           className="btn btn-primary w-100"
           onClick={() => void sendCode()}
           disabled={sending || (sent && !canResend)}
+          aria-busy={sending || undefined}
         >
-          {sending ? <Spinner small className="me-2" /> : null}
+          {sending ? <ButtonSpinner /> : null}
           {sent ? (canResend ? t('auth.resend') : t('auth.codeSent')) : t('auth.getCode')}
         </button>
         {sent && !canResend && (
@@ -147,8 +148,13 @@ export function SmsSignIn(props: {
             {t('auth.codeHint')}
           </div>
         </div>
-        <button type="submit" className="btn btn-primary w-100" disabled={code.length !== CODE_LENGTH || verifying}>
-          {verifying ? <Spinner small className="me-2" label={t('auth.signingIn')} /> : null}
+        <button
+          type="submit"
+          className="btn btn-primary w-100"
+          disabled={code.length !== CODE_LENGTH || verifying}
+          aria-busy={verifying || undefined}
+        >
+          {verifying ? <ButtonSpinner /> : null}
           {t('auth.signIn')}
         </button>
         <p className="form-text mt-3 mb-0">{t('auth.doNotRefresh')}</p>

@@ -1,7 +1,65 @@
+/**
+ * /patientinfo (spec screen 2). 'Loading...' with a spinner until patient data is present; the back button does
+ * nothing here. See load-patient-info.ts for the first-load rules and patient-info-form.tsx for the form.
+ */
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { PageLayout } from '../../components/page-layout';
+import { Spinner } from '../../components/spinner';
+import { ErrorDisplay } from '../../components/error-display';
+import { selectPatient } from '../../store/patient-slice';
+import type { ApiError } from '../../lib/api-client';
+import { useApiFailure } from '../../lib/use-api-failure';
+import { useNeutralizeBack } from '../../lib/use-neutralize-back';
+import { loadPatientInfo } from './load-patient-info';
+import { PatientInfoForm } from './patient-info-form';
 
 export default function PatientInfoPage() {
   const { t } = useTranslation();
-  return <PageLayout title={t('patientInfo.title')}>{t('loading')}</PageLayout>;
+  useNeutralizeBack();
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const fail = useApiFailure();
+  const linkId = useAppSelector((s) => s.link.link_id);
+  const patient = useAppSelector(selectPatient);
+  const [loaded, setLoaded] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+
+  useEffect(() => {
+    const ac = new AbortController();
+    loadPatientInfo({ linkId, dispatch, signal: ac.signal })
+      .then((r) => {
+        if (r.kind === 'continue') void navigate(r.routePath, { replace: true });
+        else setLoaded(true);
+      })
+      .catch((e: unknown) => {
+        if (ac.signal.aborted) return;
+        const shown = fail(e);
+        if (shown) setError(shown);
+      });
+    return () => ac.abort();
+    // Once per visit of the page: the load clears and refills the store itself.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [linkId]);
+
+  if (error) return <ErrorDisplay error={error} />;
+  return (
+    <PageLayout title={t('patientInfo.title')}>
+      {loaded && patient ? (
+        <>
+          <p className="lead-hint">{t('patientInfo.intro')}</p>
+          <PatientInfoForm patient={patient} onError={setError} />
+        </>
+      ) : (
+        <div className="app-loading flex-column gap-2" aria-live="polite">
+          <Spinner label={t('loading')} />
+          <p className="mb-0" aria-hidden="true">
+            {t('loading')}
+          </p>
+        </div>
+      )}
+    </PageLayout>
+  );
 }

@@ -1,0 +1,46 @@
+/**
+ * First load of /patientinfo with a signed-in user (spec section 4): clear what a previous visit persisted, then the
+ * continue check. 200 → restore the step list and patient data, mark the session as continuing and go to
+ * currentRoutePath; 404 → load fresh patient info; 401 → routed by message (useApiFailure).
+ */
+import type { ContinueCheck, PatientInfo } from '@paylink/shared';
+import { StepRoutes } from '@paylink/shared';
+import { clearSessionData, type AppDispatch } from '../../app/store';
+import { setPatient } from '../../store/patient-slice';
+import { setSteps } from '../../store/step-production-slice';
+import { setContinue } from '../../store/continue-slice';
+import { ApiError, api } from '../../lib/api-client';
+
+export type LoadOutcome = { kind: 'continue'; routePath: string } | { kind: 'fresh' };
+
+export async function loadPatientInfo(opts: {
+  linkId: string;
+  dispatch: AppDispatch;
+  signal?: AbortSignal;
+}): Promise<LoadOutcome> {
+  const { linkId, dispatch, signal } = opts;
+  const id = encodeURIComponent(linkId);
+  clearSessionData(dispatch);
+  try {
+    const c = await api.get<ContinueCheck>(`/api/linksteps/script/${id}/check`, { signal });
+    dispatch(setSteps(c.linkStepScript));
+    dispatch(
+      setPatient({
+        ...c.person,
+        paymentAmount: c.payment.paymentAmount ?? c.paymentAmount,
+        paymentType: c.payment.paymentTypeId,
+        paymentSource: c.payment.paymentSourceId,
+      }),
+    );
+    if (c.currentRoutePath && c.currentRoutePath !== StepRoutes.patientInfo) {
+      dispatch(setContinue(true));
+      return { kind: 'continue', routePath: c.currentRoutePath };
+    }
+    return { kind: 'fresh' };
+  } catch (e) {
+    if (!(e instanceof ApiError && e.status === 404)) throw e;
+  }
+  const info = await api.get<PatientInfo>(`/api/patients/patientinfo/${id}`, { signal });
+  dispatch(setPatient(info));
+  return { kind: 'fresh' };
+}

@@ -1,0 +1,45 @@
+/** Renders the real app routes in memory with a fresh store, real i18n resources and the given start URL. */
+import { render } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { I18nextProvider } from 'react-i18next';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { makeStore, type AppDispatch } from '../app/store';
+import { routes } from '../app/router';
+import { setAccessTokenGetter } from '../lib/api-client';
+import { createTestI18n } from './i18n';
+import { setLink } from '../store/link-slice';
+import { signedIn } from '../store/auth-slice';
+
+export const LINK_ID = 'AbCdEfGhIjKlMnOpQrStUv12';
+
+export async function renderApp(path: string, opts: { setup?: (dispatch: AppDispatch) => void; lng?: string } = {}) {
+  window.localStorage.clear();
+  const { store, persistor } = makeStore({ passphrase: 'test-passphrase' });
+  await new Promise<void>((resolve) => {
+    if (persistor.getState().bootstrapped) return resolve();
+    const unsubscribe = persistor.subscribe(() => {
+      if (persistor.getState().bootstrapped) {
+        unsubscribe();
+        resolve();
+      }
+    });
+  });
+  setAccessTokenGetter(() => store.getState().auth.access_token || undefined);
+  opts.setup?.(store.dispatch);
+  const i18n = await createTestI18n(opts.lng ?? 'en');
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const view = render(
+    <Provider store={store}>
+      <I18nextProvider i18n={i18n}>
+        <RouterProvider router={router} />
+      </I18nextProvider>
+    </Provider>,
+  );
+  return { ...view, store, router, i18n };
+}
+
+/** A signed-in patient of LINK_ID whose session ends in an hour. */
+export function signedInSetup(dispatch: AppDispatch) {
+  dispatch(setLink({ link_id: LINK_ID }));
+  dispatch(signedIn({ token: 'test-token', expiresAt: new Date(Date.now() + 3600_000).toISOString() }));
+}
