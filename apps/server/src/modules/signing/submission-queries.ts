@@ -76,9 +76,11 @@ export async function submissionForStep(q: Queryable, linkStepId: number): Promi
 }
 
 export async function listLinkSubmissions(q: Queryable, linkId: string): Promise<SubmissionRow[]> {
-  const r = await q.query<SubmissionRow>('select * from submission where link_id = $1 order by created_at, id', [
-    linkId,
-  ]);
+  const r = await q.query<SubmissionRow>(
+    `select s.* from submission s left join link_step ls on ls.id = s.link_step_id
+     where s.link_id = $1 order by ls.position nulls last, s.created_at, s.id`,
+    [linkId],
+  );
   return r.rows;
 }
 
