@@ -2,9 +2,9 @@ import type { Language } from '@paylink/shared';
 import { renderEmail } from './email-layout.js';
 import type { PracticeInfo } from './practice-info.js';
 
-/** Keeps the SMS in one segment even with a long practice name. */
+/** Keeps the SMS in one segment even with a long practice name (no '…': it is not in the GSM-7 alphabet). */
 function shortName(name: string): string {
-  return name.length <= 40 ? name : `${name.slice(0, 39)}…`;
+  return name.length <= 40 ? name : name.slice(0, 40).trimEnd();
 }
 
 /**
