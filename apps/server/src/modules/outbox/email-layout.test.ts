@@ -45,7 +45,7 @@ describe('renderEmail', () => {
       const sms = signInCodeSms({ lang, practiceName: long, code: '012345', minutes: 10 });
       expect(sms.length).toBeLessThan(160);
       expect(sms).toContain('012345');
-      expect(sms).toMatch(/^The Extraordinarily Long Name Of A Cosmet: /);
+      expect(sms).toMatch(/^The Extraordinarily Long Name Of A Cosme: /);
     }
   });
 });
