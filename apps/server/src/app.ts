@@ -13,6 +13,7 @@ import type { AppContext } from './context.js';
 import { errorHandler } from './http/errors.js';
 import { requireApiKey } from './http/guards.js';
 import { linkRoutes } from './modules/links/link-routes.js';
+import { adminRoutes } from './modules/admin/admin-routes.js';
 import { authRoutes } from './modules/auth/auth-routes.js';
 import { devOutboxRoutes } from './modules/outbox/dev-outbox-routes.js';
 import { paymentRoutes } from './modules/payments/payment-routes.js';
@@ -104,6 +105,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 export type RouteModule = (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 const routeModules: RouteModule[] = [
   linkRoutes,
+  adminRoutes,
   authRoutes,
   devOutboxRoutes,
   paymentRoutes,

@@ -9,6 +9,7 @@ import { getOrCreateSecret } from './lib/secrets.js';
 import { loadProviders } from './providers/index.js';
 import { sideServers } from './side-servers.js';
 import { startOutboxWorker } from './modules/outbox/outbox-worker.js';
+import { runBootSeed, type BootSeedResult } from './seed/boot-seed.js';
 
 /** Boot: config → database → migrations → providers → HTTP. Fails fast with a readable message. */
 async function main() {
@@ -27,6 +28,14 @@ async function main() {
   const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
   const applied = await migrate(db);
   if (applied.length) log.info({ applied }, 'migrations applied');
+  let seed: BootSeedResult;
+  try {
+    seed = await runBootSeed(db, config);
+  } catch (err) {
+    console.error(`Start-up failed: ${(err as Error).message}`);
+    await db.close();
+    process.exit(1);
+  }
 
   const sessionSecret = await getOrCreateSecret(db, 'session', config.PAYLINK_SESSION_SECRET);
   const ctx: AppContext = {
@@ -62,6 +71,30 @@ async function main() {
   console.log(`  App:     ${config.publicUrl}`);
   console.log(`  API:     ${config.publicUrl}/api/docs`);
   for (const s of side) console.log(`  ${`${s.name}:`.padEnd(8)} ${s.origin}`);
+  printBootBanner(config, seed);
+}
+
+/** Demo links, where sandbox codes and e-mails land, and how to reach the CLI. */
+function printBootBanner(config: import('./config.js').Config, seed: BootSeedResult) {
+  if (config.mode === 'sandbox')
+    console.log(`  Outbox:  ${config.publicUrl}/dev/outbox  (sandbox SMS codes and e-mails)`);
+  if (seed.demoLinks.length) {
+    console.log(`\nDemo links${seed.demoLinksCreated ? ' (created now)' : ''}:`);
+    for (const d of seed.demoLinks) {
+      console.log(
+        `  ${d.label.padEnd(34)} ${d.state.padEnd(9)} ${d.signInMethod.padEnd(5)} ${d.contact.padEnd(28)} ${d.url}`,
+      );
+    }
+    console.log('  Sign in with the method shown: SMS links send a 6-digit code, e-mail links want the address shown;');
+    console.log(
+      `  read the code or the sign-in e-mail at ${config.publicUrl}/dev/outbox. Turn demo links off: PAYLINK_DEMO_LINKS=false`,
+    );
+  }
+  console.log('\nCoordinator CLI:');
+  if (seed.adminTokenFile) console.log(`  admin token: ${seed.adminTokenFile} (read by the CLI automatically)`);
+  else console.log('  set PAYLINK_ADMIN_TOKEN (get one with: npm run paylink -- login --email <admin e-mail>)');
+  console.log('  npm run paylink -- links create --first-name Ana --last-name Diaz --phone "(555) 010-9999"');
+  console.log('  npm run paylink -- links list --status active     npm run paylink -- --help');
 }
 
 main().catch((err) => {

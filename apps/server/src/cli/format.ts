@@ -1,0 +1,61 @@
+import type { LinkDetail, LinkSummary } from '@paylink/shared';
+
+const usd = (dollars: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(dollars);
+const when = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/:\d\d\.\d+Z$/, 'Z') : '-');
+
+export function table(rows: string[][]): string {
+  if (rows.length === 0) return '';
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
+}
+
+function paymentText(p: LinkSummary['payment']): string {
+  if (!p) return '-';
+  const kind = p.paymentTypeId === 2 ? 'payment' : 'deposit';
+  return `${usd(p.amount)} ${kind} (${p.status}${p.transactionId ? ` ${p.transactionId}` : ''})`;
+}
+
+export function linksTable(links: LinkSummary[]): string {
+  return table([
+    ['ID', 'STATUS', 'NAME', 'SIGN-IN', 'STEPS', 'PAYMENT', 'EXPIRES'],
+    ...links.map((l) => [
+      l.id,
+      l.status,
+      `${l.firstName} ${l.lastName}`,
+      l.signInMethod,
+      l.progress.total ? `${l.progress.completed}/${l.progress.total}` : '-',
+      paymentText(l.payment),
+      when(l.expiresAt),
+    ]),
+  ]);
+}
+
+export function linkDetailText(l: LinkDetail): string {
+  const lines = [
+    `Link      ${l.id}  (${l.status})`,
+    `URL       ${l.url}`,
+    `Patient   ${l.firstName} ${l.lastName}, ${[l.address, l.city, l.state, l.zipCode].filter(Boolean).join(', ') || '-'}`,
+    `Contact   phone ${l.phone || '-'}, e-mail ${l.email || '-'}  (signs in by ${l.signInMethod}, language ${l.language})`,
+    `Payor     ${l.payorName || l.payorEmail ? `${l.payorName ?? ''} ${l.payorEmail ?? ''}`.trim() : '-'}`,
+    `Locked    ${l.isPaymentLinkLocked ? 'yes (partial payment, 500-20000)' : 'no'}`,
+    `Procedure ${l.procedureDescription || '-'}`,
+    `Created   ${when(l.createdAt)}    Expires ${when(l.expiresAt)}`,
+    `Payment   ${paymentText(l.payment)}`,
+    '',
+    'Steps',
+    l.steps.length
+      ? table(
+          l.steps.map((s, i) => [
+            `  ${i + 1}.`,
+            s.routePath,
+            s.linkStepStatusId === 4 ? 'completed' : s.linkStepStatusId === 2 ? 'in progress' : 'not started',
+            when(s.completedAt),
+          ]),
+        )
+      : '  (none yet: created when the patient submits patient information)',
+    '',
+    'Timeline',
+    table(l.timeline.map((e) => [`  ${when(e.at)}`, e.actorType, e.action, e.ip ?? ''])),
+  ];
+  return lines.join('\n');
+}

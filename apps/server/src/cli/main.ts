@@ -1,0 +1,236 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { parseDuration, type LinkDetail, type LinkSummary } from '@paylink/shared';
+import { CliError, callApi, resolveCliEnv } from './api-client.js';
+import { linkDetailText, linksTable, table } from './format.js';
+
+/**
+ * `npm run paylink -- <command>`: a thin client of the admin API (docs/coordinator.md). It finds the server from
+ * PAYLINK_URL (default http://localhost:$PORT) and its token from PAYLINK_ADMIN_TOKEN or <PAYLINK_DATA_DIR>/admin-token.
+ */
+const program = new Command();
+const env = resolveCliEnv();
+
+const print = (json: unknown, human: () => string) => {
+  console.log(program.opts().json ? JSON.stringify(json, null, 2) : human());
+};
+
+const positiveInt = (name: string) => (v: string) => {
+  if (!/^\d+$/.test(v) || Number(v) < 1)
+    throw new InvalidArgumentError(`${name} must be a whole number of at least 1.`);
+  return Number(v);
+};
+
+program
+  .name('paylink')
+  .description('Paylink coordinator CLI: create and manage patient payment links.')
+  .option('--json', 'print JSON instead of text')
+  .showHelpAfterError('(add --help for usage)')
+  .addHelpText(
+    'after',
+    `\nServer: PAYLINK_URL (default http://localhost:$PORT, now ${env.baseUrl}).` +
+      `\nToken:  PAYLINK_ADMIN_TOKEN, or the file the server writes in sandbox mode (${env.tokenSource}).`,
+  );
+
+const links = program.command('links').description('patient links');
+
+links
+  .command('create')
+  .description('create a link and print its personal URL')
+  .requiredOption('--first-name <name>', "patient's first name")
+  .requiredOption('--last-name <name>', "patient's last name")
+  .option('--phone <phone>', 'phone for SMS sign-in, e.g. "(555) 010-1234" or +34...')
+  .option('--email <email>', "patient's e-mail (needed for e-mail sign-in)")
+  .option('--address <address>', 'street address')
+  .option('--city <city>', 'city')
+  .option('--state <state>', 'state, e.g. CA')
+  .option('--zip <zip>', 'ZIP code')
+  .option('--payor-name <name>', 'name of the payor, when someone else pays')
+  .option('--payor-email <email>', "payor's e-mail")
+  .option('--locked', 'locked link: partial payment only (500-20000)')
+  .addOption(
+    new Option('--sign-in <method>', 'how the patient signs in (default: sms with --phone, else email)').choices([
+      'sms',
+      'email',
+    ]),
+  )
+  .option('--expires-in <duration>', 'lifetime like 14d, 36h or 90m (default 14d)', (v: string) => {
+    if (parseDuration(v) === null)
+      throw new InvalidArgumentError('use a duration like 14d, 36h or 90m (at most 365d).');
+    return v;
+  })
+  .addOption(new Option('--lang <lang>', "patient's language for SMS and e-mail").choices(['en', 'es']))
+  .option('--procedure <text>', 'procedure description shown on the invoice')
+  .action(async (o) => {
+    const body = {
+      firstName: o.firstName,
+      lastName: o.lastName,
+      phone: o.phone,
+      email: o.email,
+      address: o.address,
+      city: o.city,
+      state: o.state,
+      zipCode: o.zip,
+      payorName: o.payorName,
+      payorEmail: o.payorEmail,
+      isPaymentLinkLocked: Boolean(o.locked),
+      signInMethod: o.signIn,
+      expiresIn: o.expiresIn,
+      language: o.lang,
+      procedureDescription: o.procedure,
+    };
+    const created = await callApi<{ id: string; url: string; expiresAt: string }>(
+      env,
+      'POST',
+      '/api/admin/links',
+      body,
+    );
+    print(created, () => `Created link ${created.id}\n  ${created.url}\n  expires ${created.expiresAt}`);
+  });
+
+links
+  .command('list')
+  .description('list links, newest first, with step progress')
+  .addOption(
+    new Option('--status <status>', 'only this state').choices(['active', 'expired', 'cancelled', 'completed']),
+  )
+  .option('--limit <n>', 'how many (default 50)', positiveInt('--limit'))
+  .action(async (o) => {
+    const q = new URLSearchParams();
+    if (o.status) q.set('status', o.status);
+    if (o.limit) q.set('limit', String(o.limit));
+    const r = await callApi<{ links: LinkSummary[]; total: number }>(env, 'GET', `/api/admin/links?${q}`);
+    print(r, () => (r.links.length ? `${linksTable(r.links)}\n(${r.links.length} of ${r.total})` : 'No links.'));
+  });
+
+links
+  .command('show <id>')
+  .description('one link: details, steps, payment and audit timeline')
+  .action(async (id: string) => {
+    const r = await callApi<LinkDetail>(env, 'GET', `/api/admin/links/${encodeURIComponent(id)}`);
+    print(r, () => linkDetailText(r));
+  });
+
+const lifecycle = (name: string, description: string, done: string) =>
+  links
+    .command(`${name} <id>`)
+    .description(description)
+    .action(async (id: string) => {
+      const r = await callApi<LinkSummary>(env, 'POST', `/api/admin/links/${encodeURIComponent(id)}/${name}`);
+      print(r, () => `${done} ${r.id} (now ${r.status}, expires ${r.expiresAt})`);
+    });
+lifecycle('cancel', 'cancel a link (signs the patient out)', 'Cancelled');
+lifecycle('expire', 'expire a link now', 'Expired');
+
+links
+  .command('extend <id>')
+  .description('extend a link by N days (from now if it already expired)')
+  .requiredOption('--days <n>', 'days to add', positiveInt('--days'))
+  .action(async (id: string, o: { days: number }) => {
+    const r = await callApi<LinkSummary>(env, 'POST', `/api/admin/links/${encodeURIComponent(id)}/extend`, {
+      days: o.days,
+    });
+    print(r, () => `Extended ${r.id}: expires ${r.expiresAt} (${r.status})`);
+  });
+
+program
+  .command('payments')
+  .description('payments')
+  .command('list')
+  .description('list payments, newest first')
+  .addOption(new Option('--status <status>', 'only this status').choices(['chosen', 'approved']))
+  .option('--limit <n>', 'how many (default 50)', positiveInt('--limit'))
+  .action(async (o) => {
+    const q = new URLSearchParams();
+    if (o.status) q.set('status', o.status);
+    if (o.limit) q.set('limit', String(o.limit));
+    type P = LinkSummary['payment'] & { linkId: string; firstName: string; lastName: string; createdAt: string };
+    const r = await callApi<{ payments: NonNullable<P>[]; total: number }>(env, 'GET', `/api/admin/payments?${q}`);
+    print(r, () =>
+      r.payments.length
+        ? table([
+            ['LINK', 'NAME', 'AMOUNT', 'TYPE', 'WHO PAYS', 'STATUS', 'TRANSACTION', 'CARD', 'PAID'],
+            ...r.payments.map((p) => [
+              p.linkId,
+              `${p.firstName} ${p.lastName}`,
+              `$${p.amount.toFixed(2)}`,
+              p.paymentTypeId === 2 ? 'payment' : 'deposit',
+              p.paymentSourceId === 2 ? 'payor' : 'patient',
+              p.status,
+              p.transactionId ?? '-',
+              p.cardLast4 ? `${p.cardBrand ?? ''} ${p.cardLast4}`.trim() : '-',
+              p.paidAt ?? '-',
+            ]),
+          ])
+        : 'No payments.',
+    );
+  });
+
+program
+  .command('login')
+  .description('sign in as a staff user and print a 12-hour token for PAYLINK_ADMIN_TOKEN')
+  .requiredOption('--email <email>', 'staff e-mail')
+  .option('--password <password>', 'password (default: PAYLINK_ADMIN_PASSWORD, else read from stdin)')
+  .action(async (o: { email: string; password?: string }) => {
+    const password = o.password ?? process.env.PAYLINK_ADMIN_PASSWORD ?? (await readStdin());
+    const r = await callApi<{ token: string; expiresAt: string }>(
+      env,
+      'POST',
+      '/api/admin/login',
+      { email: o.email, password },
+      { auth: false },
+    );
+    print(r, () => `export PAYLINK_ADMIN_TOKEN=${r.token}   # valid until ${r.expiresAt}`);
+  });
+
+const staff = program.command('staff').description('staff users (admins only)');
+staff
+  .command('add')
+  .description('create a staff user')
+  .requiredOption('--email <email>', 'e-mail')
+  .requiredOption('--password <password>', 'password (at least 12 characters)')
+  .option('--name <name>', 'display name')
+  .addOption(new Option('--role <role>', 'role').choices(['admin', 'coordinator']).default('coordinator'))
+  .action(async (o) => {
+    const r = await callApi<{ id: string; email: string; role: string }>(env, 'POST', '/api/admin/staff', {
+      email: o.email,
+      password: o.password,
+      name: o.name,
+      role: o.role,
+    });
+    print(r, () => `Created ${r.role} ${r.email}`);
+  });
+staff
+  .command('list')
+  .description('list staff users')
+  .action(async () => {
+    const r = await callApi<{ staff: { email: string; name: string; role: string; createdAt: string }[] }>(
+      env,
+      'GET',
+      '/api/admin/staff',
+    );
+    print(r, () =>
+      table([['E-MAIL', 'NAME', 'ROLE', 'CREATED'], ...r.staff.map((s) => [s.email, s.name, s.role, s.createdAt])]),
+    );
+  });
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw new CliError('Give --password, set PAYLINK_ADMIN_PASSWORD, or pipe the password in.');
+  let data = '';
+  for await (const chunk of process.stdin) data += chunk;
+  return data.trim();
+}
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  if (err instanceof CliError) {
+    if (program.opts().json) console.error(JSON.stringify({ error: err.message, fields: err.details }));
+    else {
+      console.error(`error: ${err.message}`);
+      for (const [k, v] of Object.entries(err.details ?? {})) {
+        if (!err.message.includes(v)) console.error(`  ${k}: ${v}`);
+      }
+    }
+    process.exit(1);
+  }
+  console.error(err);
+  process.exit(1);
+});

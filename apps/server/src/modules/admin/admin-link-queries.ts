@@ -1,0 +1,83 @@
+import type { LinkSummary } from '@paylink/shared';
+import type { Queryable } from '../../db/client.js';
+import { linkState, personalLinkUrl, type LinkRow } from '../links/link-queries.js';
+
+type Iso = string | Date | null;
+const iso = (d: Iso) => (d ? new Date(d).toISOString() : null);
+
+interface PaymentJson {
+  payment_type_id: number;
+  payment_source_id: number;
+  amount_cents: number;
+  status: 'chosen' | 'approved';
+  transaction_id: string | null;
+  approval_code: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  paid_at: Iso;
+}
+
+export interface LinkSummaryRow extends LinkRow {
+  steps_total: number;
+  steps_completed: number;
+  current_route: string | null;
+  payment: PaymentJson | null;
+}
+
+/** Derived state as SQL, so lists filter and count in the database ('expired' = active and past expires_at). */
+export const STATE_SQL: Record<string, string> = {
+  active: `l.status = 'active' and l.expires_at > now()`,
+  expired: `l.status = 'active' and l.expires_at <= now()`,
+  cancelled: `l.status = 'cancelled'`,
+  completed: `l.status = 'completed'`,
+};
+
+export const SUMMARY_SELECT = `
+  select l.*,
+    (select count(*)::int from link_step s where s.link_id = l.id) as steps_total,
+    (select count(*)::int from link_step s where s.link_id = l.id and s.status_id = 4) as steps_completed,
+    (select s.route_path from link_step s where s.link_id = l.id and s.status_id <> 4 order by s.position limit 1)
+      as current_route,
+    (select to_jsonb(p) from payment p where p.link_id = l.id) as payment
+  from link l`;
+
+export function toAdminPayment(p: PaymentJson) {
+  return {
+    paymentTypeId: p.payment_type_id,
+    paymentSourceId: p.payment_source_id,
+    amount: p.amount_cents / 100,
+    status: p.status,
+    transactionId: p.transaction_id,
+    approvalCode: p.approval_code,
+    cardBrand: p.card_brand,
+    cardLast4: p.card_last4,
+    paidAt: iso(p.paid_at),
+  };
+}
+
+export function toLinkSummary(row: LinkSummaryRow, publicUrl: string): LinkSummary {
+  return {
+    id: row.id,
+    url: personalLinkUrl(publicUrl, row.id),
+    status: linkState(row),
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    phone: row.phone,
+    signInMethod: row.sign_in_method,
+    language: row.language,
+    isPaymentLinkLocked: row.is_payment_link_locked,
+    payorName: row.payor_name,
+    payorEmail: row.payor_email,
+    procedureDescription: row.procedure_description,
+    expiresAt: iso(row.expires_at)!,
+    createdAt: iso(row.created_at)!,
+    progress: { completed: row.steps_completed, total: row.steps_total, currentRoutePath: row.current_route },
+    payment: row.payment ? toAdminPayment(row.payment) : null,
+  };
+}
+
+export async function findLinkSummary(q: Queryable, id: string): Promise<LinkSummaryRow | null> {
+  const r = await q.query<LinkSummaryRow>(`${SUMMARY_SELECT} where l.id = $1`, [id]);
+  return r.rows[0] ?? null;
+}
