@@ -9,6 +9,9 @@ import { LINK_ID, SIGN_ORIGIN, fakeServer, postSigningMessage, renderStepPage, s
 import { entryAction } from './use-step-navigation';
 import { isSigningCompletedMessage } from './use-signing-message';
 
+// Rendering whole pages on a busy 2-core machine: room for slow runs, not a timing assertion.
+vi.setConfig({ testTimeout: 20_000 });
+
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();

@@ -1,8 +1,396 @@
-// Placeholder so the build stays green; W2 replaces this file with the real page.
+/**
+ * Payment authorisation (spec screen 6, sections 3-5 and 8). The card form lives in this component's state only:
+ * never in Redux, never persisted, never sent to our API (the gateway's scripts take it). See docs/payment-page.md.
+ */
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { dollarsToCents, formatUsd, PaymentSource, StepRoutes } from '@paylink/shared';
+import { useAppConfig } from '../../app/app-config';
+import { useAppSelector } from '../../app/hooks';
+import { ErrorDisplay } from '../../components/error-display';
 import { PageLayout } from '../../components/page-layout';
+import { Spinner } from '../../components/spinner';
+import { useNeutralizeBack } from '../../lib/use-neutralize-back';
+import { selectPatient } from '../../store/patient-slice';
+import { DocumentFrame } from '../documents/document-frame';
+import { useSigningMessage } from '../documents/use-signing-message';
+import { useStepNavigation } from '../documents/use-step-navigation';
+import { canPayNow, prefillCardForm, validateCardForm, type CardField, type CardForm } from './card-form';
+import { CVC_MAX, CARD_NUMBER_MAX, EXPIRY_LENGTH, detectCardBrand, sanitizeCardNumber } from './card-rules';
+import { loadGateway } from './gateway/load-gateway';
+import type { GatewayGlobals } from './gateway/types';
+import { PaymentModal } from './payment-modal';
+import { US_STATES } from './us-states';
+import { useCardPayment } from './use-card-payment';
+import './payment.css';
 
-export default function PlaceholderPage() {
-  const { t } = useTranslation();
-  return <PageLayout title={t('loading')} showProgress />;
+/** The spec's payment authorisation frame height. */
+export const AUTHORIZATION_FRAME_HEIGHT = 400;
+
+/** Messages that only mean "not finished yet": shown after the field is left, not while typing. */
+const INCOMPLETE = new Set(['expiry.format', 'cvc.length', 'cardNumber.tooShort']);
+
+type Touched = Partial<Record<CardField | 'Agreed', boolean>>;
+
+function FieldFeedback(props: { id: string; children: ReactNode }) {
+  return (
+    <div id={props.id} className="invalid-feedback d-block" aria-live="polite">
+      {props.children}
+    </div>
+  );
+}
+
+export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: () => Promise<GatewayGlobals> }) {
+  const { t, i18n } = useTranslation('payment');
+  const config = useAppConfig();
+  const nav = useStepNavigation(StepRoutes.payment);
+  const patient = useAppSelector(selectPatient);
+  const paymentSource =
+    Number(patient?.paymentSource) === PaymentSource.Payor ? PaymentSource.Payor : PaymentSource.Patient;
+  const paymentType = Number(patient?.paymentType) === 2 ? 2 : 1;
+  const amountDollars = Number(patient?.paymentAmount ?? 0);
+  const [form, setForm] = useState<CardForm>(() => prefillCardForm(paymentSource, patient));
+  const [touched, setTouched] = useState<Touched>({});
+  const [today] = useState(() => new Date());
+  const frameRef = useRef<HTMLIFrameElement>(null);
+  const documentUrl = paymentSource === PaymentSource.Payor ? (nav.step?.documentUrl ?? null) : null;
+  const { signed } = useSigningMessage({ signOrigin: config.signOrigin, frameRef, documentUrl });
+  const payment = useCardPayment({
+    linkId: nav.linkId,
+    step: nav.step,
+    amountDollars,
+    paymentSource,
+    loadGatewayGlobals: props.loadGatewayGlobals,
+  });
+  const uid = useId();
+  useNeutralizeBack();
+
+  // Fetch the gateway's scripts while the patient types, so PAY NOW starts at once; a failure is retried on submit.
+  const injected = props.loadGatewayGlobals !== undefined;
+  useEffect(() => {
+    if (!injected) loadGateway(config.gateway).catch(() => undefined);
+  }, [injected, config.gateway]);
+
+  const failedCall = nav.error ?? payment.error;
+  if (failedCall) return <ErrorDisplay error={failedCall} />;
+  if (!patient) {
+    return (
+      <PageLayout title={t('title')}>
+        <Spinner />
+      </PageLayout>
+    );
+  }
+
+  const ctx = { paymentSource, authorisationSigned: signed, now: today };
+  const errors = validateCardForm(form, ctx);
+  const payEnabled = canPayNow(form, { ...ctx, submitting: payment.submitting });
+  const brand = detectCardBrand(form.CardNumber);
+  const locale = i18n.resolvedLanguage === 'es' ? 'es-US' : 'en-US';
+
+  const touch = (field: CardField | 'Agreed') => setTouched((t0) => (t0[field] ? t0 : { ...t0, [field]: true }));
+  const set = (field: CardField, value: string) => {
+    setForm((f) => ({ ...f, [field]: value }));
+    // Emptying a field is a finished edit: say at once that it is required.
+    if (value === '') touch(field);
+  };
+  const shown = (field: CardField | 'Agreed'): string | undefined => {
+    const e = errors[field];
+    if (!e) return undefined;
+    if (touched[field]) return e;
+    const value = field === 'Agreed' ? '' : form[field];
+    return value !== '' && !INCOMPLETE.has(e) ? e : undefined;
+  };
+  const fid = (field: string) => `${uid}-${field}`;
+  const inputProps = (field: CardField) => {
+    const err = shown(field);
+    return {
+      id: fid(field),
+      name: field,
+      className: `form-control${err ? ' is-invalid' : ''}`,
+      value: form[field],
+      onBlur: () => touch(field),
+      'aria-invalid': err ? true : undefined,
+      'aria-describedby': err ? fid(`${field}-error`) : undefined,
+      required: true,
+      disabled: payment.submitting,
+    };
+  };
+  const feedback = (field: CardField) => {
+    const err = shown(field);
+    return err ? <FieldFeedback id={fid(`${field}-error`)}>{t(err)}</FieldFeedback> : null;
+  };
+
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    if (payEnabled) void payment.submit(form);
+  };
+
+  const expiryError = shown('ExpirationDate');
+  return (
+    <PageLayout title={t('title')} showProgress>
+      <dl className="payment-summary" aria-label={t('summaryLabel')}>
+        <div>
+          <dt>{t('paymentDate')}</dt>
+          <dd data-testid="payment-date">{today.toLocaleDateString('en-US')}</dd>
+        </div>
+        <div>
+          <dt>{t('paymentSource')}</dt>
+          <dd data-testid="payment-source">{t(`source.${paymentSource}`)}</dd>
+        </div>
+        <div>
+          <dt>{t('paymentType')}</dt>
+          <dd>{t(`type.${paymentType}`)}</dd>
+        </div>
+        <div>
+          <dt>{t('amount')}</dt>
+          <dd className="fw-semibold">{formatUsd(dollarsToCents(amountDollars), locale)}</dd>
+        </div>
+      </dl>
+
+      <form noValidate onSubmit={onSubmit} className="card-form" aria-busy={payment.submitting}>
+        <fieldset className="form-section" disabled={payment.submitting}>
+          <legend className="h5">{t('cardDetails')}</legend>
+          <div className="mb-3">
+            <label className="form-label" htmlFor={fid('FullName')}>
+              {t('fields.fullName')}
+            </label>
+            <input
+              {...inputProps('FullName')}
+              type="text"
+              autoComplete="cc-name"
+              maxLength={100}
+              onChange={(e) => set('FullName', e.target.value)}
+            />
+            {feedback('FullName')}
+          </div>
+
+          <div className="mb-3">
+            <label className="form-label" htmlFor={fid('CardNumber')}>
+              {t('fields.cardNumber')}
+            </label>
+            <div className="input-group has-validation">
+              <input
+                {...inputProps('CardNumber')}
+                type="text"
+                inputMode="numeric"
+                autoComplete="cc-number"
+                maxLength={CARD_NUMBER_MAX}
+                onChange={(e) => set('CardNumber', sanitizeCardNumber(e.target.value))}
+              />
+              <span
+                className={`input-group-text card-type card-type-${brand?.brand ?? 'unknown'}`}
+                data-testid="card-type"
+                aria-hidden="true"
+              >
+                {brand ? t(`cardType.${brand.brand}`) : <span className="card-type-icon" />}
+              </span>
+            </div>
+            <div className="visually-hidden" aria-live="polite">
+              {brand ? t('cardType.label', { brand: t(`cardType.${brand.brand}`) }) : ''}
+            </div>
+            {feedback('CardNumber')}
+            {brand && !brand.lengthValid && form.CardNumber.length >= 13 && !shown('CardNumber') && (
+              <div className="form-text">
+                {t('cardType.lengths', {
+                  brand: t(`cardType.${brand.brand}`),
+                  lengths: brand.lengths.length > 1 ? `${brand.lengths[0]}-${brand.lengths.at(-1)}` : brand.lengths[0],
+                })}
+              </div>
+            )}
+          </div>
+
+          <div className="row g-3 mb-3">
+            <div className="col-6">
+              <label className="form-label" htmlFor={fid('ExpirationDate')}>
+                {t('fields.expiry')}
+              </label>
+              <input
+                {...inputProps('ExpirationDate')}
+                type="text"
+                inputMode="numeric"
+                autoComplete="cc-exp"
+                placeholder="MMYY"
+                maxLength={EXPIRY_LENGTH}
+                aria-describedby={expiryError ? fid('ExpirationDate-error') : fid('ExpirationDate-hint')}
+                onChange={(e) => set('ExpirationDate', e.target.value)}
+              />
+              {expiryError ? (
+                <FieldFeedback id={fid('ExpirationDate-error')}>
+                  <strong className="d-block">{t('expiry.mainMessage')}</strong>
+                  {t(expiryError)}
+                </FieldFeedback>
+              ) : (
+                <div id={fid('ExpirationDate-hint')} className="form-text">
+                  {t('fields.expiryHint')}
+                </div>
+              )}
+            </div>
+            <div className="col-6">
+              <label className="form-label" htmlFor={fid('Cvc')}>
+                {t('fields.cvc')}
+              </label>
+              <input
+                {...inputProps('Cvc')}
+                type="text"
+                inputMode="numeric"
+                autoComplete="cc-csc"
+                maxLength={CVC_MAX}
+                onChange={(e) => set('Cvc', e.target.value)}
+              />
+              {feedback('Cvc') ?? <div className="form-text">{t('fields.cvcHint')}</div>}
+            </div>
+          </div>
+        </fieldset>
+
+        <fieldset className="form-section" disabled={payment.submitting}>
+          <legend className="h5">{t('billingDetails')}</legend>
+          <div className="mb-3">
+            <label className="form-label" htmlFor={fid('BillingZip')}>
+              {t('fields.billingZip')}
+            </label>
+            <input
+              {...inputProps('BillingZip')}
+              type="text"
+              inputMode="numeric"
+              autoComplete="billing postal-code"
+              maxLength={10}
+              onChange={(e) => set('BillingZip', e.target.value)}
+            />
+            {feedback('BillingZip')}
+          </div>
+          <div className="mb-3">
+            <label className="form-label" htmlFor={fid('BillingAddress')}>
+              {t('fields.billingAddress')}
+            </label>
+            <input
+              {...inputProps('BillingAddress')}
+              type="text"
+              autoComplete="billing street-address"
+              maxLength={200}
+              onChange={(e) => set('BillingAddress', e.target.value)}
+            />
+            {feedback('BillingAddress')}
+          </div>
+          <div className="row g-3 mb-3">
+            <div className="col-7">
+              <label className="form-label" htmlFor={fid('BillingCity')}>
+                {t('fields.billingCity')}
+              </label>
+              <input
+                {...inputProps('BillingCity')}
+                type="text"
+                autoComplete="billing address-level2"
+                maxLength={100}
+                onChange={(e) => set('BillingCity', e.target.value)}
+              />
+              {feedback('BillingCity')}
+            </div>
+            <div className="col-5">
+              <label className="form-label" htmlFor={fid('BillingState')}>
+                {t('fields.billingState')}
+              </label>
+              <select
+                {...inputProps('BillingState')}
+                className={`form-select${shown('BillingState') ? ' is-invalid' : ''}`}
+                autoComplete="billing address-level1"
+                onChange={(e) => {
+                  set('BillingState', e.target.value);
+                  touch('BillingState');
+                }}
+              >
+                <option value="">{t('fields.selectState')}</option>
+                {US_STATES.map((s) => (
+                  <option key={s.abbreviation} value={s.name} title={s.name}>
+                    {s.abbreviation}
+                  </option>
+                ))}
+              </select>
+              {feedback('BillingState')}
+            </div>
+          </div>
+        </fieldset>
+
+        {paymentSource === PaymentSource.Payor && (
+          <fieldset className="form-section" disabled={payment.submitting}>
+            <legend className="h5">{t('authorization.heading')}</legend>
+            <div className="mb-3">
+              <label className="form-label" htmlFor={fid('PayorEmail')}>
+                {t('fields.payorEmail')}
+              </label>
+              <input
+                {...inputProps('PayorEmail')}
+                type="email"
+                autoComplete="email"
+                maxLength={254}
+                aria-describedby={shown('PayorEmail') ? fid('PayorEmail-error') : fid('PayorEmail-hint')}
+                onChange={(e) => set('PayorEmail', e.target.value)}
+              />
+              {feedback('PayorEmail') ?? (
+                <div id={fid('PayorEmail-hint')} className="form-text">
+                  {t('fields.payorEmailHint')}
+                </div>
+              )}
+            </div>
+            {documentUrl ? (
+              <DocumentFrame
+                ref={frameRef}
+                documentUrl={documentUrl}
+                title={t('authorization.frameTitle')}
+                height={AUTHORIZATION_FRAME_HEIGHT}
+              />
+            ) : (
+              <div className="alert alert-warning">{t('authorization.noDocument')}</div>
+            )}
+            <p className={`small ${signed ? 'text-success' : 'text-body-secondary'}`} role="status">
+              {signed ? t('authorization.signed') : t('required.signature')}
+            </p>
+          </fieldset>
+        )}
+
+        <p id={fid('terms')} className="authorization-text">
+          {t('authorizationText', {
+            practice: config.practice.name,
+            amount: formatUsd(dollarsToCents(amountDollars), locale),
+          })}
+        </p>
+        <div className="form-check mb-3">
+          <input
+            id={fid('Agreed')}
+            type="checkbox"
+            className={`form-check-input${shown('Agreed') ? ' is-invalid' : ''}`}
+            checked={form.Agreed}
+            disabled={payment.submitting}
+            aria-describedby={fid('terms')}
+            onChange={(e) => {
+              const checked = e.target.checked;
+              setForm((f) => ({ ...f, Agreed: checked }));
+              touch('Agreed');
+            }}
+          />
+          <label className="form-check-label" htmlFor={fid('Agreed')}>
+            {t('agree')}
+          </label>
+        </div>
+
+        <div className="pay-actions">
+          <button type="submit" className="btn btn-primary btn-lg w-100" disabled={!payEnabled}>
+            {payment.submitting ? (
+              <>
+                <Spinner small label={t('processing')} /> <span aria-hidden="true">{t('processing')}</span>
+              </>
+            ) : (
+              t('payNow')
+            )}
+          </button>
+          {!payEnabled && !payment.submitting && <p className="form-text text-center">{t('completeToPay')}</p>}
+          <p className="encryption-notice">
+            <span className="lock-icon" aria-hidden="true" />
+            {t('encrypted')}
+          </p>
+        </div>
+      </form>
+
+      <PaymentModal outcome={payment.failure} onClose={payment.closeModal} />
+    </PageLayout>
+  );
 }

@@ -1,0 +1,51 @@
+/**
+ * What a failed attempt shows (spec section 8). Three cases, told apart by what happened (decision 0033):
+ * - 'declined' / 'error': the gateway answered → 'Card Declined' with the selected message;
+ * - 'threeDSFailed': 3-D Secure ended R, U or N → 'We were unable to process your payment' /
+ *   'Transaction could not authenticate…' (no charge was attempted);
+ * - 'unavailable': a gateway script could not be loaded or failed → the same heading, 'not charged, try again'.
+ * OK (or Escape) closes it, and closing releases the submit lock.
+ */
+import Modal from 'react-bootstrap/Modal';
+import { useTranslation } from 'react-i18next';
+import { declineMessageText } from './decline-message';
+import type { PaymentOutcome } from './gateway/run-payment';
+
+export type FailedOutcome = Exclude<PaymentOutcome, { kind: 'approved' }>;
+
+export function PaymentModal(props: { outcome: FailedOutcome | null; onClose: () => void }) {
+  const { t } = useTranslation('payment');
+  const { outcome } = props;
+  const isDecline = outcome?.kind === 'declined' || outcome?.kind === 'error';
+  return (
+    <Modal show={outcome !== null} onHide={props.onClose} centered aria-labelledby="payment-modal-title">
+      {outcome && (
+        <>
+          <Modal.Header>
+            <Modal.Title id="payment-modal-title" as="h2" className="h5">
+              {isDecline ? t('decline.title') : t('threeDS.title')}
+            </Modal.Title>
+          </Modal.Header>
+          <Modal.Body>
+            {isDecline ? (
+              <>
+                <p>{t('decline.line1')}</p>
+                <p>{t('decline.line2')}</p>
+                <p className="fw-semibold mb-0" data-testid="decline-message">
+                  {declineMessageText(outcome.response, t)}
+                </p>
+              </>
+            ) : (
+              <p className="mb-0">{outcome.kind === 'threeDSFailed' ? t('threeDS.body') : t('unavailable')}</p>
+            )}
+          </Modal.Body>
+          <Modal.Footer>
+            <button type="button" className="btn btn-primary px-4" onClick={props.onClose} autoFocus>
+              {isDecline ? t('decline.ok') : t('threeDS.ok')}
+            </button>
+          </Modal.Footer>
+        </>
+      )}
+    </Modal>
+  );
+}
