@@ -91,7 +91,18 @@ function setupSignForm() {
   doneBtn.hidden = true;
   fullBtn.addEventListener('click', () => setFullScreen(true));
   doneBtn.addEventListener('click', () => setFullScreen(false));
-  $('pad-start')?.addEventListener('click', () => setFullScreen(true));
+  // Phones: a finger on the small inline pad opens it full screen first (room to sign, nothing scrolls); the stroke
+  // starts there. Mouse and pen keep drawing inline.
+  canvas.parentElement.addEventListener(
+    'pointerdown',
+    (e) => {
+      if (e.pointerType !== 'touch' || box.classList.contains('fullscreen') || window.innerWidth > 700) return;
+      e.stopPropagation();
+      e.preventDefault();
+      setFullScreen(true);
+    },
+    { capture: true },
+  );
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && box.classList.contains('fullscreen')) setFullScreen(false);
   });
@@ -178,7 +189,13 @@ function setupUploadForm() {
   function preview(side, file) {
     const el = $(`${side}-preview`);
     el.replaceChildren();
-    if (!file) return;
+    if (!file) {
+      const none = document.createElement('p');
+      none.className = 'muted small';
+      none.textContent = t.noFile;
+      el.append(none);
+      return;
+    }
     const label = `${t.sideLabel[side]}: ${file.name}`;
     if (file.mime === 'application/pdf') {
       const a = document.createElement('a');
@@ -232,20 +249,24 @@ function setupUploadForm() {
     }
     uploaded[side] = data;
     preview(side, data);
-    $(`${side}-choose`).textContent = `${t.replace} – ${t.sideLabel[side]}`;
   }
 
   for (const side of ['front', 'back']) {
-    const input = $(`${side}-file`);
-    $(`${side}-choose`).addEventListener('click', () => input.click());
-    input.addEventListener('change', () => {
-      const file = input.files?.[0];
-      if (!file) return;
-      pending[side] = upload(side, file).finally(() => {
-        pending[side] = null;
-        input.value = '';
+    for (const [buttonId, inputId] of [
+      [`${side}-choose`, `${side}-file`],
+      [`${side}-camera`, `${side}-camera-input`],
+    ]) {
+      const input = $(inputId);
+      $(buttonId).addEventListener('click', () => input.click());
+      input.addEventListener('change', () => {
+        const file = input.files?.[0];
+        if (!file) return;
+        pending[side] = upload(side, file).finally(() => {
+          pending[side] = null;
+          input.value = '';
+        });
       });
-    });
+    }
   }
   for (const f of config.files) {
     uploaded[f.side] = f;

@@ -101,7 +101,6 @@ function signForm(t: Texts, signer: string, lang: Lang): string {
     </div>
     <div class="pad-area">
       <canvas id="pad" role="img" aria-label="${esc(t.padLabel)}"></canvas>
-      <button type="button" id="pad-start" class="pad-start">${esc(t.tapToSign)}</button>
     </div>
     <div class="pad-actions">
       <button type="button" id="pad-clear" class="secondary">${esc(t.clear)}</button>
@@ -127,15 +126,20 @@ function uploadForm(t: Texts, maxMb: number): string {
   const accept = 'image/jpeg,image/png,image/heic,image/heif,.heic,.heif,application/pdf';
   const slot = (side: 'front' | 'back', label: string) => `<div class="slot" data-side="${side}">
   <h2 id="${side}-h">${esc(label)}</h2>
-  <div id="${side}-preview" class="preview" aria-live="polite"></div>
+  <div id="${side}-preview" class="preview" aria-live="polite"><p class="muted small">${esc(t.noFile)}</p></div>
   <div class="slot-actions">
+    <button type="button" class="secondary camera-only" id="${side}-camera" aria-describedby="${side}-hint">${esc(t.takePhoto(label))}</button>
     <button type="button" class="secondary" id="${side}-choose" aria-describedby="${side}-hint">${esc(t.chooseFile(label))}</button>
   </div>
-  <input type="file" id="${side}-file" class="file-input" accept="${accept}" capture="environment" tabindex="-1" aria-hidden="true">
+  <input type="file" id="${side}-file" class="file-input" accept="${accept}" tabindex="-1" aria-hidden="true">
   <p class="hint" id="${side}-hint">${esc(t.fileTypes)}, ${esc(t.maxSize(maxMb))}</p>
   <p class="error" id="${side}-error" role="alert"></p>
 </div>`;
-  return `<section class="guidance" aria-label="${esc(t.intro.patient_id)}">
+  // The camera inputs come last: a phone opens its camera directly for them (capture); the inputs above also accept
+  // PDFs and photos already on the phone.
+  const camera = (side: 'front' | 'back') =>
+    `<input type="file" id="${side}-camera-input" class="file-input" accept="image/*" capture="environment" tabindex="-1" aria-hidden="true">`;
+  return `<section class="guidance" aria-label="${esc(t.guidanceLabel)}">
 <ol>${t.guidance.map((g) => `<li>${esc(g)}</li>`).join('')}</ol>
 </section>
 <form id="upload-form" novalidate>
@@ -145,6 +149,8 @@ ${slot('back', t.back)}
 </div>
 <p id="form-error" class="error" role="alert"></p>
 <button type="submit" id="submit" class="primary">${esc(t.submitUpload)}</button>
+${camera('front')}
+${camera('back')}
 </form>`;
 }
 
@@ -198,7 +204,7 @@ ${done}`;
         working: t.working,
         uploading: t.uploading,
         uploadedPrefix: t.uploaded(''),
-        replace: t.replaceFile,
+        noFile: t.noFile,
         choose: { front: t.chooseFile(t.front), back: t.chooseFile(t.back) },
         sideLabel: { front: t.front, back: t.back },
         yourSignature: t.yourSignature,

@@ -165,6 +165,7 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/favicon.ico', async (_request, reply) => reply.status(204).send());
 
   app.get('/assets/*', async (request, reply) => {
     const name = (request.params as { '*': string })['*'];
