@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canPayNow, emptyCardForm, prefillCardForm, validateCardForm, type CardForm } from './card-form';
+import { confirmPaymentBodySchema } from '@paylink/shared';
+import { canPayNow, emptyCardForm, isPayorEmail, prefillCardForm, validateCardForm, type CardForm } from './card-form';
 import { US_STATES, stateValueFor } from './us-states';
 
 const now = new Date(2026, 2, 15);
@@ -105,5 +106,24 @@ describe('US states', () => {
     expect(stateValueFor('New York')).toBe('New York');
     expect(stateValueFor('DC')).toBe('');
     expect(stateValueFor(null)).toBe('');
+  });
+});
+
+describe('payor e-mail rule', () => {
+  it.each([
+    'pat@example.com',
+    'pat.payor+deposit@mail.example.co.uk',
+    "o'neil@example.org",
+    'pat@',
+    'pat@example',
+    '.pat@example.com',
+    'pat..payor@example.com',
+    'pat payor@example.com',
+    'pat@-example.com',
+    'pat@example.c',
+    '',
+  ])('%j is judged as the server judges it', (email) => {
+    const server = confirmPaymentBodySchema.shape.payorEmail.safeParse(email).success && email !== '';
+    expect(isPayorEmail(email)).toBe(server);
   });
 });

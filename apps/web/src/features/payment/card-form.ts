@@ -1,4 +1,4 @@
-import { confirmPaymentBodySchema, PaymentSource } from '@paylink/shared';
+import { PaymentSource } from '@paylink/shared';
 import { validateCardNumber, validateCvc, validateExpiry } from './card-rules';
 import { stateValueFor } from './us-states';
 
@@ -65,7 +65,12 @@ export interface CardFormContext {
   now?: Date;
 }
 
-const payorEmailSchema = confirmPaymentBodySchema.shape.payorEmail;
+/**
+ * The e-mail rule of the server's confirmPaymentBodySchema (zod's z.email() pattern), copied so this page does not
+ * ship zod; card-form.test.ts checks that both agree.
+ */
+const EMAIL = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+export const isPayorEmail = (value: string) => EMAIL.test(value);
 
 /** Every failing rule, as translation keys of the `payment` namespace. Empty when PAY NOW may be pressed. */
 export function validateCardForm(form: CardForm, ctx: CardFormContext): CardFormErrors {
@@ -84,7 +89,7 @@ export function validateCardForm(form: CardForm, ctx: CardFormContext): CardForm
   if (ctx.paymentSource === PaymentSource.Payor) {
     // The server takes the same e-mail rule after the charge; refuse here so an approved payment is never rejected.
     if (!form.PayorEmail.trim()) errors.PayorEmail = 'required.payorEmail';
-    else if (!payorEmailSchema.safeParse(form.PayorEmail.trim()).success) errors.PayorEmail = 'invalid.payorEmail';
+    else if (!isPayorEmail(form.PayorEmail.trim())) errors.PayorEmail = 'invalid.payorEmail';
     if (!ctx.authorisationSigned) errors.Signature = 'required.signature';
   }
   if (!form.Agreed) errors.Agreed = 'required.agreement';
