@@ -1,0 +1,160 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedLink } from '../seed/sample-links.js';
+import { staffToken } from '../seed/seed-staff.js';
+import { createTestApp } from '../test-support/context.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+let t: Awaited<ReturnType<typeof createTestApp>>;
+let baseUrl: string;
+let token: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  baseUrl = `http://127.0.0.1:${(t.app.server.address() as net.AddressInfo).port}`;
+  token = await staffToken(t.ctx.db, { email: 'cli-admin@example.com', role: 'admin' });
+});
+afterAll(async () => t.close());
+
+/** Runs the CLI as a user would (a child process), with only the environment given. */
+function cli(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    const clean = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !k.startsWith('PAYLINK_') && k !== 'PORT'),
+    ) as Record<string, string>;
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'apps/server/src/cli/main.ts', ...args],
+      { cwd: ROOT, env: { ...clean, PAYLINK_URL: baseUrl, PAYLINK_ADMIN_TOKEN: token, ...env }, timeout: 60_000 },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+describe('paylink CLI against a running server', () => {
+  it('links create --json prints {id, url} and the link exists with every flag applied', async () => {
+    const r = await cli([
+      'links',
+      'create',
+      '--first-name',
+      'Ana',
+      '--last-name',
+      'Diaz',
+      '--phone',
+      '(555) 010-7788',
+      '--email',
+      'ana@example.com',
+      '--address',
+      '1 Main St',
+      '--city',
+      'Austin',
+      '--state',
+      'TX',
+      '--zip',
+      '78701',
+      '--payor-name',
+      'Luis Diaz',
+      '--payor-email',
+      'luis@example.com',
+      '--locked',
+      '--sign-in',
+      'email',
+      '--expires-in',
+      '2d',
+      '--lang',
+      'es',
+      '--json',
+    ]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.url).toBe(`${t.ctx.config.publicUrl}/auth?id=${out.id}`);
+    const row = await t.ctx.db.query<Record<string, unknown>>('select * from link where id = $1', [out.id]);
+    expect(row.rows[0]).toMatchObject({
+      first_name: 'Ana',
+      last_name: 'Diaz',
+      phone: '+15550107788',
+      email: 'ana@example.com',
+      address: '1 Main St',
+      city: 'Austin',
+      state: 'TX',
+      zip_code: '78701',
+      payor_name: 'Luis Diaz',
+      payor_email: 'luis@example.com',
+      is_payment_link_locked: true,
+      sign_in_method: 'email',
+      language: 'es',
+    });
+  });
+
+  it('lists, shows, extends, expires and cancels links, and lists payments', async () => {
+    const { link } = await seedLink(t.ctx, { firstName: 'Zoe', lastName: 'Listed' });
+    const list = await cli(['links', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(link.id);
+    expect(list.stdout).toContain('Zoe Listed');
+    const json = JSON.parse((await cli(['links', 'list', '--status', 'active', '--json'])).stdout);
+    expect(json.links.map((l: { id: string }) => l.id)).toContain(link.id);
+
+    const extended = await cli(['links', 'extend', link.id, '--days', '5', '--json']);
+    expect(JSON.parse(extended.stdout).status).toBe('active');
+    expect((await cli(['links', 'expire', link.id])).stdout).toContain('expired');
+    expect((await cli(['links', 'cancel', link.id])).stdout).toContain('cancelled');
+    const show = await cli(['links', 'show', link.id]);
+    expect(show.stdout).toContain('link.cancelled');
+    expect(show.stdout).toContain('link.extended');
+    const again = await cli(['links', 'cancel', link.id]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/cancelled.*409/);
+
+    const payments = await cli(['payments', 'list', '--json']);
+    expect(payments.code).toBe(0);
+    expect(JSON.parse(payments.stdout)).toHaveProperty('payments');
+  });
+
+  it('reads the token the server wrote into the data dir when PAYLINK_ADMIN_TOKEN is unset', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paylink-cli-'));
+    fs.writeFileSync(path.join(dir, 'admin-token'), `${token}\n`, { mode: 0o600 });
+    const r = await cli(['links', 'list', '--json'], { PAYLINK_ADMIN_TOKEN: '', PAYLINK_DATA_DIR: dir });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveProperty('links');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('explains a server that is not running, a refused token and wrong flags', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const down = await cli(['links', 'list'], { PAYLINK_URL: `http://127.0.0.1:${port}` });
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain(`Cannot reach the Paylink server at http://127.0.0.1:${port}`);
+    expect(down.stderr).toContain('npm start');
+
+    const refused = await cli(['links', 'list'], { PAYLINK_ADMIN_TOKEN: 'plk_not-a-real-token-000000000' });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('refused the admin token');
+
+    const badChoice = await cli(['links', 'create', '--first-name', 'A', '--last-name', 'B', '--sign-in', 'fax']);
+    expect(badChoice.code).not.toBe(0);
+    expect(badChoice.stderr).toContain("argument 'fax' is invalid");
+    const unknown = await cli(['links', 'create', '--first-name', 'A', '--last-name', 'B', '--colour', 'red']);
+    expect(unknown.stderr).toContain("unknown option '--colour'");
+    const missing = await cli(['links', 'create', '--last-name', 'B']);
+    expect(missing.stderr).toContain("required option '--first-name <name>' not specified");
+    const badDays = await cli(['links', 'extend', 'AAAAAAAAAAAAAAAAAAAAAA', '--days', 'two']);
+    expect(badDays.stderr).toContain('--days must be a whole number');
+    const serverRefusal = await cli(['links', 'create', '--first-name', 'A', '--last-name', 'B', '--sign-in', 'sms']);
+    expect(serverRefusal.code).toBe(1);
+    expect(serverRefusal.stderr).toContain('phone is required when signInMethod is sms');
+  });
+});
