@@ -1,10 +1,11 @@
-import { LinkMessages, PaymentSource, formatUsd, parseDollarsToCents } from '@paylink/shared';
+import { LinkMessages, PaymentSource, StepRoutes, formatUsd, parseDollarsToCents } from '@paylink/shared';
 import type { Db } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { AppError, LinkStateError, badRequest, conflict } from '../../lib/errors.js';
 import type { CardGateway } from '../../providers/gateway/types.js';
 import { findPayment, requireUsableLink } from '../links/link-queries.js';
 import type { Actor } from '../links/link-use-case.js';
+import { isStepDocumentComplete } from '../signing/prepare-step-documents.js';
 import { findAttempt, findLiveAttempt, newAttemptId, retireStaleAttempts, type AttemptRow } from './payment-queries.js';
 
 export const gatewayUnavailable = () =>
@@ -57,6 +58,17 @@ async function planSession(
         'amount_mismatch',
         `The amount does not match the payment recorded for this link (${formatUsd(payment.amount_cents)}). Reload the page.`,
       );
+    }
+    if (payment.payment_source_id === PaymentSource.Payor) {
+      // The payor signs the payment authorisation before paying (spec section 5); the server re-checks it.
+      const step = await tx.query<{ id: number }>('select id from link_step where link_id = $1 and route_path = $2', [
+        link.id,
+        StepRoutes.payment,
+      ]);
+      const stepId = step.rows[0]?.id;
+      if (stepId === undefined || !(await isStepDocumentComplete(tx, { linkId: link.id, linkStepId: stepId }))) {
+        throw conflict('authorization_not_signed', 'The payor must sign the payment authorization before paying.');
+      }
     }
     await retireStaleAttempts(tx, link.id, amountCents);
     const live = await findLiveAttempt(tx, link.id);

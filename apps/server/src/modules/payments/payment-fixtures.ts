@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { StepRoutes, stepRoutesFor, type PaymentSourceId } from '@paylink/shared';
@@ -64,6 +65,8 @@ export async function createLinkAtPaymentStep(
     language?: 'en' | 'es';
     email?: string;
     payorEmail?: string | null;
+    /** Payor-paid links: whether the payment authorisation is signed (default true). */
+    authorizationSigned?: boolean;
   } = {},
 ): Promise<TestLink> {
   const id = newLinkId();
@@ -99,6 +102,15 @@ export async function createLinkAtPaymentStep(
     id,
     StepRoutes.payment,
   ]);
+  if (source === 2 && opts.authorizationSigned !== false) {
+    const hex = () => createHash('sha256').update(randomBytes(16)).digest('hex');
+    await ctx.db.query(
+      `insert into submission (token_hash, link_id, link_step_id, kind, status, signer_name, signature_method,
+         completed_at, original_sha256, signed_storage_key)
+       values ($1, $2, $3, 'payment_authorization', 'completed', 'Pat Payor', 'type', now(), $4, 'test/signed.pdf')`,
+      [hex(), id, step.rows[0]!.id, hex()],
+    );
+  }
   const token = await mintPatientToken(ctx, id);
   return { linkId: id, token, headers: apiHeaders(ctx, token), paymentStepId: step.rows[0]!.id, amountCents };
 }

@@ -80,6 +80,15 @@ describe('POST /api/converge?amount=', () => {
     expect(a.rowCount).toBe(0);
   });
 
+  it('refuses a payor-paid link until the payor signed the payment authorization', async () => {
+    const link = await createLinkAtPaymentStep(env.ctx, { source: 2, authorizationSigned: false });
+    const r = await requestSessionToken(env, link);
+    expect(r.statusCode).toBe(409);
+    expect(r.json()).toMatchObject({ error: 'authorization_not_signed' });
+    const signed = await createLinkAtPaymentStep(env.ctx, { source: 2 });
+    expect((await requestSessionToken(env, signed)).statusCode).toBe(200);
+  });
+
   it('refuses malformed amounts with 400 and requests without a session with 401', async () => {
     const link = await createLinkAtPaymentStep(env.ctx);
     const bad = await requestSessionToken(env, link, 'five');
