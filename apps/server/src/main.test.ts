@@ -1,0 +1,167 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openPostgres } from './db/client.js';
+import { MIGRATIONS_DIR } from './db/migrate.js';
+import { issueSession } from './modules/sessions/session-tokens.js';
+
+/**
+ * The server as `npm start` runs it: real processes on free ports. With DATABASE_URL, two processes share one fresh
+ * database and must behave as one.
+ */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const children: ChildProcess[] = [];
+const cleanups: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  for (const c of children) {
+    if (c.exitCode === null) {
+      const exited = new Promise((r) => c.once('exit', r));
+      c.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (c.exitCode === null) c.kill('SIGKILL');
+    }
+  }
+  for (const f of cleanups) await f();
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(env: Record<string, string>) {
+  const [port, signPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paylink-main-'));
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('PAYLINK_') && k !== 'DATABASE_URL' && k !== 'PORT'),
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...base,
+      PORT: String(port),
+      SIGN_PORT: String(signPort),
+      GATEWAY_PORT: String(gatewayPort),
+      HOST: '127.0.0.1',
+      PAYLINK_DATA_DIR: dataDir,
+      PAYLINK_MODE: 'sandbox',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const url = `http://localhost:${port}`;
+  const deadline = Date.now() + 90_000;
+  // Wait for the banner's last line: the server is listening and has printed everything.
+  while (!output.includes('npm run paylink -- --help')) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+  return { url, dataDir, token, output: () => output };
+}
+
+describe('npm start (one process, embedded PostgreSQL)', () => {
+  it('prints the app URL, the demo links with their sign-in method and CLI usage; the token file works', async () => {
+    const s = await startServer({});
+    const out = s.output();
+    expect(out).toContain(`App:     ${s.url}`);
+    expect(out).toMatch(/Patient pays \(deposit\)\s+active\s+sms/);
+    expect(out).toMatch(/Payor pays\s+active\s+email/);
+    expect(out).toContain(`${s.url}/dev/outbox`);
+    expect(out).toContain('npm run paylink -- links create');
+    expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
+    const links = await fetch(`${s.url}/api/admin/links`, { headers: { authorization: `Bearer ${s.token}` } });
+    expect((await links.json()).total).toBe(6);
+  }, 120_000);
+});
+
+const DATABASE_URL = process.env.DATABASE_URL;
+describe.skipIf(!DATABASE_URL)('two server processes on one PostgreSQL database (needs DATABASE_URL)', () => {
+  it('run migrations and seeding once, and share sessions and step changes', async () => {
+    const name = `paylink_two_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(DATABASE_URL!);
+    u.pathname = `/${name}`;
+    const dbUrl = u.toString();
+    const db = openPostgres(dbUrl);
+    cleanups.push(async () => {
+      await db.close();
+      const a = new pg.Client({ connectionString: DATABASE_URL });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    });
+
+    // Both boot at once against the empty database.
+    const [a, b] = await Promise.all([startServer({ DATABASE_URL: dbUrl }), startServer({ DATABASE_URL: dbUrl })]);
+
+    const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql'));
+    const applied = await db.query<{ name: string }>('select name from schema_migration order by name');
+    expect(applied.rows.map((r) => r.name)).toEqual(files.sort());
+    expect((await db.query(`select 1 from boot_task where name = 'demo_links'`)).rowCount).toBe(1);
+    expect((await db.query('select 1 from link where demo_label is not null')).rowCount).toBe(6);
+    expect((await db.query('select 1 from practice')).rowCount).toBe(1);
+
+    // A patient session issued against the shared database works on both processes.
+    const secret = await db.query<{ value: string }>(`select value from app_secret where name = 'session'`);
+    const keys = { secret: new TextEncoder().encode(secret.rows[0]!.value), ttlMinutes: 60 };
+    const created = await fetch(`${a.url}/api/admin/links`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ firstName: 'Two', lastName: 'Process', phone: '(555) 010-0002' }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    const session = await issueSession({ db, keys, linkId: id, method: 'test' });
+    const headers = { 'x-api-key': 'paylink-sandbox-api-key', authorization: `Bearer ${session.token}` };
+
+    const steps = await fetch(`${a.url}/api/linksteps/script?linkId=${id}&paymentAmount=300`, {
+      method: 'POST',
+      headers,
+    });
+    expect(steps.status).toBe(200);
+    const list = (await steps.json()) as { linkStepId: number; routePath: string }[];
+    const put = await fetch(
+      `${a.url}/api/linksteps?linkId=${id}&linkStepId=${list[1]!.linkStepId}&LinkStepStatusId=2`,
+      {
+        method: 'PUT',
+        headers,
+      },
+    );
+    expect(put.status).toBe(200);
+    const check = await fetch(`${b.url}/api/linksteps/script/${id}/check`, { headers });
+    expect(check.status).toBe(200);
+    const restored = (await check.json()) as { linkStepScript: { linkStepStatusId: number }[] };
+    expect(restored.linkStepScript[1]!.linkStepStatusId).toBe(2);
+
+    // Cancelling through B (with B's own data-dir token) ends the session on A at once.
+    const cancel = await fetch(`${b.url}/api/admin/links/${id}/cancel`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${b.token}` },
+    });
+    expect(cancel.status).toBe(200);
+    const after = await fetch(`${a.url}/api/patients/patientinfo/${id}`, { headers });
+    expect(after.status).toBe(401);
+  }, 180_000);
+});
