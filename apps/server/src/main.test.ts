@@ -90,7 +90,7 @@ describe('npm start (one process, embedded PostgreSQL)', () => {
     expect(out).toContain('npm run paylink -- links create');
     expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
     const links = await fetch(`${s.url}/api/admin/links`, { headers: { authorization: `Bearer ${s.token}` } });
-    expect((await links.json()).total).toBe(6);
+    expect(((await links.json()) as { total: number }).total).toBe(6);
   }, 120_000);
 });
 

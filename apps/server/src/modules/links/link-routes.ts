@@ -48,6 +48,7 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
           tags,
           summary: 'Phone number to verify (masked but for the last 4 digits)',
           description: 'text/plain, e.g. `(***) ***-4567`; empty for links without a phone number.',
+          produces: ['text/plain', 'application/json'],
           security: API_KEY_SECURITY,
           params: pathParams,
           querystring: phoneLookupQuerySchema,
