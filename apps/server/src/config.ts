@@ -85,6 +85,21 @@ const envSchema = z.object({
   CONVERGE_3DS_BASE_URL: origin.optional(),
   /** Extra origins the 3-D Secure challenge may frame (comma-separated), e.g. issuers' ACS pages. */
   CONVERGE_3DS_FRAME_ORIGINS: optional,
+  /** Card-testing brake: new gateway session tokens per link per hour (docs/decisions/0056). */
+  PAYMENT_MAX_ATTEMPTS_PER_HOUR: int(20, 1, 1000),
+  /** IANA time zone for dates in receipts (default: the server's). */
+  PRACTICE_TIME_ZONE: z
+    .string()
+    .optional()
+    .refine((v) => {
+      if (!v) return true;
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: v });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as America/Chicago'),
   // Sandbox gateway and signing service: their own origins (second and third ports in sandbox mode)
   GATEWAY_PORT: int(8082, 0, 65535),
   GATEWAY_ORIGIN: origin.optional(),

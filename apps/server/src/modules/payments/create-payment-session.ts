@@ -28,6 +28,8 @@ export async function createPaymentSession(opts: {
   actor: Actor;
   linkId: string;
   amount: string;
+  /** New tokens allowed per link per hour (card-testing brake). */
+  maxAttemptsPerHour?: number;
 }): Promise<string> {
   const amountCents = parseDollarsToCents(opts.amount);
   if (amountCents === null || amountCents <= 0) throw badRequest('amount must be a dollar amount like 500 or 500.00');
@@ -43,7 +45,7 @@ export async function createPaymentSession(opts: {
 }
 
 async function planSession(
-  opts: { db: Db; gateway: CardGateway; actor: Actor; linkId: string },
+  opts: { db: Db; gateway: CardGateway; actor: Actor; linkId: string; maxAttemptsPerHour?: number },
   amountCents: number,
 ): Promise<Step> {
   return opts.db.transaction(async (tx): Promise<Step> => {
@@ -82,6 +84,17 @@ async function planSession(
       return { token: live.session_token };
     }
     if (live) return { waitFor: live.id };
+    const recent = await tx.query<{ n: number }>(
+      `select count(*)::int as n from payment_attempt where link_id = $1 and created_at > now() - interval '1 hour'`,
+      [link.id],
+    );
+    if (recent.rows[0]!.n >= (opts.maxAttemptsPerHour ?? 20)) {
+      throw new AppError(
+        429,
+        'too_many_payment_attempts',
+        'Too many payment attempts. Please wait an hour, or contact your sales coordinator.',
+      );
+    }
     const id = newAttemptId();
     const r = await tx.query<AttemptRow>(
       `insert into payment_attempt (id, link_id, payment_id, amount_cents, gateway)

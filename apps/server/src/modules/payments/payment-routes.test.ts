@@ -9,6 +9,7 @@ import {
   type PaymentTestEnv,
   type TestLink,
 } from './payment-fixtures.js';
+import { newAttemptId } from './payment-queries.js';
 
 let env: PaymentTestEnv;
 beforeAll(async () => {
@@ -87,6 +88,21 @@ describe('POST /api/converge?amount=', () => {
     expect(r.json()).toMatchObject({ error: 'authorization_not_signed' });
     const signed = await createLinkAtPaymentStep(env.ctx, { source: 2 });
     expect((await requestSessionToken(env, signed)).statusCode).toBe(200);
+  });
+
+  it('refuses new tokens with 429 after too many attempts in an hour (card-testing brake)', async () => {
+    const link = await createLinkAtPaymentStep(env.ctx);
+    const payment = await db().query<{ id: number }>('select id from payment where link_id = $1', [link.linkId]);
+    for (let i = 0; i < env.ctx.config.PAYMENT_MAX_ATTEMPTS_PER_HOUR; i++) {
+      await db().query(
+        `insert into payment_attempt (id, link_id, payment_id, amount_cents, gateway, status)
+         values ($1, $2, $3, 50000, 'sandbox', 'closed')`,
+        [newAttemptId(), link.linkId, payment.rows[0]!.id],
+      );
+    }
+    const r = await requestSessionToken(env, link);
+    expect(r.statusCode).toBe(429);
+    expect(r.json()).toMatchObject({ error: 'too_many_payment_attempts' });
   });
 
   it('refuses malformed amounts with 400 and requests without a session with 401', async () => {

@@ -36,7 +36,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
           "401 'Process has completed.' after the payment.",
         security: PATIENT_SECURITY,
         querystring: convergeQuerySchema,
-        response: { 200: z.string(), 401: linkState401, ...errorResponses(400, 409, 502) },
+        response: { 200: z.string(), 401: linkState401, ...errorResponses(400, 409, 429, 502) },
       },
     },
     async (request, reply) => {
@@ -48,6 +48,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
         actor: auditContext(request),
         linkId,
         amount: request.query.amount,
+        maxAttemptsPerHour: ctx.config.PAYMENT_MAX_ATTEMPTS_PER_HOUR,
       });
       return reply.header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(token);
     },
@@ -79,6 +80,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
           supportEmail: ctx.config.PRACTICE_EMAIL,
           logoUrl: ctx.config.PRACTICE_LOGO_URL ?? null,
         },
+        timeZone: ctx.config.PRACTICE_TIME_ZONE,
       });
     },
   );
