@@ -2,14 +2,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureChromium } from './support/chromium.js';
-import { ROOT } from './support/server.js';
+import { PRODUCT_ROOT, ROOT } from './support/server.js';
 
 /**
  * The browser suite: finds (or installs) Chromium, then runs every e2e/tests/*.test.ts with Node's test runner.
  * Each test file starts its own product (support/server.ts) so files cannot disturb each other.
  */
 const chromium = ensureChromium();
-if (!fs.existsSync(path.join(ROOT, 'apps/web/dist/index.html'))) {
+if (!fs.existsSync(path.join(PRODUCT_ROOT, 'apps/web/dist/index.html'))) {
   console.error('The web app is not built: run `npm run build` first (npm run test:e2e does).');
   process.exit(1);
 }

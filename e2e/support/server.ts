@@ -7,6 +7,11 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
+/**
+ * Where the product under test lives: this checkout, or E2E_PRODUCT_ROOT (a copy with its own built web app, so a
+ * `npm run build` elsewhere in a shared checkout cannot swap the app's files under a running suite).
+ */
+export const PRODUCT_ROOT = process.env.E2E_PRODUCT_ROOT ? path.resolve(process.env.E2E_PRODUCT_ROOT) : ROOT;
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -74,7 +79,7 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
   const childEnv = { ...process.env, ...env };
   if (!databaseUrl) delete childEnv.DATABASE_URL;
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
+    cwd: PRODUCT_ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

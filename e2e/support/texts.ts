@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT } from './server.js';
+import { PRODUCT_ROOT } from './server.js';
 
 export type Lng = 'en' | 'es';
 
-const LOCALES = path.join(ROOT, 'apps/web/public/locales');
+const LOCALES = path.join(PRODUCT_ROOT, 'apps/web/public/locales');
 const cache = new Map<Lng, Record<string, Record<string, unknown>>>();
 
 function namespaces(lng: Lng): Record<string, Record<string, unknown>> {

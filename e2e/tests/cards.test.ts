@@ -19,6 +19,7 @@ import {
   type Flow,
 } from '../support/flows.js';
 import { startProduct, type RunningProduct } from '../support/server.js';
+import { dumpDatabase } from '../support/database.js';
 import { DESKTOP, inSession } from '../support/session.js';
 import { t as text } from '../support/texts.js';
 
@@ -37,6 +38,9 @@ after(async () => {
   await browser?.close();
   await product?.stop();
 });
+
+/** A CVC no other value in the product will contain, so the scan below can look for it. */
+const CVC = '8642';
 
 const THREE_DS = {
   title: 'We were unable to process your payment',
@@ -67,7 +71,7 @@ test('every decline and 3-D Secure failure shows its modal; then an approved Mas
     ];
     let first = true;
     for (const c of cases) {
-      await fillCard(f, { number: c.card });
+      await fillCard(f, { number: c.card, cvc: CVC });
       await payNow(f);
       if (c.challenge) await answerChallenge(f, c.challenge === 'fail' ? 'fail' : 'authenticate');
       await expectPaymentModal(f, c.modal);
@@ -79,7 +83,7 @@ test('every decline and 3-D Secure failure shows its modal; then an approved Mas
     }
 
     // Gateway error: errorMessage wins over everything else.
-    await fillCard(f, { number: CARDS.gatewayError });
+    await fillCard(f, { number: CARDS.gatewayError, cvc: CVC });
     await payNow(f);
     const dialog = await expectPaymentModal(f, { title: 'Card Declined', lines: ['Unable to process payment.'] });
     const shown = await dialog.innerText();
@@ -100,7 +104,7 @@ test('every decline and 3-D Secure failure shows its modal; then an approved Mas
     assert.notEqual(before.state, 'completed', 'no failure completed the link');
     assert.ok(!before.payment || before.payment.status !== 'approved', 'no failure was recorded as a payment');
 
-    await fillCard(f, { number: CARDS.mastercardFrictionless, expiry: undefined });
+    await fillCard(f, { number: CARDS.mastercardFrictionless, cvc: CVC });
     await payNow(f);
     const { transactionId } = await expectConfirmation(f, { amount: '$750.00' });
     const after = await getLink(product, link.id);
@@ -108,4 +112,20 @@ test('every decline and 3-D Secure failure shows its modal; then an approved Mas
     assert.equal(after.payment?.status, 'approved');
     assert.equal(after.payment?.transactionId, transactionId);
   });
+});
+
+test('no card number or CVC reached the database, the outbox or the server logs', async () => {
+  const logs = product.output();
+  await product.halt();
+  const dump = await dumpDatabase(product);
+  // The declines above were logged (redacted): the scan looks where card data would land.
+  const paymentLog = /## payment_log\n([\s\S]*?)(\n## |$)/.exec(dump)?.[1] ?? '';
+  assert.match(paymentLog, /0051/, 'the CVV decline was logged with its last 4');
+  for (const number of Object.values(CARDS)) {
+    assert.ok(!dump.includes(number), `card number ${number} is stored in the database`);
+    assert.ok(!logs.includes(number), `card number ${number} is in the server logs`);
+  }
+  const cvc = new RegExp(`(cvv|cvc)[^\\n,}]{0,40}${CVC}`, 'i');
+  assert.doesNotMatch(dump, cvc, 'a CVC is stored in the database');
+  assert.doesNotMatch(logs, cvc, 'a CVC is in the server logs');
 });

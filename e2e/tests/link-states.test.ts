@@ -8,6 +8,7 @@ import { expectRoute, openLink, signInBySms, type Flow } from '../support/flows.
 import { startProduct, type RunningProduct } from '../support/server.js';
 import { DESKTOP, inSession, PHONE } from '../support/session.js';
 import { t as text, type Lng } from '../support/texts.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * Every way a link can stop a user, in both languages: expired, cancelled, completed, unknown, no id, unknown path;
@@ -92,14 +93,35 @@ for (const lng of ['en', 'es'] as const) {
 test('no session: a protected page sends the user to /auth', async (t) => {
   const link = await createLink(product);
   await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
-    await page.goto(`${product.baseUrl}/patientinfo?id=${link.id}`);
-    await expectRoute(page, '/auth');
-    await page.goto(`${product.baseUrl}/paymentauthorization?id=${link.id}`);
-    await expectRoute(page, '/auth');
+    // The patient opened the link but did not sign in; then tries a step page directly.
+    await openLink({ page, product, link, lng: 'en' });
+    await page.getByRole('button', { name: text('en', 'auth.getCode') }).waitFor();
+    for (const route of ['/patientinfo', '/patientcontract', '/paymentauthorization']) {
+      await page.goto(`${product.baseUrl}${route}`);
+      await expectRoute(page, '/auth');
+      // Still the same link: the sign-in page offers its code, it does not say "forbidden".
+      await page.getByRole('button', { name: text('en', 'auth.getCode') }).waitFor();
+    }
   });
 });
 
-test('back button neutralised on patient information; session warning, then expiry (1 hour) signs out to /auth', async (t) => {
+test('back button neutralised on patient information', async (t) => {
+  const link = await createLink(product);
+  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+    const f: Flow = { page, product, link, lng: 'en' };
+    await openLink(f);
+    await signInBySms(f);
+    const amount = page.getByLabel(text('en', 'patientInfo.amount'));
+    await amount.waitFor();
+    for (let i = 0; i < 2; i++) {
+      await page.goBack().catch(() => undefined);
+      await expectRoute(page, '/patientinfo');
+      await amount.waitFor();
+    }
+  });
+});
+
+test('session: a warning a minute before the hour, then expiry signs out to /auth', async (t) => {
   const link = await createLink(product);
   await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
     // The page's clock runs normally but can be moved ahead: no waiting an hour.
@@ -107,10 +129,7 @@ test('back button neutralised on patient information; session warning, then expi
     const f: Flow = { page, product, link, lng: 'en' };
     await openLink(f);
     await signInBySms(f);
-    await page.getByLabel(/amount/i).waitFor();
-    await page.goBack().catch(() => undefined);
-    await expectRoute(page, '/patientinfo');
-    await page.getByLabel(/amount/i).waitFor();
+    await page.getByLabel(text('en', 'patientInfo.amount')).waitFor();
 
     // A minute before the hour: the warning that lets the user stay (WCAG 2.2.1).
     await page.clock.fastForward('59:05');
@@ -121,11 +140,15 @@ test('back button neutralised on patient information; session warning, then expi
     // Past the hour: signed out, back to /auth.
     await page.clock.fastForward('01:00');
     await expectRoute(page, '/auth');
-    const cookies = await page.context().cookies(product.baseUrl + '/api');
-    assert.ok(!cookies.some((c) => c.name === 'jwt_authorization' && c.value), 'the session cookie is gone');
+    // The session cookie is HttpOnly: signing out asks the server to clear it.
+    await eventually(
+      async () =>
+        !(await page.context().cookies(`${product.baseUrl}/api/`)).some((c) => c.name === 'jwt_authorization'),
+      { timeout: 5000, message: 'the jwt_authorization cookie to be removed' },
+    );
     // Still signed out after a reload: the expired session is not restored.
     await page.reload();
     await expectRoute(page, '/auth');
-    await page.getByRole('button', { name: /get verification code/i }).waitFor();
+    await page.getByRole('button', { name: text('en', 'auth.getCode') }).waitFor();
   });
 });
