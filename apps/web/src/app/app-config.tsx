@@ -11,11 +11,15 @@ import { api } from '../lib/api-client';
 export const AppConfigContext = createContext<AppConfig | null>(null);
 
 let pending: Promise<AppConfig> | null = null;
+let loaded: AppConfig | null = null;
 export function loadAppConfig(): Promise<AppConfig> {
-  pending ??= api.get<AppConfig>('/api/config', { auth: false }).catch((e: unknown) => {
-    pending = null; // a later retry asks again
-    throw e;
-  });
+  pending ??= api.get<AppConfig>('/api/config', { auth: false }).then(
+    (c) => (loaded = c),
+    (e: unknown) => {
+      pending = null; // a later retry asks again
+      throw e;
+    },
+  );
   return pending;
 }
 
@@ -27,7 +31,7 @@ export function AppConfigProvider(props: { children: ReactNode; value?: AppConfi
 function LoadedConfig(props: { children: ReactNode }) {
   // `use` suspends until the config arrives; a failure reaches the nearest error boundary.
   const [promise] = useState(loadAppConfig);
-  const config = use(promise);
+  const config = loaded ?? use(promise);
   return <AppConfigContext value={config}>{props.children}</AppConfigContext>;
 }
 

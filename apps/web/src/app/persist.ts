@@ -15,10 +15,11 @@ export const DEFAULT_PERSIST_PASSPHRASE = 'paylink-default-persist-passphrase';
  * A plain localStorage adapter. redux-persist/lib/storage is a CommonJS default export that Vite 8 builds into a
  * crash (shared/notes/toolchain.md), so we write the ten lines ourselves.
  */
+const ls = () => (typeof window === 'undefined' ? undefined : window.localStorage);
 export const localStorageAdapter: Storage = {
-  getItem: async (key: string) => window.localStorage.getItem(key),
-  setItem: async (key: string, value: string) => window.localStorage.setItem(key, value),
-  removeItem: async (key: string) => window.localStorage.removeItem(key),
+  getItem: async (key: string) => ls()?.getItem(key) ?? null,
+  setItem: async (key: string, value: string) => ls()?.setItem(key, value),
+  removeItem: async (key: string) => ls()?.removeItem(key),
 };
 
 /** auth.access_token lives in memory only. */

@@ -27,6 +27,9 @@ export function RootLayout() {
     void navigate({ pathname: location.pathname, search: search ? `?${search}` : '' }, { replace: true });
   }, [location.search, location.pathname, dispatch, navigate]);
 
+  // Pages mount only once the token is taken, so none of them acts as signed out meanwhile.
+  if (new URLSearchParams(location.search).has('jwt_authorization')) return <PageSkeleton />;
+
   return (
     <>
       <Suspense fallback={<PageSkeleton />}>

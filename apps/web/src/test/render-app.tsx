@@ -1,10 +1,11 @@
 /** Renders the real app routes in memory with a fresh store, real i18n resources and the given start URL. */
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { makeStore, type AppDispatch } from '../app/store';
 import { routes } from '../app/router';
+import { loadAppConfig } from '../app/app-config';
 import { setAccessTokenGetter } from '../lib/api-client';
 import { createTestI18n } from './i18n';
 import { setLink } from '../store/link-slice';
@@ -27,13 +28,16 @@ export async function renderApp(path: string, opts: { setup?: (dispatch: AppDisp
   setAccessTokenGetter(() => store.getState().auth.access_token || undefined);
   opts.setup?.(store.dispatch);
   const i18n = await createTestI18n(opts.lng ?? 'en');
+  await loadAppConfig();
   const router = createMemoryRouter(routes, { initialEntries: [path] });
-  const view = render(
-    <Provider store={store}>
-      <I18nextProvider i18n={i18n}>
-        <RouterProvider router={router} />
-      </I18nextProvider>
-    </Provider>,
+  const view = await act(async () =>
+    render(
+      <Provider store={store}>
+        <I18nextProvider i18n={i18n}>
+          <RouterProvider router={router} />
+        </I18nextProvider>
+      </Provider>,
+    ),
   );
   return { ...view, store, router, i18n };
 }

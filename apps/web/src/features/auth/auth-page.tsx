@@ -38,7 +38,8 @@ export default function AuthPage() {
   const [finishing, setFinishing] = useState(Boolean(oobCode));
 
   const validId = LINK_ID.test(linkId);
-  const signedInHere = isSessionValid(auth) && storedLinkId === linkId;
+  // No stored link yet with a valid session: the token just arrived in the URL for this link.
+  const signedInHere = isSessionValid(auth) && (storedLinkId === linkId || !storedLinkId);
 
   // Remember this link; a different link than the one signed in to starts from scratch.
   useEffect(() => {

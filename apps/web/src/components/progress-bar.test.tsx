@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen, within } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter } from 'react-router';
+import { makeStore } from '../app/store';
+import { createTestI18n } from '../test/i18n';
+import { ProgressBar } from './progress-bar';
+
+const steps = [4, 4, 2, 1, 1, 1].map((status, i) => ({
+  linkStepId: i + 1,
+  routePath: [
+    '/patientinfo',
+    '/patientinvoicedetail',
+    '/patientiddocs',
+    '/patientcontract',
+    '/paymentauthorization',
+    '/confirmation',
+  ][i]!,
+  documentUrl: null,
+  linkStepStatusId: status,
+}));
+
+describe('ProgressBar (spec screen 9)', () => {
+  it('draws one circle per step numbered from 1; status 4 is completed, every other status active', async () => {
+    const { store } = makeStore({ passphrase: 'k' });
+    const i18n = await createTestI18n('en');
+    render(
+      <Provider store={store}>
+        <I18nextProvider i18n={i18n}>
+          <MemoryRouter initialEntries={['/patientiddocs']}>
+            <ProgressBar steps={steps} />
+          </MemoryRouter>
+        </I18nextProvider>
+      </Provider>,
+    );
+    const nav = screen.getByRole('navigation', { name: 'Your progress' });
+    const items = within(nav).getAllByRole('listitem');
+    expect(items.map((li) => li.querySelector('.progress-circle')?.textContent)).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+    ]);
+    expect(items.map((li) => li.classList.contains('is-completed'))).toEqual([true, true, false, false, false, false]);
+    expect(items.map((li) => li.classList.contains('is-active'))).toEqual([false, false, true, true, true, true]);
+    expect(items[2]).toHaveAttribute('aria-current', 'step');
+    expect(items[0]).toHaveTextContent('Step 1 of 6: completed');
+    expect(items[3]).toHaveTextContent('Step 4 of 6');
+  });
+});

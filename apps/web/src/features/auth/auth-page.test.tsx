@@ -1,0 +1,222 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { HttpResponse, http, server, setupMsw } from '../../test/msw';
+import { LINK_ID, renderApp, signedInSetup } from '../../test/render-app';
+import { readCookie } from '../../lib/link-id';
+
+setupMsw();
+
+const text401 = (body: string) =>
+  HttpResponse.text(body, { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+
+function smsLink(phone = '(***) ***-4567') {
+  server.use(
+    http.get('*/api/auth/options', () => HttpResponse.json({ method: 'sms', captchaSiteKey: null })),
+    http.get(`*/api/patients/${LINK_ID}/notoken`, ({ request }) => {
+      // The lookup sends only the API key (spec section 7).
+      if (request.headers.get('authorization')) return HttpResponse.json({}, { status: 400 });
+      if (!request.headers.get('x-api-key')) return HttpResponse.json({}, { status: 401 });
+      return HttpResponse.text(phone);
+    }),
+  );
+}
+
+const authError = (status: number, error: string) => HttpResponse.json({ error, message: 'server text' }, { status });
+
+describe('/auth', () => {
+  it('without an id goes to /forbidden', async () => {
+    const { router } = await renderApp('/auth');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/forbidden'));
+  });
+
+  it.each([
+    ['Link Expired.', '/linkexpired'],
+    ['Link has been Cancelled.', '/linkcancelled'],
+    ['Process has completed.', '/stepscomplete'],
+    ['Not Authorized', '/notauthorized'],
+    ['Something else', '/notauthorized'],
+  ])("routes a 401 '%s' from the link lookup to %s", async (body, path) => {
+    server.use(
+      http.get('*/api/auth/options', () => HttpResponse.json({ method: 'sms', captchaSiteKey: null })),
+      http.get(`*/api/patients/${LINK_ID}/notoken`, () => text401(body)),
+    );
+    const { router } = await renderApp(`/auth?id=${LINK_ID}`);
+    await waitFor(() => expect(router.state.location.pathname).toBe(path));
+  });
+
+  it('routes a 401 from the options call by message too', async () => {
+    server.use(http.get('*/api/auth/options', () => text401('Link Expired.')));
+    const { router } = await renderApp(`/auth?id=${LINK_ID}`);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/linkexpired'));
+  });
+
+  it('remembers the link id in the store, local storage and the link_id cookie', async () => {
+    smsLink();
+    const { store } = await renderApp(`/auth?id=${LINK_ID}`);
+    await screen.findByRole('button', { name: 'Get Verification code' });
+    expect(store.getState().link.link_id).toBe(LINK_ID);
+    expect(window.localStorage.getItem('link_id')).toBe(LINK_ID);
+    expect(readCookie('link_id')).toBe(LINK_ID);
+  });
+
+  it('a signed-in user goes straight to /patientinfo', async () => {
+    server.use(
+      http.get(`*/api/linksteps/script/${LINK_ID}/check`, () => HttpResponse.json({}, { status: 404 })),
+      http.get(`*/api/patients/patientinfo/${LINK_ID}`, () => HttpResponse.json({}, { status: 500 })),
+    );
+    const { router } = await renderApp(`/auth?id=${LINK_ID}`, { setup: signedInSetup });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/patientinfo'));
+  });
+
+  it('phone variant: masked phone, send code, 6-digit code, sign in, then /patientinfo', async () => {
+    smsLink();
+    let sent: unknown;
+    let verified: unknown;
+    server.use(
+      http.post('*/api/auth/sms/send', async ({ request }) => {
+        sent = await request.json();
+        return HttpResponse.json({ resendAfterSeconds: 30, expiresInSeconds: 600 });
+      }),
+      http.post('*/api/auth/sms/verify', async ({ request }) => {
+        verified = await request.json();
+        return HttpResponse.json({ token: 'jwt-1', expiresAt: new Date(Date.now() + 3600_000).toISOString() });
+      }),
+      http.get(`*/api/linksteps/script/${LINK_ID}/check`, () => HttpResponse.json({}, { status: 404 })),
+      http.get(`*/api/patients/patientinfo/${LINK_ID}`, () => new HttpResponse(null, { status: 503 })),
+    );
+    const { router, store } = await renderApp(`/auth?id=${LINK_ID}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Verify your phone number' })).toBeInTheDocument();
+    const phone = screen.getByLabelText('Phone number');
+    expect(phone).toHaveValue('(***) ***-4567');
+    expect(phone).toHaveAttribute('readonly');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Get Verification code' }));
+    expect(await screen.findByRole('button', { name: 'Verification code sent...' })).toBeDisabled();
+    expect(sent).toEqual({ linkId: LINK_ID });
+
+    const code = screen.getByLabelText('6-digit verification code');
+    expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(code).toHaveAttribute('inputmode', 'numeric');
+    expect(code).toHaveAttribute('maxlength', '6');
+    const signIn = screen.getByRole('button', { name: 'Sign In' });
+    expect(signIn).toBeDisabled();
+    await user.type(code, '12a3-45');
+    expect(code).toHaveValue('12345');
+    expect(signIn).toBeDisabled();
+    await user.paste('6789');
+    expect(code).toHaveValue('123456');
+    expect(screen.getByText("Please don't refresh this page while you sign in.")).toBeInTheDocument();
+    await user.click(signIn);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/patientinfo'));
+    expect(verified).toEqual({ linkId: LINK_ID, code: '123456' });
+    expect(store.getState().auth.access_token).toBe('jwt-1');
+  });
+
+  it.each([
+    ['auth/invalid-verification-code', "That code isn't right. Check the text message and try again."],
+    ['auth/code-expired', 'That code has expired. Ask for a new one.'],
+    ['auth/too-many-requests', 'Too many attempts. Please wait a few minutes and try again.'],
+  ])('shows %s in parentheses in a red alert', async (codeName, text) => {
+    smsLink();
+    server.use(
+      http.post('*/api/auth/sms/send', () => HttpResponse.json({ resendAfterSeconds: 0, expiresInSeconds: 600 })),
+      http.post('*/api/auth/sms/verify', () => authError(codeName === 'auth/too-many-requests' ? 429 : 400, codeName)),
+    );
+    await renderApp(`/auth?id=${LINK_ID}`);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Get Verification code' }));
+    await user.type(screen.getByLabelText('6-digit verification code'), '000000');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(`${text} (${codeName})`);
+    expect(alert).toHaveClass('alert-danger');
+    expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
+  });
+
+  it('a send refused by the rate limit shows auth/too-many-requests; no answer shows auth/network-request-failed', async () => {
+    smsLink();
+    server.use(http.post('*/api/auth/sms/send', () => authError(429, 'auth/too-many-requests')));
+    await renderApp(`/auth?id=${LINK_ID}`, { lng: 'es' });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Obtener código de verificación' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Demasiados intentos. Espere unos minutos e inténtelo de nuevo. (auth/too-many-requests)',
+    );
+    server.use(http.post('*/api/auth/sms/send', () => HttpResponse.error()));
+    await user.click(screen.getByRole('button', { name: 'Obtener código de verificación' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('(auth/network-request-failed)'));
+  });
+
+  it('e-mail variant: title, instruction, e-mail field, button becomes "Email link sent…", no-reply note', async () => {
+    let sent: unknown;
+    server.use(
+      http.get('*/api/auth/options', () => HttpResponse.json({ method: 'email', captchaSiteKey: null })),
+      http.post('*/api/auth/email/send', async ({ request }) => {
+        sent = await request.json();
+        return HttpResponse.json({ sent: true });
+      }),
+    );
+    await renderApp(`/auth?id=${LINK_ID}`);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in with your email' })).toBeInTheDocument();
+    expect(screen.getByText(/We'll email you a secure sign-in link/)).toBeInTheDocument();
+    expect(screen.getByText(/Bella Vista Plastic Surgery, a no-reply address/)).toBeInTheDocument();
+    const user = userEvent.setup();
+    const email = screen.getByLabelText('Email address');
+    await user.type(email, 'maria@example');
+    await user.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    expect(screen.getByText('Enter a valid email address, like name@example.com.')).toBeInTheDocument();
+    expect(sent).toBeUndefined();
+    await user.type(email, '.com');
+    await user.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    expect(await screen.findByRole('button', { name: 'Email link sent…' })).toBeDisabled();
+    expect(sent).toEqual({ linkId: LINK_ID, email: 'maria@example.com' });
+  });
+
+  it('an e-mailed link signs in only on the Continue click', async () => {
+    let verifies = 0;
+    server.use(
+      http.post('*/api/auth/email/verify', async ({ request }) => {
+        verifies++;
+        expect(await request.json()).toEqual({ linkId: LINK_ID, oobCode: 'oob-123' });
+        return HttpResponse.json({ token: 'jwt-2', expiresAt: new Date(Date.now() + 3600_000).toISOString() });
+      }),
+      http.get(`*/api/linksteps/script/${LINK_ID}/check`, () => HttpResponse.json({}, { status: 404 })),
+      http.get(`*/api/patients/patientinfo/${LINK_ID}`, () => new HttpResponse(null, { status: 503 })),
+    );
+    const { router } = await renderApp(`/auth?id=${LINK_ID}&mode=signIn&oobCode=oob-123&lng=en`);
+    const button = await screen.findByRole('button', { name: 'Continue' });
+    expect(verifies).toBe(0);
+    await userEvent.setup().click(button);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/patientinfo'));
+    expect(verifies).toBe(1);
+  });
+
+  it('a used e-mailed link shows auth/invalid-action-code and offers a new one', async () => {
+    server.use(
+      http.post('*/api/auth/email/verify', () => authError(400, 'auth/invalid-action-code')),
+      http.get('*/api/auth/options', () => HttpResponse.json({ method: 'email', captchaSiteKey: null })),
+    );
+    await renderApp(`/auth?id=${LINK_ID}&mode=signIn&oobCode=used`);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('(auth/invalid-action-code)');
+    await user.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    expect(await screen.findByLabelText('Email address')).toBeInTheDocument();
+  });
+
+  it('takes a jwt_authorization query parameter as the session and removes it from the URL', async () => {
+    const exp = Math.floor(Date.now() / 1000) + 3600;
+    const payload = btoa(JSON.stringify({ sub: LINK_ID, exp })).replace(/=+$/, '');
+    const token = `eyJhbGciOiJIUzI1NiJ9.${payload}.sig`;
+    server.use(
+      http.get(`*/api/linksteps/script/${LINK_ID}/check`, () => HttpResponse.json({}, { status: 404 })),
+      http.get(`*/api/patients/patientinfo/${LINK_ID}`, () => new HttpResponse(null, { status: 503 })),
+    );
+    const { router, store } = await renderApp(`/auth?id=${LINK_ID}&jwt_authorization=${token}`);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/patientinfo'));
+    expect(router.state.location.search).not.toContain('jwt_authorization');
+    expect(store.getState().auth.access_token).toBe(token);
+    expect(store.getState().auth.exp_Date).toBe(new Date(exp * 1000).toISOString());
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { screen } from '@testing-library/react';
+import { setupMsw } from '../../test/msw';
+import { renderApp } from '../../test/render-app';
+import { setPatient } from '../../store/patient-slice';
+import { setPayment } from '../../store/payment-slice';
+
+setupMsw();
+
+const patient = {
+  firstName: 'Maria',
+  lastName: 'Lopez',
+  address: '',
+  city: '',
+  state: '',
+  zipCode: '',
+  phone: '',
+  email: '',
+  paymentSource: 1,
+  paymentType: 1,
+  paymentAmount: 1250,
+  isPaymentLinkLocked: false,
+  payorName: null,
+  payorEmail: null,
+};
+
+describe('/confirmation (spec screen 7)', () => {
+  it('shows the check, the header, the Transaction ID, the USD amount, thanks and the receipt note', async () => {
+    await renderApp('/confirmation', {
+      setup: (d) => {
+        d(setPatient(patient));
+        d(setPayment({ ssl_txn_id: '221125A15-6C2D4F', ssl_amount: '1250.00' }));
+      },
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Your payment was successful' })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Payment successful' })).toBeInTheDocument();
+    expect(screen.getByText('Transaction ID')).toBeInTheDocument();
+    expect(screen.getByTestId('transaction-id')).toHaveTextContent('221125A15-6C2D4F');
+    expect(screen.getByText('$1,250.00')).toBeInTheDocument();
+    expect(screen.getByText('Thank you, Maria.')).toBeInTheDocument();
+    expect(screen.getByText('Check your email for your receipt')).toBeInTheDocument();
+  });
+
+  it('without payment data shows the steps-complete message', async () => {
+    await renderApp('/confirmation', { setup: (d) => d(setPatient(patient)) });
+    expect(
+      await screen.findByRole('heading', {
+        level: 1,
+        name: 'Process has been completed and Payment has been made. No further action required...',
+      }),
+    ).toBeInTheDocument();
+  });
+
+  it('without patient data shows the steps-complete message', async () => {
+    await renderApp('/confirmation', { setup: (d) => d(setPayment({ ssl_txn_id: 'X1', ssl_amount: '500.00' })) });
+    expect(await screen.findByRole('heading', { level: 1, name: /Process has been completed/ })).toBeInTheDocument();
+  });
+});
