@@ -168,169 +168,6 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
                   {t('fields.payorEmailHint')}
                 </div>
               )}
-
-              <fieldset className="form-section" disabled={payment.submitting}>
-                <legend className="h5">{t('cardDetails')}</legend>
-                <div className="mb-3">
-                  <label className="form-label" htmlFor={fid('FullName')}>
-                    {t('fields.fullName')}
-                  </label>
-                  <input
-                    {...inputProps('FullName')}
-                    type="text"
-                    autoComplete="cc-name"
-                    maxLength={100}
-                    onChange={(e) => set('FullName', e.target.value)}
-                  />
-                  {feedback('FullName')}
-                </div>
-
-                <div className="mb-3">
-                  <label className="form-label" htmlFor={fid('CardNumber')}>
-                    {t('fields.cardNumber')}
-                  </label>
-                  <div className="input-group has-validation">
-                    <input
-                      {...inputProps('CardNumber')}
-                      type="text"
-                      inputMode="numeric"
-                      autoComplete="cc-number"
-                      maxLength={CARD_NUMBER_MAX}
-                      onChange={(e) => set('CardNumber', sanitizeCardNumber(e.target.value))}
-                    />
-                    <span
-                      className={`input-group-text card-type card-type-${brand?.brand ?? 'unknown'}`}
-                      data-testid="card-type"
-                      aria-hidden="true"
-                    >
-                      {brand ? t(`cardType.${brand.brand}`) : <span className="card-type-icon" />}
-                    </span>
-                  </div>
-                  <div className="visually-hidden" aria-live="polite">
-                    {brand ? t('cardType.label', { brand: t(`cardType.${brand.brand}`) }) : ''}
-                  </div>
-                  {feedback('CardNumber')}
-                  {brand && !brand.lengthValid && form.CardNumber.length >= 13 && !shown('CardNumber') && (
-                    <div className="form-text">
-                      {t('cardType.lengths', {
-                        brand: t(`cardType.${brand.brand}`),
-                        lengths:
-                          brand.lengths.length > 1 ? `${brand.lengths[0]}-${brand.lengths.at(-1)}` : brand.lengths[0],
-                      })}
-                    </div>
-                  )}
-                </div>
-
-                <div className="row g-3 mb-3">
-                  <div className="col-12 col-sm-6">
-                    <label className="form-label" htmlFor={fid('ExpirationDate')}>
-                      {t('fields.expiry')}
-                    </label>
-                    <input
-                      {...inputProps('ExpirationDate')}
-                      type="text"
-                      inputMode="numeric"
-                      autoComplete="cc-exp"
-                      placeholder="MMYY"
-                      maxLength={EXPIRY_LENGTH}
-                      aria-describedby={expiryError ? fid('ExpirationDate-error') : fid('ExpirationDate-hint')}
-                      onChange={(e) => set('ExpirationDate', e.target.value)}
-                    />
-                    {expiryError ? (
-                      <FieldFeedback id={fid('ExpirationDate-error')}>
-                        <strong className="d-block">{t('expiry.mainMessage')}</strong>
-                        {t(expiryError)}
-                      </FieldFeedback>
-                    ) : (
-                      <div id={fid('ExpirationDate-hint')} className="form-text">
-                        {t('fields.expiryHint')}
-                      </div>
-                    )}
-                  </div>
-                  <div className="col-12 col-sm-6">
-                    <label className="form-label" htmlFor={fid('Cvc')}>
-                      {t('fields.cvc')}
-                    </label>
-                    <input
-                      {...inputProps('Cvc')}
-                      type="text"
-                      inputMode="numeric"
-                      autoComplete="cc-csc"
-                      maxLength={CVC_MAX}
-                      onChange={(e) => set('Cvc', e.target.value)}
-                    />
-                    {feedback('Cvc') ?? <div className="form-text">{t('fields.cvcHint')}</div>}
-                  </div>
-                </div>
-              </fieldset>
-
-              <fieldset className="form-section" disabled={payment.submitting}>
-                <legend className="h5">{t('billingDetails')}</legend>
-                <div className="mb-3">
-                  <label className="form-label" htmlFor={fid('BillingZip')}>
-                    {t('fields.billingZip')}
-                  </label>
-                  <input
-                    {...inputProps('BillingZip')}
-                    type="text"
-                    inputMode="numeric"
-                    autoComplete="billing postal-code"
-                    maxLength={10}
-                    onChange={(e) => set('BillingZip', e.target.value)}
-                  />
-                  {feedback('BillingZip')}
-                </div>
-                <div className="mb-3">
-                  <label className="form-label" htmlFor={fid('BillingAddress')}>
-                    {t('fields.billingAddress')}
-                  </label>
-                  <input
-                    {...inputProps('BillingAddress')}
-                    type="text"
-                    autoComplete="billing street-address"
-                    maxLength={200}
-                    onChange={(e) => set('BillingAddress', e.target.value)}
-                  />
-                  {feedback('BillingAddress')}
-                </div>
-                <div className="row g-3 mb-3">
-                  <div className="col-7">
-                    <label className="form-label" htmlFor={fid('BillingCity')}>
-                      {t('fields.billingCity')}
-                    </label>
-                    <input
-                      {...inputProps('BillingCity')}
-                      type="text"
-                      autoComplete="billing address-level2"
-                      maxLength={100}
-                      onChange={(e) => set('BillingCity', e.target.value)}
-                    />
-                    {feedback('BillingCity')}
-                  </div>
-                  <div className="col-5">
-                    <label className="form-label" htmlFor={fid('BillingState')}>
-                      {t('fields.billingState')}
-                    </label>
-                    <select
-                      {...inputProps('BillingState')}
-                      className={`form-select${shown('BillingState') ? ' is-invalid' : ''}`}
-                      autoComplete="billing address-level1"
-                      onChange={(e) => {
-                        set('BillingState', e.target.value);
-                        touch('BillingState');
-                      }}
-                    >
-                      <option value="">{t('fields.selectState')}</option>
-                      {US_STATES.map((s) => (
-                        <option key={s.abbreviation} value={s.name} title={s.name}>
-                          {s.abbreviation}
-                        </option>
-                      ))}
-                    </select>
-                    {feedback('BillingState')}
-                  </div>
-                </div>
-              </fieldset>
             </div>
             {documentUrl ? (
               <DocumentFrame
@@ -347,6 +184,168 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
             </p>
           </fieldset>
         )}
+
+        <fieldset className="form-section" disabled={payment.submitting}>
+          <legend className="h5">{t('cardDetails')}</legend>
+          <div className="mb-3">
+            <label className="form-label" htmlFor={fid('FullName')}>
+              {t('fields.fullName')}
+            </label>
+            <input
+              {...inputProps('FullName')}
+              type="text"
+              autoComplete="cc-name"
+              maxLength={100}
+              onChange={(e) => set('FullName', e.target.value)}
+            />
+            {feedback('FullName')}
+          </div>
+
+          <div className="mb-3">
+            <label className="form-label" htmlFor={fid('CardNumber')}>
+              {t('fields.cardNumber')}
+            </label>
+            <div className="input-group has-validation">
+              <input
+                {...inputProps('CardNumber')}
+                type="text"
+                inputMode="numeric"
+                autoComplete="cc-number"
+                maxLength={CARD_NUMBER_MAX}
+                onChange={(e) => set('CardNumber', sanitizeCardNumber(e.target.value))}
+              />
+              <span
+                className={`input-group-text card-type card-type-${brand?.brand ?? 'unknown'}`}
+                data-testid="card-type"
+                aria-hidden="true"
+              >
+                {brand ? t(`cardType.${brand.brand}`) : <span className="card-type-icon" />}
+              </span>
+            </div>
+            <div className="visually-hidden" aria-live="polite">
+              {brand ? t('cardType.label', { brand: t(`cardType.${brand.brand}`) }) : ''}
+            </div>
+            {feedback('CardNumber')}
+            {brand && !brand.lengthValid && form.CardNumber.length >= 13 && !shown('CardNumber') && (
+              <div className="form-text">
+                {t('cardType.lengths', {
+                  brand: t(`cardType.${brand.brand}`),
+                  lengths: brand.lengths.length > 1 ? `${brand.lengths[0]}-${brand.lengths.at(-1)}` : brand.lengths[0],
+                })}
+              </div>
+            )}
+          </div>
+
+          <div className="row g-3 mb-3">
+            <div className="col-12 col-sm-6">
+              <label className="form-label" htmlFor={fid('ExpirationDate')}>
+                {t('fields.expiry')}
+              </label>
+              <input
+                {...inputProps('ExpirationDate')}
+                type="text"
+                inputMode="numeric"
+                autoComplete="cc-exp"
+                placeholder="MMYY"
+                maxLength={EXPIRY_LENGTH}
+                aria-describedby={expiryError ? fid('ExpirationDate-error') : fid('ExpirationDate-hint')}
+                onChange={(e) => set('ExpirationDate', e.target.value)}
+              />
+              {expiryError ? (
+                <FieldFeedback id={fid('ExpirationDate-error')}>
+                  <strong className="d-block">{t('expiry.mainMessage')}</strong>
+                  {t(expiryError)}
+                </FieldFeedback>
+              ) : (
+                <div id={fid('ExpirationDate-hint')} className="form-text">
+                  {t('fields.expiryHint')}
+                </div>
+              )}
+            </div>
+            <div className="col-12 col-sm-6">
+              <label className="form-label" htmlFor={fid('Cvc')}>
+                {t('fields.cvc')}
+              </label>
+              <input
+                {...inputProps('Cvc')}
+                type="text"
+                inputMode="numeric"
+                autoComplete="cc-csc"
+                maxLength={CVC_MAX}
+                onChange={(e) => set('Cvc', e.target.value)}
+              />
+              {feedback('Cvc') ?? <div className="form-text">{t('fields.cvcHint')}</div>}
+            </div>
+          </div>
+        </fieldset>
+
+        <fieldset className="form-section" disabled={payment.submitting}>
+          <legend className="h5">{t('billingDetails')}</legend>
+          <div className="mb-3">
+            <label className="form-label" htmlFor={fid('BillingZip')}>
+              {t('fields.billingZip')}
+            </label>
+            <input
+              {...inputProps('BillingZip')}
+              type="text"
+              inputMode="numeric"
+              autoComplete="billing postal-code"
+              maxLength={10}
+              onChange={(e) => set('BillingZip', e.target.value)}
+            />
+            {feedback('BillingZip')}
+          </div>
+          <div className="mb-3">
+            <label className="form-label" htmlFor={fid('BillingAddress')}>
+              {t('fields.billingAddress')}
+            </label>
+            <input
+              {...inputProps('BillingAddress')}
+              type="text"
+              autoComplete="billing street-address"
+              maxLength={200}
+              onChange={(e) => set('BillingAddress', e.target.value)}
+            />
+            {feedback('BillingAddress')}
+          </div>
+          <div className="row g-3 mb-3">
+            <div className="col-7">
+              <label className="form-label" htmlFor={fid('BillingCity')}>
+                {t('fields.billingCity')}
+              </label>
+              <input
+                {...inputProps('BillingCity')}
+                type="text"
+                autoComplete="billing address-level2"
+                maxLength={100}
+                onChange={(e) => set('BillingCity', e.target.value)}
+              />
+              {feedback('BillingCity')}
+            </div>
+            <div className="col-5">
+              <label className="form-label" htmlFor={fid('BillingState')}>
+                {t('fields.billingState')}
+              </label>
+              <select
+                {...inputProps('BillingState')}
+                className={`form-select${shown('BillingState') ? ' is-invalid' : ''}`}
+                autoComplete="billing address-level1"
+                onChange={(e) => {
+                  set('BillingState', e.target.value);
+                  touch('BillingState');
+                }}
+              >
+                <option value="">{t('fields.selectState')}</option>
+                {US_STATES.map((s) => (
+                  <option key={s.abbreviation} value={s.name} title={s.name}>
+                    {s.abbreviation}
+                  </option>
+                ))}
+              </select>
+              {feedback('BillingState')}
+            </div>
+          </div>
+        </fieldset>
 
         <p id={fid('terms')} className="authorization-text">
           {t('authorizationText', {
