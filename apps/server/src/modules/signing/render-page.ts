@@ -41,8 +41,7 @@ export function renderMessagePage(lang: Lang, title: string, message: string): s
 function invoiceSection(d: DocumentData, t: Texts, lang: Lang): string {
   const m = invoiceModel(d, lang);
   const lines = (xs: string[]) => xs.map((x) => esc(x)).join('<br>');
-  return `<section class="doc invoice" aria-labelledby="doc-h">
-<h2 id="doc-h" class="visually-hidden">${esc(t.title.invoice)}</h2>
+  return `<section class="doc invoice" aria-labelledby="page-title">
 <div class="inv-head">
   <div><p class="label">${esc(t.billedBy)}</p><p>${lines(m.practice)}</p></div>
   <dl class="inv-meta">
@@ -62,8 +61,7 @@ function invoiceSection(d: DocumentData, t: Texts, lang: Lang): string {
 }
 
 function contractSection(t: Texts, pdfUrl: string): string {
-  return `<section class="doc contract" aria-labelledby="doc-h">
-<h2 id="doc-h" class="visually-hidden">${esc(t.title.contract)}</h2>
+  return `<section class="doc contract" aria-labelledby="page-title">
 <div id="pdf-pages" class="pdf-pages" data-src="${esc(pdfUrl)}" aria-busy="true">
   <p class="muted" id="pdf-status" role="status">${esc(t.pdfLoading)}</p>
 </div>
@@ -72,8 +70,7 @@ function contractSection(t: Texts, pdfUrl: string): string {
 }
 
 function authorizationSection(d: DocumentData, t: Texts, lang: Lang): string {
-  return `<section class="doc authorization" aria-labelledby="doc-h">
-<h2 id="doc-h" class="visually-hidden">${esc(t.title.payment_authorization)}</h2>
+  return `<section class="doc authorization" aria-labelledby="page-title">
 ${authorizationModel(d, lang)
   .map((p) => `<p>${esc(p)}</p>`)
   .join('\n')}
@@ -179,7 +176,7 @@ export function renderSigningPage(p: PageInput): string {
   const done = `<div id="done" class="done" role="status" ${completed ? '' : 'hidden'}>
 <h2>${esc(t.done.title)}</h2><p>${esc(isId ? t.done.uploaded : t.done.signed)}</p></div>`;
   const form = completed ? '' : isId ? uploadForm(t, p.maxMb) : signForm(t, expectedSigner(p.data), p.lang);
-  const body = `<h1>${esc(t.title[kind])}</h1>
+  const body = `<h1 id="page-title">${esc(t.title[kind])}</h1>
 ${completed ? '' : `<p class="intro">${esc(t.intro[kind])}</p>`}
 ${completed ? '' : doc}
 ${form}

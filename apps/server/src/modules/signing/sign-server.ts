@@ -125,7 +125,7 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
     contentSecurityPolicy: false,
     frameguard: false,
     crossOriginEmbedderPolicy: false,
-    crossOriginResourcePolicy: { policy: 'same-origin' },
+    crossOriginResourcePolicy: false,
     referrerPolicy: { policy: 'no-referrer' },
   });
   await app.register(multipart, {
@@ -135,6 +135,10 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
   app.addHook('onSend', async (request, reply) => {
     reply.header('content-security-policy', csp);
     if (!request.url.startsWith('/assets/')) reply.header('cache-control', 'no-store');
+    // Browsers apply CORP to framed documents too: the signing page must be loadable by the app's frame (which
+    // frame-ancestors restricts); everything else stays same-origin.
+    const isPage = request.method === 'GET' && /^\/s\/[^/?]+(\?|$)/.test(request.url);
+    reply.header('cross-origin-resource-policy', isPage ? 'cross-origin' : 'same-origin');
   });
 
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {

@@ -1,0 +1,277 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { createLink, type TestLink } from '../support/admin.js';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../support/chromium.js';
+import { smsCode, waitForMessage } from '../support/outbox.js';
+import { ROOT, startProduct, type RunningProduct } from '../support/server.js';
+import { DESKTOP, inSession, PHONE } from '../support/session.js';
+
+/**
+ * The signing service in Chromium, framed the way the app frames it: a parent page on the app's origin (PUBLIC_URL)
+ * holds the step's documentUrl. Documents come from the real API (sign-in by SMS code, payment choice, step list).
+ * The parent records every message it receives, so the test sees exactly what the app would see, and when.
+ */
+let product: RunningProduct;
+let browser: Browser;
+before(async () => {
+  product = await startProduct();
+  // The parent page below is made up by the test (page.route), so Chromium cannot tell its address space and would
+  // refuse it a loopback frame (Local Network Access). The real app's pages are served from a real socket.
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [...CHROMIUM_ARGS, '--disable-features=LocalNetworkAccessChecks'],
+  });
+});
+after(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+const API_KEY = 'paylink-sandbox-api-key';
+const FIXTURES = path.join(ROOT, 'apps/server/assets/test-fixtures');
+
+interface Step {
+  linkStepId: number;
+  routePath: string;
+  documentUrl: string | null;
+}
+
+async function api<T>(method: string, url: string, token?: string, body?: unknown): Promise<T> {
+  const r = await fetch(`${product.baseUrl}${url}`, {
+    method,
+    headers: {
+      'x-api-key': API_KEY,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${method} ${url} answered ${r.status}: ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A link with its step list, through the patient API: SMS code from the sandbox outbox, payment choice, steps. */
+async function linkWithDocuments(source: 1 | 2 = 1): Promise<{ link: TestLink; steps: Step[]; token: string }> {
+  const link = await createLink(product, {
+    firstName: 'Ana',
+    lastName: 'Ruiz',
+    ...(source === 2 ? { payorName: 'Pablo Ruiz', payorEmail: 'pablo@example.com' } : {}),
+  });
+  await api('POST', '/api/auth/sms/send', undefined, { linkId: link.id });
+  const sms = await waitForMessage(product, { to: link.phone, channel: 'sms' });
+  const { token } = await api<{ token: string }>('POST', '/api/auth/sms/verify', undefined, {
+    linkId: link.id,
+    code: smsCode(sms),
+  });
+  const choice = { linkId: link.id, paymentTypeId: 1, paymentSourceId: source, paymentAmount: 750 };
+  await api('POST', '/api/linkpaymenthistory', token, choice);
+  const q = new URLSearchParams(Object.entries(choice).map(([k, v]) => [k, String(v)]));
+  const steps = await api<Step[]>('POST', `/api/linksteps/script?${q}`, token);
+  return { link, steps, token };
+}
+
+const docUrl = (steps: Step[], route: string) => {
+  const url = steps.find((s) => s.routePath === route)?.documentUrl;
+  assert.ok(url, `${route} has a documentUrl`);
+  return url;
+};
+
+/**
+ * Opens `src` in a frame of a page served at `origin` (the app's origin unless told otherwise), the way the app's
+ * step page hosts it. The parent keeps every message event's origin and data in window.__messages.
+ */
+async function hostFrame(page: Page, src: string, origin = product.baseUrl): Promise<FrameLocator> {
+  const parentUrl = `${origin}/__signing-test-parent`;
+  await page.route(parentUrl, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html lang="en"><head><title>Parent</title></head><body>
+<iframe id="doc" title="Document" src="${src}" style="width:100%;height:600px;border:0"></iframe>
+<script>window.__messages=[];addEventListener('message',e=>__messages.push({origin:e.origin,data:e.data}));</script>
+</body></html>`,
+    }),
+  );
+  await page.goto(parentUrl);
+  return page.frameLocator('#doc');
+}
+
+const messages = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __messages: { origin: string; data: unknown }[] }).__messages);
+
+async function expectCompletionMessage(page: Page): Promise<string> {
+  await page.waitForFunction(() => (window as unknown as { __messages: unknown[] }).__messages.length > 0);
+  const got = await messages(page);
+  assert.equal(got.length, 1, 'exactly one message');
+  assert.equal(got[0]!.origin, product.signOrigin, 'the message comes from the signing origin');
+  const data = got[0]!.data as { action: string; formID: string };
+  assert.equal(data.action, 'submission-completed');
+  assert.match(data.formID, /^[0-9a-f-]{36}$/);
+  return data.formID;
+}
+
+async function adminDocuments(linkId: string) {
+  const { admin } = await import('../support/admin.js');
+  return admin<{ submissionId: string; kind: string; status: string; signatureMethod: string | null }[]>(
+    product,
+    'GET',
+    `/links/${linkId}/documents`,
+  );
+}
+
+test('invoice signed by drawing: the frame tells the app only after the server recorded it', async (t) => {
+  const { link, steps } = await linkWithDocuments();
+  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+    const frame = await hostFrame(page, docUrl(steps, '/patientinvoicedetail'));
+    await frame.getByRole('heading', { name: 'Invoice' }).waitFor();
+    await frame.getByText('$750.00').first().waitFor();
+    await frame.getByText('Rhinoplasty consultation and surgery').waitFor();
+
+    // Signing without a signature is refused in the page and nothing is posted.
+    await frame.getByRole('button', { name: 'Sign document' }).click();
+    await frame.getByText('Add your signature: draw it or type it.').waitFor();
+
+    const canvas = frame.locator('canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    const box = (await canvas.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.6);
+    await page.mouse.down();
+    for (let i = 1; i <= 15; i++) {
+      await page.mouse.move(box.x + box.width * (0.1 + i * 0.05), box.y + box.height * (0.5 + Math.sin(i) * 0.25), {
+        steps: 3,
+      });
+    }
+    await page.mouse.up();
+    assert.deepEqual(await messages(page), [], 'drawing alone completes nothing');
+    assert.equal((await adminDocuments(link.id))[0]!.status, 'pending');
+
+    // Clear and redo: the pad empties, and an empty pad is refused again.
+    await frame.getByRole('button', { name: 'Clear' }).click();
+    await frame.getByRole('button', { name: 'Sign document' }).click();
+    await frame.getByText('Add your signature: draw it or type it.').waitFor();
+    await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.4);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.7, box.y + box.height * 0.7, { steps: 10 });
+    await page.mouse.up();
+
+    await frame.getByRole('button', { name: 'Sign document' }).click();
+    await frame.getByRole('heading', { name: 'Thank you' }).waitFor();
+    const formID = await expectCompletionMessage(page);
+    const invoice = (await adminDocuments(link.id)).find((d) => d.kind === 'invoice')!;
+    assert.deepEqual([invoice.submissionId, invoice.status, invoice.signatureMethod], [formID, 'completed', 'draw']);
+
+    // Reopening the document confirms completion again (the app may have reloaded) and offers no second signature.
+    await page.reload();
+    await frame.getByRole('heading', { name: 'Thank you' }).waitFor();
+    assert.equal(await frame.getByRole('button', { name: 'Sign document' }).count(), 0);
+    await expectCompletionMessage(page);
+  });
+});
+
+test('contract signed by typing with the keyboard, page by page in Spanish on a phone', async (t) => {
+  const { link, steps } = await linkWithDocuments();
+  await inSession(t, browser, product, { viewport: PHONE, isMobile: true, hasTouch: true }, async ({ page }) => {
+    const frame = await hostFrame(page, `${docUrl(steps, '/patientcontract')}?lng=es`);
+    await frame.getByRole('heading', { name: 'Contrato del paciente' }).waitFor();
+    // Every page of the PDF is drawn, fitted to the frame's width.
+    await frame.getByText('Página 2 de 2').waitFor();
+    const widths = await frame
+      .locator('.pdf-page canvas')
+      .evaluateAll((cs) => cs.map((c) => Math.round(c.getBoundingClientRect().width)));
+    const holder = await frame.locator('#pdf-pages').evaluate((e) => Math.round(e.getBoundingClientRect().width));
+    assert.deepEqual(widths, [holder, holder]);
+
+    const typeButton = frame.getByRole('button', { name: 'Escribir mi firma' });
+    await typeButton.focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await typeButton.getAttribute('aria-pressed'), 'true');
+    const typed = frame.getByLabel('Escriba su nombre como firma');
+    await typed.focus();
+    await page.keyboard.type('Ana Ruiz');
+    await frame.getByRole('button', { name: 'Firmar el documento' }).focus();
+    await page.keyboard.press('Enter');
+    await frame.getByRole('heading', { name: 'Gracias' }).waitFor();
+    await expectCompletionMessage(page);
+    const contract = (await adminDocuments(link.id)).find((d) => d.kind === 'contract')!;
+    assert.equal(contract.signatureMethod, 'type');
+  });
+});
+
+test('ID upload: HEIC converted, previews, the same file twice refused, completion only with both sides', async (t) => {
+  const { link, steps } = await linkWithDocuments();
+  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+    const frame = await hostFrame(page, docUrl(steps, '/patientiddocs'));
+    await frame.getByText('Do not upload the same document twice.').waitFor();
+
+    // Submitting with nothing uploaded says what is missing.
+    await frame.getByRole('button', { name: 'Submit documents' }).click();
+    await frame.getByText('Upload both the front and the back before you submit.').waitFor();
+
+    const heic = fs.readFileSync(path.join(FIXTURES, 'id-photo.heic'));
+    await frame.locator('#front-file').setInputFiles({ name: 'IMG_0420.HEIC', mimeType: 'image/heic', buffer: heic });
+    const frontPreview = frame.getByRole('img', { name: 'Front: IMG_0420.HEIC' });
+    await frontPreview.waitFor();
+    // The browser can show it: the server turned the HEIC into a JPEG.
+    assert.ok((await frontPreview.evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth))) > 0);
+
+    // The same photo again, as the back: refused with the spec's guidance.
+    await frame.locator('#back-file').setInputFiles({ name: 'copy.heic', mimeType: 'image/heic', buffer: heic });
+    await frame.getByText(/This exact file was already uploaded\. Do not upload the same document twice/).waitFor();
+    assert.deepEqual(await messages(page), []);
+
+    await frame.locator('#back-file').setInputFiles({
+      name: 'back.png',
+      mimeType: 'image/png',
+      buffer: fs.readFileSync(path.join(FIXTURES, 'id-back.png')),
+    });
+    await frame.getByRole('img', { name: 'Back: back.png' }).waitFor();
+    await frame.getByRole('button', { name: 'Submit documents' }).click();
+    await frame.getByText('Your documents were received. You can continue in the app.').waitFor();
+    await expectCompletionMessage(page);
+    const id = (await adminDocuments(link.id)).find((d) => d.kind === 'patient_id')!;
+    assert.deepEqual([id.status, id.signatureMethod], ['completed', 'upload']);
+  });
+});
+
+test('an oversize or unreadable file gets a clear message; the camera is offered on phones', async (t) => {
+  const { steps } = await linkWithDocuments();
+  await inSession(t, browser, product, { viewport: PHONE, isMobile: true, hasTouch: true }, async ({ page }) => {
+    const frame = await hostFrame(page, docUrl(steps, '/patientiddocs'));
+    await frame.getByRole('button', { name: 'Open the camera for the front' }).waitFor();
+    assert.equal(await frame.locator('#front-camera-input').getAttribute('capture'), 'environment');
+    const big = Buffer.alloc(11 * 1024 * 1024, 0xff);
+    await frame.locator('#front-file').setInputFiles({ name: 'huge.jpg', mimeType: 'image/jpeg', buffer: big });
+    await frame.getByText('This file is too large. The limit is 10 MB').waitFor();
+    await frame
+      .locator('#front-file')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an ID') });
+    await frame.getByText('This file type is not accepted.').waitFor();
+    assert.deepEqual(await messages(page), []);
+  });
+});
+
+test('payor signs the payment authorisation; only the app may frame the signing pages', async (t) => {
+  const { link, steps } = await linkWithDocuments(2);
+  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+    const url = docUrl(steps, '/paymentauthorization');
+    // Another origin cannot frame it (frame-ancestors): the frame never shows the document.
+    const foreign = await hostFrame(page, url, 'http://foreign.localhost:9');
+    await page.waitForLoadState('load');
+    assert.equal(await foreign.getByRole('heading', { name: 'Payment authorization' }).count(), 0);
+
+    const frame = await hostFrame(page, url);
+    await frame.getByText('I understand that this deposit is non-refundable.').waitFor();
+    await frame.getByText(/must be present with this card on the pre-op day/).waitFor();
+    assert.equal(await frame.getByLabel('Full name').inputValue(), 'Pablo Ruiz');
+    await frame.getByRole('button', { name: 'Type my signature' }).click();
+    await frame.getByLabel('Type your name as your signature').fill('Pablo Ruiz');
+    await frame.getByRole('button', { name: 'Sign document' }).click();
+    await expectCompletionMessage(page);
+    const auth = (await adminDocuments(link.id)).find((d) => d.kind === 'payment_authorization')!;
+    assert.equal(auth.status, 'completed');
+  });
+});
