@@ -162,6 +162,21 @@ describe('SMS sign-in', () => {
     expect(actions).not.toContain('auth.sms.verified');
   });
 
+  it('concurrent requests count as one queue (the limits hold across connections and processes)', async () => {
+    const sends = await Promise.all(Array.from({ length: 6 }, () => send(linkId)));
+    expect(sends.map((r) => r.statusCode).sort()).toEqual([200, 429, 429, 429, 429, 429]);
+    expect((await ctx.db.query('select 1 from outbox_message')).rows.length).toBe(1);
+
+    const code = codeIn((await lastMessageTo(ctx.db, PHONE))!.body_text)!;
+    const tries = await Promise.all(Array.from({ length: 8 }, () => verify(linkId, wrong(code))));
+    expect(tries.filter((r) => r.statusCode === 400)).toHaveLength(4);
+    expect(tries.filter((r) => r.statusCode === 429)).toHaveLength(4);
+    const r = await ctx.db.query<{ attempts: number }>('select attempts from otp_challenge where link_id = $1', [
+      linkId,
+    ]);
+    expect(r.rows[0]!.attempts).toBe(5);
+  });
+
   it('a new code replaces the old one', async () => {
     const first = await sendAndReadCode(linkId);
     await ctx.db.query(`update auth_send set created_at = now() - interval '31 seconds' where link_id = $1`, [linkId]);
