@@ -125,7 +125,7 @@ async function verify(
     throw notVerified('payment_not_approved', 'The card gateway reports this payment as not approved.');
   }
   const attempt = txn.merchantTxnId ? await findAttempt(db, txn.merchantTxnId) : null;
-  if (!attempt || attempt.link_id !== link.id || attempt.gateway !== gateway.kind || attempt.status === 'failed') {
+  if (!attempt || attempt.link_id !== link.id || attempt.gateway !== gateway.kind) {
     throw refuse();
   }
   if (txn.amountCents === null || txn.amountCents !== attempt.amount_cents) {

@@ -143,19 +143,23 @@ async function issueToken(
     });
     throw gatewayUnavailable();
   }
-  await opts.db.transaction(async (tx) => {
-    await tx.query(
+  const issued = await opts.db.transaction(async (tx) => {
+    const r = await tx.query(
       `update payment_attempt set status = 'open', session_token = $2, updated_at = now()
        where id = $1 and status = 'creating'`,
       [attempt.id, token],
     );
+    // Retired meanwhile (the gateway took longer than CREATING_STALE_SECONDS): do not hand out an orphan token.
+    if (r.rowCount === 0) return false;
     await writeAudit(tx, {
       ...opts.actor,
       action: 'payment.session_issued',
       linkId: attempt.link_id,
       details: { attemptId: attempt.id, amountCents: attempt.amount_cents },
     });
+    return true;
   });
+  if (!issued) throw gatewayUnavailable();
   return token;
 }
 
