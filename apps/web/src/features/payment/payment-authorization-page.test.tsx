@@ -44,7 +44,7 @@ const readySteps = (source: 1 | 2) =>
 const server: Responder = (c) => {
   if (c.path === '/api/converge') return { text: 'session-tok' };
   if (c.path === '/api/linkpaymenthistory' && c.method === 'PUT') {
-    return { json: { linkId: LINK_ID, transactionId: 'TXN-1', approvalCode: 'ABC123', amount: 50000 } };
+    return { json: { linkId: LINK_ID, transactionId: 'TXN-1', approvalCode: 'ABC123', amount: 500 } };
   }
   return { json: {} };
 };

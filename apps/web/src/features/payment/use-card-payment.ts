@@ -82,9 +82,10 @@ export function useCardPayment(opts: CardPaymentOptions) {
           ssl_result_message: str(response.ssl_result_message),
           ssl_token_response: str(response.ssl_token_response),
           ssl_transaction_type: str(response.ssl_transaction_type),
+          // The amount our server verified with the gateway (dollars) comes first.
           ssl_amount:
+            (typeof result?.amount === 'number' ? centsToDecimalString(dollarsToCents(result.amount)) : '') ||
             str(response.ssl_amount) ||
-            (typeof result?.amount === 'number' ? centsToDecimalString(result.amount) : '') ||
             centsToDecimalString(dollarsToCents(amountDollars)),
         }),
       );
