@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { expectAccessible } from '../support/a11y.js';
 import { createLink, type TestLink } from '../support/admin.js';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../support/chromium.js';
@@ -130,6 +131,7 @@ test('invoice signed by drawing: the frame tells the app only after the server r
     await frame.getByRole('heading', { name: 'Invoice' }).waitFor();
     await frame.getByText('$750.00').first().waitFor();
     await frame.getByText('Rhinoplasty consultation and surgery').waitFor();
+    await expectAccessible(page, 'invoice signing page');
 
     // Signing without a signature is refused in the page and nothing is posted.
     await frame.getByRole('button', { name: 'Sign document' }).click();
@@ -179,6 +181,7 @@ test('contract signed by typing with the keyboard, page by page in Spanish on a 
     await frame.getByRole('heading', { name: 'Contrato del paciente' }).waitFor();
     // Every page of the PDF is drawn, fitted to the frame's width.
     await frame.getByText('Página 2 de 2').waitFor();
+    await expectAccessible(page, 'contract signing page (es, phone)');
     const widths = await frame
       .locator('.pdf-page canvas')
       .evaluateAll((cs) => cs.map((c) => Math.round(c.getBoundingClientRect().width)));
@@ -206,6 +209,7 @@ test('ID upload: HEIC converted, previews, the same file twice refused, completi
   await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
     const frame = await hostFrame(page, docUrl(steps, '/patientiddocs'));
     await frame.getByText('Do not upload the same document twice.').waitFor();
+    await expectAccessible(page, 'ID upload page');
 
     // Submitting with nothing uploaded says what is missing.
     await frame.getByRole('button', { name: 'Submit documents' }).click();
@@ -221,6 +225,7 @@ test('ID upload: HEIC converted, previews, the same file twice refused, completi
     // The same photo again, as the back: refused with the spec's guidance.
     await frame.locator('#back-file').setInputFiles({ name: 'copy.heic', mimeType: 'image/heic', buffer: heic });
     await frame.getByText(/This exact file was already uploaded\. Do not upload the same document twice/).waitFor();
+    await expectAccessible(page, 'ID upload page with a preview and an error');
     assert.deepEqual(await messages(page), []);
 
     await frame.locator('#back-file').setInputFiles({

@@ -136,7 +136,13 @@ export async function uploadSubmissionFile(
       created_at: new Date(),
     };
     await storage.put(file.storage_key, normalised.bytes, file.mime);
-    await insertSubmissionFile(tx, file);
+    try {
+      await insertSubmissionFile(tx, file);
+    } catch (err) {
+      // Two uploads of the same bytes at once: the unique index decides, the loser gets the duplicate message.
+      if ((err as { code?: string }).code === '23505') throw new UploadRefused('duplicate', 409);
+      throw err;
+    }
     await writeAudit(tx, {
       actorType: 'link',
       actorId: `submission:${submission.id}`,
