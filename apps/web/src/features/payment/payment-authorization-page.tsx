@@ -309,7 +309,7 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
             {feedback('BillingAddress')}
           </div>
           <div className="row g-3 mb-3">
-            <div className="col-7">
+            <div className="col-12 col-sm-7">
               <label className="form-label" htmlFor={fid('BillingCity')}>
                 {t('fields.billingCity')}
               </label>
@@ -322,7 +322,7 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
               />
               {feedback('BillingCity')}
             </div>
-            <div className="col-5">
+            <div className="col-12 col-sm-5">
               <label className="form-label" htmlFor={fid('BillingState')}>
                 {t('fields.billingState')}
               </label>
