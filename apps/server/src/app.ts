@@ -19,6 +19,7 @@ import { devOutboxRoutes } from './modules/outbox/dev-outbox-routes.js';
 import { paymentRoutes } from './modules/payments/payment-routes.js';
 import { appConfigRoutes } from './modules/app-config/app-config-routes.js';
 import { vitalsRoutes } from './modules/vitals/vitals-routes.js';
+import { documentAdminRoutes } from './modules/signing/document-admin-routes.js';
 import { gatewayCspOrigins } from './providers/gateway/browser-config.js';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -111,6 +112,7 @@ const routeModules: RouteModule[] = [
   paymentRoutes,
   appConfigRoutes,
   vitalsRoutes,
+  documentAdminRoutes,
 ];
 
 function contentSecurityPolicy(ctx: AppContext) {
