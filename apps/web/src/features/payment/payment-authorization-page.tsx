@@ -246,7 +246,7 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
                 type="text"
                 inputMode="numeric"
                 autoComplete="cc-exp"
-                placeholder="MMYY"
+                placeholder={t('fields.expiryPlaceholder')}
                 maxLength={EXPIRY_LENGTH}
                 aria-describedby={expiryError ? fid('ExpirationDate-error') : fid('ExpirationDate-hint')}
                 onChange={(e) => set('ExpirationDate', e.target.value)}
