@@ -96,11 +96,12 @@ export function webSdkScript(origin: string): string {
       overlay.id = 'elavon-3ds-lightbox';
       overlay.setAttribute('role', 'dialog');
       overlay.setAttribute('aria-modal', 'true');
-      overlay.setAttribute('aria-label', 'Card authentication');
+      var es = /^es/i.test(document.documentElement.lang || '');
+      overlay.setAttribute('aria-label', es ? 'Autenticación de la tarjeta' : 'Card authentication');
       overlay.style.cssText = 'position:fixed;inset:0;z-index:2147483000;background:rgba(0,0,0,.6);display:flex;align-items:center;justify-content:center;';
       var frame = document.createElement('iframe');
       frame.src = res.challengeUrl;
-      frame.title = '3-D Secure authentication';
+      frame.title = es ? 'Autenticación 3-D Secure' : '3-D Secure authentication';
       frame.width = String(size[0]);
       frame.height = String(size[1]);
       frame.style.cssText = 'border:0;background:#fff;max-width:100%;border-radius:4px;';
