@@ -8,6 +8,8 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: false,
     target: 'es2022',
+    // scripts/bench.ts reads the chunk graph from dist/.vite/manifest.json.
+    manifest: true,
     rolldownOptions: {
       // @paylink/shared's modules only declare things: a page that needs digitsOnly must not pull in every zod schema.
       treeshake: { moduleSideEffects: (id: string) => !/[\\/]packages[\\/]shared[\\/]src[\\/]/.test(id) },

@@ -65,7 +65,15 @@ export function PageLayout(props: { title: string; showProgress?: boolean; child
             {practice.supportEmail && <a href={`mailto:${practice.supportEmail}`}>{practice.supportEmail}</a>}
           </p>
         )}
-        <p className="mb-0 secure-note">{t('layout.secure')}</p>
+        <p className="mb-0 secure-note">
+          <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+            <path
+              fill="currentColor"
+              d="M8 1a3.5 3.5 0 0 0-3.5 3.5V7H4a1 1 0 0 0-1 1v6a1 1 0 0 0 1 1h8a1 1 0 0 0 1-1V8a1 1 0 0 0-1-1h-.5V4.5A3.5 3.5 0 0 0 8 1Zm-2 6V4.5a2 2 0 1 1 4 0V7H6Z"
+            />
+          </svg>
+          {t('layout.secure')}
+        </p>
       </footer>
     </div>
   );

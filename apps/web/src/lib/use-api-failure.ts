@@ -10,9 +10,11 @@
  * - any other ApiError → returned, for the 'Error {status} {statusText}' display.
  */
 import { useCallback } from 'react';
+import { useStore } from 'react-redux';
 import { useNavigate } from 'react-router';
 import { LinkMessages } from '@paylink/shared';
-import { useAppDispatch, useAppSelector } from '../app/hooks';
+import { useAppDispatch } from '../app/hooks';
+import type { RootState } from '../app/store';
 import { ApiError, NetworkError } from './api-client';
 import { signOutAndRedirect } from './session';
 
@@ -40,7 +42,8 @@ export function routeFailure(e: unknown, opts: { lookup?: boolean } = {}): Failu
 export function useApiFailure() {
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
-  const linkId = useAppSelector((s) => s.link.link_id);
+  // The link id is read when a failure happens, so the callback stays the same while it is being set.
+  const store = useStore<RootState>();
   return useCallback(
     (e: unknown, opts: { lookup?: boolean } = {}): ApiError | null => {
       if (e instanceof DOMException && e.name === 'AbortError') return null; // the page went away
@@ -50,7 +53,7 @@ export function useApiFailure() {
           void navigate(r.path, { replace: true });
           return null;
         case 'signOut':
-          signOutAndRedirect(dispatch, navigate, linkId);
+          signOutAndRedirect(dispatch, navigate, store.getState().link.link_id);
           return null;
         case 'catchAll':
           void navigate('/notfound', { replace: true, state: { reason: r.reason } });
@@ -59,6 +62,6 @@ export function useApiFailure() {
           return r.error;
       }
     },
-    [navigate, dispatch, linkId],
+    [navigate, dispatch, store],
   );
 }
