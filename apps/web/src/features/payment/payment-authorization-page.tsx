@@ -128,7 +128,8 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
   const expiryError = shown('ExpirationDate');
   return (
     <PageLayout title={t('title')} showProgress>
-      <dl className="payment-summary" aria-label={t('summaryLabel')}>
+      <h2 className="visually-hidden">{t('summaryLabel')}</h2>
+      <dl className="payment-summary">
         <div>
           <dt>{t('paymentDate')}</dt>
           <dd data-testid="payment-date">{today.toLocaleDateString('en-US')}</dd>
