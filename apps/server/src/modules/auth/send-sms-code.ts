@@ -61,7 +61,13 @@ export async function sendSmsCode(
     const msg = await enqueueMessage(tx, {
       channel: 'sms',
       to: link.phone,
-      text: signInCodeSms({ lang: link.language, practiceName: practice.name, code, minutes: config.OTP_TTL_MINUTES }),
+      text: signInCodeSms({
+        lang: link.language,
+        practiceName: practice.name,
+        code,
+        minutes: config.OTP_TTL_MINUTES,
+        publicUrl: config.publicUrl,
+      }),
       linkId: link.id,
       kind: 'signin-code',
     });

@@ -39,6 +39,32 @@ describe('renderEmail', () => {
     expect(en.text).not.toContain('Contact us'); // no contact details on file
   });
 
+  it('adds the origin-bound code line on https so browsers autofill the code on our site only', () => {
+    const sms = signInCodeSms({
+      lang: 'en',
+      practiceName: 'Clinic',
+      code: '012345',
+      minutes: 10,
+      publicUrl: 'https://pay.example.com',
+    });
+    expect(sms).toMatch(/\n\n@pay\.example\.com #012345$/);
+    expect(sms.length).toBeLessThan(160);
+    for (const publicUrl of ['http://localhost:8080', 'https://pay.example.com:8443']) {
+      expect(
+        signInCodeSms({ lang: 'en', practiceName: 'Clinic', code: '012345', minutes: 10, publicUrl }),
+      ).not.toContain('@');
+    }
+    const longHost = `https://${'a'.repeat(60)}.example.com`;
+    const long = signInCodeSms({
+      lang: 'es',
+      practiceName: 'Clinic',
+      code: '012345',
+      minutes: 10,
+      publicUrl: longHost,
+    });
+    expect(long).not.toContain('@');
+  });
+
   it('keeps the code SMS in one segment even for a long practice name', () => {
     const long = 'The Extraordinarily Long Name Of A Cosmetic Surgery Practice LLC';
     for (const lang of ['en', 'es'] as const) {

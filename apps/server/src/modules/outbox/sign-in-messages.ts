@@ -11,11 +11,23 @@ function shortName(name: string): string {
  * The sign-in code SMS. Under 160 characters and, for the default texts, GSM-7 only (the Spanish avoids á/í/ó/ú,
  * which would switch the message to UCS-2 and split it at 70 characters).
  */
-export function signInCodeSms(o: { lang: Language; practiceName: string; code: string; minutes: number }): string {
+export function signInCodeSms(o: {
+  lang: Language;
+  practiceName: string;
+  code: string;
+  minutes: number;
+  /** The app's public URL: on https it adds the origin-bound line browsers use to autofill the code on our site only. */
+  publicUrl?: string;
+}): string {
   const name = shortName(o.practiceName);
-  return o.lang === 'es'
-    ? `${name}: su clave de acceso es ${o.code}. Vence en ${o.minutes} minutos. No la comparta con nadie.`
-    : `${name}: your sign-in code is ${o.code}. It expires in ${o.minutes} minutes. Do not share it with anyone.`;
+  const text =
+    o.lang === 'es'
+      ? `${name}: su clave de acceso es ${o.code}. Vence en ${o.minutes} minutos. No la comparta con nadie.`
+      : `${name}: your sign-in code is ${o.code}. It expires in ${o.minutes} minutes. Do not share it with anyone.`;
+  const url = o.publicUrl ? new URL(o.publicUrl) : null;
+  // WebOTP / domain-bound codes: "@host #code" as the last line; only for https without a port, and only if it fits.
+  const bound = url && url.protocol === 'https:' && !url.port ? `${text}\n\n@${url.hostname} #${o.code}` : text;
+  return bound.length < 160 ? bound : text;
 }
 
 export function signInLinkEmail(o: {
