@@ -62,8 +62,15 @@ export function SessionWatch() {
   useEffect(() => {
     const d = dialog.current;
     if (!d) return;
-    if (warning && !d.open) d.showModal?.();
-    if (!warning && d.open) d.close();
+    // Browsers without <dialog> support (and jsdom) get a plain open attribute: still labelled, still in the page.
+    if (warning && !d.open) {
+      if (typeof d.showModal === 'function') d.showModal();
+      else d.setAttribute('open', '');
+    }
+    if (!warning && d.open) {
+      if (typeof d.close === 'function') d.close();
+      else d.removeAttribute('open');
+    }
     if (!warning) return;
     const tick = () => setSecondsLeft(Math.max(0, Math.round((Date.parse(exp) - Date.now()) / 1000)));
     tick();
