@@ -142,6 +142,40 @@ describe('sandbox gateway: sessions, credentials and queries', () => {
     expect(efs.pay).toMatchObject({ errorCode: '4017' });
   });
 
+  it('refuses to charge on a failed or foreign 3-D Secure authentication', async () => {
+    const post = (path: string, body: object) =>
+      fetch(`${env.gatewayOrigin}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<Record<string, string>>);
+    // A rejected authentication (R) reported to pay anyway: declined.
+    const s1 = await newSession();
+    const r1 = await payWithSandbox(env.gatewayOrigin, {
+      sessionToken: s1,
+      card: '4000000000000119',
+      amountCents: AMOUNT,
+    });
+    expect(r1.threeDS?.transStatus).toBe('R');
+    const paid = await post('/hosted-payments/process', {
+      ssl_txn_auth_token: s1,
+      ssl_card_number: '4000000000000119',
+      ssl_exp_date: '1230',
+      ssl_3ds_server_trans_id: r1.threeDS!.threeDSServerTransID!,
+    });
+    expect(paid).toMatchObject({ ssl_result: '1' });
+    expect(paid.ssl_approval_code).toBe('');
+    // Another session's authentication: refused before any charge.
+    const s2 = await newSession();
+    const foreign = await post('/hosted-payments/process', {
+      ssl_txn_auth_token: s2,
+      ssl_card_number: '4000000000000119',
+      ssl_exp_date: '1230',
+      ssl_3ds_server_trans_id: r1.threeDS!.threeDSServerTransID!,
+    });
+    expect(foreign).toMatchObject({ errorCode: '4009' });
+  });
+
   it('refuses wrong credentials like Converge (4025)', async () => {
     const c = await sandboxGatewayCredentials(env.ctx.db);
     const r = await fetch(`${env.gatewayOrigin}/hosted-payments/transaction_token`, {
