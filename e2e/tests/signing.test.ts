@@ -7,6 +7,18 @@ import { expectAccessible } from '../support/a11y.js';
 import { createLink, type TestLink } from '../support/admin.js';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../support/chromium.js';
+import {
+  assertEnabled,
+  choosePayment,
+  expectRoute,
+  nextButton,
+  openLink,
+  signingFrame,
+  signInBySms,
+  signInFrame,
+  submitPatientInfo,
+  type Flow,
+} from '../support/flows.js';
 import { smsCode, waitForMessage } from '../support/outbox.js';
 import { ROOT, startProduct, type RunningProduct } from '../support/server.js';
 import { DESKTOP, inSession, PHONE } from '../support/session.js';
@@ -278,5 +290,40 @@ test('payor signs the payment authorisation; only the app may frame the signing 
     await expectCompletionMessage(page);
     const auth = (await adminDocuments(link.id)).find((d) => d.kind === 'payment_authorization')!;
     assert.equal(auth.status, 'completed');
+  });
+});
+
+test('through the app: Next enables only after the signing service recorded the signature; forged messages are ignored', async (t) => {
+  const link = await createLink(product, { firstName: 'Lucia', lastName: 'Mendez' });
+  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+    const f: Flow = { page, product, link, lng: 'en' };
+    await openLink(f);
+    await signInBySms(f);
+    await expectRoute(page, '/patientinfo');
+    await choosePayment(f, { type: 1, source: 1, amount: '600' });
+    await submitPatientInfo(f);
+    await expectRoute(page, '/patientinvoicedetail');
+    const next = nextButton(f);
+    await next.waitFor();
+    const frame = signingFrame(f);
+    await frame.getByText('$600.00').first().waitFor();
+
+    // A completion message from any origin but the signing service's changes nothing. The probe posted after it
+    // arrives after the forged one has been handled (same window, same task source).
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          addEventListener('message', (e) => e.data === 'probe' && requestAnimationFrame(() => resolve()));
+          postMessage({ action: 'submission-completed', formID: 'forged' }, '*');
+          postMessage('probe', '*');
+        }),
+    );
+    assert.ok(await next.isDisabled(), 'Next stays disabled after a message from the app origin itself');
+
+    await signInFrame(f, frame, { by: 'draw' });
+    await frame.getByRole('heading', { name: 'Thank you' }).waitFor();
+    await assertEnabled(next, 'Next after signing', 30_000);
+    const invoice = (await adminDocuments(link.id)).find((d) => d.kind === 'invoice')!;
+    assert.equal(invoice.status, 'completed');
   });
 });
