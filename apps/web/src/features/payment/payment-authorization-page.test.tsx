@@ -212,7 +212,7 @@ describe('paying', () => {
     await waitFor(() => expect(logCalls(calls)).toHaveLength(1));
     const log = logCalls(calls)[0]!.body as { linkStepId: number; payload: string };
     expect(log.linkStepId).toBe(104);
-    expect(JSON.parse(log.payload)).toMatchObject({ kind: 'declined', ssl_cvv2_response: 'N' });
+    expect(JSON.parse(log.payload)).toMatchObject({ kind: 'declined', cardLast4: '0051', ssl_cvv2_response: 'N' });
     expect(log.payload).not.toContain('4000000000000051');
     expect(payNow()).toBeDisabled();
     await user.click(within(dialog).getByRole('button', { name: 'OK' }));

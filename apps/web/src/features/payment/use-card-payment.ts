@@ -98,12 +98,12 @@ export function useCardPayment(opts: CardPaymentOptions) {
   );
 
   const logFailure = useCallback(
-    (outcome: FailedOutcome) => {
+    (outcome: FailedOutcome, card: CardForm) => {
       if (!step) return;
       // Logging must never hide the modal from the patient.
       api
         .post(`/api/linkpaymenthistory/${encodeURIComponent(linkId)}/log`, {
-          body: { linkStepId: step.linkStepId, payload: paymentLogPayload(outcome) },
+          body: { linkStepId: step.linkStepId, payload: paymentLogPayload(outcome, { cardNumber: card.CardNumber }) },
         })
         .catch(() => undefined);
     },
@@ -145,7 +145,7 @@ export function useCardPayment(opts: CardPaymentOptions) {
           }
           return;
         }
-        logFailure(outcome);
+        logFailure(outcome, card);
         setFailure(outcome);
       } catch (e) {
         // Our server refused or could not be reached before anything was charged.

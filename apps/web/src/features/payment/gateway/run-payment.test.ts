@@ -127,12 +127,15 @@ describe('paymentLogPayload', () => {
     expect(parsed).toMatchObject({ kind: 'declined', ssl_result_message: 'DECLINED', ssl_cvv2_response: 'N' });
     expect(payload).not.toContain('4000000000000051');
     expect(payload).not.toContain('4000 0000 0000 0051');
-    expect(payload).not.toMatch(/cvv2cvc2|ssl_exp_date/);
+    expect(payload).not.toMatch(/cvv2cvc2|ssl_exp_date|0730/);
+    expect(parsed.ssl_card_number).toBe('************0051');
   });
-  it('logs a 3-D Secure failure with its status', () => {
-    expect(JSON.parse(paymentLogPayload({ kind: 'threeDSFailed', result: { transStatus: 'R' } }))).toEqual({
-      kind: 'threeDSFailed',
-      threeDS: { transStatus: 'R' },
-    });
+  it('logs a 3-D Secure failure with its status and the last 4 of the card tried', () => {
+    const payload = paymentLogPayload(
+      { kind: 'threeDSFailed', result: { transStatus: 'R' } },
+      { cardNumber: '4000000000000119' },
+    );
+    expect(JSON.parse(payload)).toEqual({ kind: 'threeDSFailed', cardLast4: '0119', threeDS: { transStatus: 'R' } });
+    expect(payload).not.toContain('4000000000000119');
   });
 });
