@@ -5,6 +5,14 @@ import { loadPracticeInfo } from './practice-info.js';
 /** How long a claimed message is hidden from other workers while this one sends it (a crash frees it after that). */
 const LEASE_SECONDS = 300;
 
+/**
+ * Messages that carry a live credential (a sign-in code or link). Once a real provider has them (or gave up), the
+ * stored copy is blanked, so the database never holds a usable code in clear (decision 0013). Sandbox rows are kept:
+ * the sandbox outbox is how people read them.
+ */
+const CREDENTIAL_KINDS = ['signin-code', 'signin-link'];
+const REDACTED = '[removed after delivery: it contained a sign-in credential]';
+
 /** Exponential backoff after the nth failed attempt: 30 s, 1 min, 2 min, ... capped at 1 hour. */
 export function backoffSeconds(attempt: number): number {
   return Math.min(30 * 2 ** Math.max(0, attempt - 1), 3600);
@@ -66,6 +74,7 @@ export async function deliverDueMessages(ctx: WorkerContext, opts: { limit?: num
          where id = $1`,
         [row.id, provider.name, providerId],
       );
+      if (provider.name !== 'sandbox') await redactCredential(ctx, row.id);
       report.sent++;
     } catch (err) {
       const permanent = err instanceof ProviderSendError && err.permanent;
@@ -75,6 +84,7 @@ export async function deliverDueMessages(ctx: WorkerContext, opts: { limit?: num
           `update outbox_message set status = 'failed', last_error = $2, provider = $3 where id = $1`,
           [row.id, message, provider.name],
         );
+        if (provider.name !== 'sandbox') await redactCredential(ctx, row.id);
         report.failed++;
         ctx.log.error({ outboxId: row.id, channel: row.channel, err: message }, 'outbox message failed for good');
       } else {
@@ -89,6 +99,13 @@ export async function deliverDueMessages(ctx: WorkerContext, opts: { limit?: num
     }
   }
   return report;
+}
+
+async function redactCredential(ctx: WorkerContext, id: string): Promise<void> {
+  await ctx.db.query(
+    `update outbox_message set body_text = $2, body_html = null where id = $1 and kind = any($3::text[])`,
+    [id, REDACTED, CREDENTIAL_KINDS],
+  );
 }
 
 /** Polls the outbox until stopped. Started once per server process (main.ts). */

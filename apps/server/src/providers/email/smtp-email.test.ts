@@ -137,10 +137,13 @@ describe('SMTP e-mail provider (nodemailer → a real SMTP server)', () => {
       const body = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
       expect(body).toContain(`/auth?id=${linkId}&mode=signIn&oobCode=`);
       expect(body).toContain('lng=es');
-      const row = await ctx.db.query<{ status: string; provider: string }>(
-        'select status, provider from outbox_message',
+      const row = await ctx.db.query<{ status: string; provider: string; body_text: string; body_html: string | null }>(
+        'select status, provider, body_text, body_html from outbox_message',
       );
-      expect(row.rows).toEqual([{ status: 'sent', provider: 'smtp' }]);
+      expect(row.rows).toHaveLength(1);
+      expect(row.rows[0]).toMatchObject({ status: 'sent', provider: 'smtp', body_html: null });
+      // once the SMTP server has it, the stored copy no longer holds the sign-in link
+      expect(row.rows[0]!.body_text).not.toContain('oobCode');
     } finally {
       ctx.providers.email.close?.();
       await close();
