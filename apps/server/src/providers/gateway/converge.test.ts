@@ -108,6 +108,7 @@ describe('Converge request building', () => {
       ssl_transaction_type: 'ccsale',
       ssl_amount: '500.50',
       ssl_merchant_txn_id: 'abcdef0123456789abcdef01',
+      ssl_invoice_number: 'abcdef0123456789abcdef01',
       ssl_first_name: 'Anastasia Maria Jose',
       ssl_last_name: 'García',
     });
@@ -151,6 +152,16 @@ describe('Converge answers', () => {
       transactionType: 'SALE',
       transStatus: 'STL',
     });
+  });
+
+  it('binds by invoice number when the answer has no ssl_merchant_txn_id', () => {
+    const t = transactionFromConverge({
+      ssl_txn_id: 'X',
+      ssl_result_message: 'APPROVAL',
+      ssl_amount: '10.00',
+      ssl_invoice_number: 'abcdef0123456789abcdef01',
+    });
+    expect(t).toMatchObject({ approved: true, amountCents: 1000, merchantTxnId: 'abcdef0123456789abcdef01' });
   });
 
   it('gets a session token over HTTP as form-urlencoded', async () => {

@@ -50,6 +50,8 @@ export function buildSessionTokenForm(creds: ConvergeCredentials, req: SessionTo
     ssl_transaction_type: 'ccsale',
     ssl_amount: centsToDecimalString(req.amountCents),
     ssl_merchant_txn_id: req.merchantTxnId,
+    // Also the invoice number (max 25 characters; our ids are 24), which every txnquery answer carries.
+    ssl_invoice_number: req.merchantTxnId.slice(0, 25),
   });
   const first = clip(req.firstName, 20);
   const last = clip(req.lastName, 30);
@@ -137,7 +139,7 @@ export function transactionFromConverge(f: Record<string, string>): GatewayTrans
     approved: resultOk && isSale && !(transStatus && NOT_PAID_STATUSES.has(transStatus.toUpperCase())),
     resultMessage,
     amountCents,
-    merchantTxnId: f.ssl_merchant_txn_id || null,
+    merchantTxnId: f.ssl_merchant_txn_id || f.ssl_invoice_number || null,
     approvalCode: f.ssl_approval_code || null,
     cardBrand: brandFromConverge(f.ssl_card_short_description),
     last4,
