@@ -28,6 +28,7 @@ export function SmsSignIn(props: {
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
   const [resendAt, setResendAt] = useState(0);
+  const [validMinutes, setValidMinutes] = useState<number | null>(null);
   const [now, setNow] = useState(() => Date.now());
   const [code, setCode] = useState('');
   const [verifying, setVerifying] = useState(false);
@@ -67,6 +68,7 @@ export function SmsSignIn(props: {
       setSent(true);
       setNow(Date.now());
       setResendAt(Date.now() + r.resendAfterSeconds * 1000);
+      setValidMinutes(Math.max(1, Math.round(r.expiresInSeconds / 60)));
       codeInput.current?.focus();
     } catch (e) {
       handleError(e);
@@ -145,7 +147,7 @@ export function SmsSignIn(props: {
             onChange={(e) => setCode(digitsOnly(e.target.value).slice(0, CODE_LENGTH))}
           />
           <div id={ids.codeHint} className="form-text">
-            {t('auth.codeHint')}
+            {validMinutes !== null ? t('auth.codeHint', { count: validMinutes }) : '\u00a0'}
           </div>
         </div>
         <button
