@@ -62,14 +62,14 @@ function setupSignForm() {
     if (Math.round(rect.width) === size.w && Math.round(rect.height) === size.h) return;
     const ratio = Math.max(window.devicePixelRatio || 1, 1);
     const data = pad.toData();
-    const sx = size.w ? rect.width / size.w : 1;
-    const sy = size.h ? rect.height / size.h : 1;
+    // One factor for both axes keeps the signature's shape; the smaller one keeps it inside the pad.
+    const k = size.w && size.h ? Math.min(rect.width / size.w, rect.height / size.h) : 1;
     canvas.width = Math.round(rect.width * ratio);
     canvas.height = Math.round(rect.height * ratio);
     canvas.getContext('2d').scale(ratio, ratio);
     pad.clear();
     if (data.length) {
-      pad.fromData(data.map((g) => ({ ...g, points: g.points.map((p) => ({ ...p, x: p.x * sx, y: p.y * sy })) })));
+      pad.fromData(data.map((g) => ({ ...g, points: g.points.map((p) => ({ ...p, x: p.x * k, y: p.y * k })) })));
     }
     size = { w: Math.round(rect.width), h: Math.round(rect.height) };
   }
