@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ensureChromium } from './support/chromium.js';
 import { PRODUCT_ROOT, ROOT } from './support/server.js';
+import { ARTIFACTS } from './support/session.js';
 
 /**
  * The browser suite: finds (or installs) Chromium, then runs every e2e/tests/*.test.ts with Node's test runner.
@@ -13,6 +14,8 @@ if (!fs.existsSync(path.join(PRODUCT_ROOT, 'apps/web/dist/index.html'))) {
   console.error('The web app is not built: run `npm run build` first (npm run test:e2e does).');
   process.exit(1);
 }
+// Failure artifacts of this run only (screenshots, HTML, logs: see docs/testing.md).
+fs.rmSync(ARTIFACTS, { recursive: true, force: true });
 const dir = path.join(ROOT, 'e2e/tests');
 const only = process.argv.slice(2);
 const files = fs

@@ -114,12 +114,20 @@ export async function createLink(product: RunningProduct, options: LinkOptions =
 
 export interface AdminLink {
   id: string;
-  state: 'active' | 'expired' | 'cancelled' | 'completed';
+  status: 'active' | 'expired' | 'cancelled' | 'completed';
   progress: { completed: number; total: number; currentRoutePath: string | null };
-  payment: { status: string; amount: number; transactionId: string | null; approvalCode: string | null } | null;
+  payment: {
+    status: string;
+    paymentTypeId: number;
+    paymentSourceId: number;
+    amount: number;
+    transactionId: string | null;
+    approvalCode: string | null;
+  } | null;
   steps?: { routePath: string; linkStepStatusId: number }[];
 }
 
+/** One link as the coordinator sees it (`GET /api/admin/links/:id`): status, progress, payment, steps. */
 export function getLink(product: RunningProduct, id: string): Promise<AdminLink> {
   return admin<AdminLink>(product, 'GET', `/links/${id}`);
 }

@@ -5,6 +5,7 @@ import type { TestLink } from './admin.js';
 import { idCardJpeg, idCardPng } from './fixtures.js';
 import { messageText, outboxIds, signInLink, smsCode, waitForMessage, type OutboxMessage } from './outbox.js';
 import type { RunningProduct } from './server.js';
+import { eventually } from './wait.js';
 import { exact, t, type Lng } from './texts.js';
 
 /**
@@ -211,6 +212,7 @@ export const SIGN_UI = {
   methodDraw: /^\s*(draw my signature|dibujar mi firma)\s*$/i,
   typed: /^(type your name as your signature|escriba su nombre como firma)/i,
   signerName: /^(full name|nombre completo)$/i,
+  pad: /^(signature pad|recuadro de firma)/i,
   done: /^\s*(done|listo)\s*$/i,
   submitSign: /^\s*(sign document|firmar el documento)\s*$/i,
   submitUpload: /^\s*(submit documents|enviar los documentos)\s*$/i,
@@ -233,16 +235,26 @@ export async function signInFrame(
   const name = o.name ?? `${f.link.input.firstName} ${f.link.input.lastName}`;
   const signer = frame.getByLabel(SIGN_UI.signerName);
   await signer.waitFor();
+  // Let the document finish loading first (the contract's PDF pages render above the pad), as a reader would.
+  await frame.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 30_000 });
   if ((await signer.inputValue()).trim() === '') await typeInto(f, signer, name);
   if (o.by === 'type') {
     await press(f, frame.getByRole('button', { name: SIGN_UI.methodType }));
     await typeInto(f, frame.getByLabel(SIGN_UI.typed), name);
   } else {
-    const canvas = frame.locator('canvas').first();
+    const canvas = frame.getByRole('img', { name: SIGN_UI.pad });
     await canvas.waitFor();
     await canvas.scrollIntoViewIfNeeded();
-    const box = await canvas.boundingBox();
-    assert.ok(box, 'the signature pad is on screen');
+    // The frame may scroll smoothly: draw once the pad has stopped moving.
+    const box = await eventually(
+      async () => {
+        const a = await canvas.boundingBox();
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        const b = await canvas.boundingBox();
+        return a && b && a.x === b.x && a.y === b.y && a.height > 20 ? b : undefined;
+      },
+      { message: 'the signature pad to stop moving' },
+    );
     const y = box.y + box.height / 2;
     await page.mouse.move(box.x + box.width * 0.15, y);
     await page.mouse.down();

@@ -8,7 +8,10 @@ export const PHONE = { width: 360, height: 640 } as const;
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const SCREENSHOT_PHONE = { width: 390, height: 844 } as const;
 
-export const ARTIFACTS = path.join(ROOT, 'e2e/.artifacts');
+/** Failure artifacts (git-ignored). E2E_ARTIFACTS moves them, e.g. when several people share one checkout. */
+export const ARTIFACTS = process.env.E2E_ARTIFACTS
+  ? path.resolve(process.env.E2E_ARTIFACTS)
+  : path.join(ROOT, 'e2e/.artifacts');
 
 /** A browser context (one "person's browser") with one page and a record of what went wrong in it. */
 export interface Session {

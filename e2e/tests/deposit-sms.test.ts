@@ -24,6 +24,8 @@ import {
 } from '../support/flows.js';
 import { startProduct, type RunningProduct } from '../support/server.js';
 import { inSession, PHONE } from '../support/session.js';
+import { t as text } from '../support/texts.js';
+import { eventually } from '../support/wait.js';
 
 /**
  * The main journey on a 360×640 phone: a patient pays a deposit after SMS sign-in, signs every document (drawn and
@@ -49,8 +51,16 @@ test('patient pays a deposit: SMS sign-in, documents, ID, approved card, confirm
     await openLink(c);
     await expectRoute(page, '/auth');
     // The lookup shows the phone on file masked: its last 4 digits, never the whole number.
-    await page.getByText(link.phone.slice(-4)).first().waitFor();
-    assert.ok(!(await page.content()).includes(link.phone.slice(2)), 'the full phone number must not be on the page');
+    const phone = page.getByLabel(text('en', 'auth.phoneLabel'));
+    const shown = await eventually(
+      async () => {
+        const v = await phone.inputValue();
+        return v.endsWith(link.phone.slice(-4)) ? v : undefined;
+      },
+      { message: "the masked phone's last 4 digits" },
+    );
+    assert.ok(shown.includes('*'), `the phone is masked: ${shown}`);
+    assert.ok(!(await page.content()).includes(link.phone.slice(2, -4)), 'the full phone number is not on the page');
     await expectAccessible(page, 'auth (SMS)');
     await expectNoHorizontalScroll(page);
 

@@ -97,7 +97,8 @@ test('payor pays a partial payment: e-mail sign-in, payor ID, signed authorisati
     // The authorisation frame (400 px) must be signed and the payor's e-mail given before PAY NOW.
     const frame = page.locator(`iframe[src^="${product.signOrigin}"]`);
     await frame.waitFor();
-    assert.equal(Math.round((await frame.boundingBox())!.height), 400);
+    const height = (await frame.boundingBox())!.height;
+    assert.ok(height >= 396 && height <= 400, `the authorisation frame is 400 px high (borders aside): ${height}`);
     await fillCard(f, { number: CARDS.challenge, name: 'Grace Okafor', payorEmail });
     assert.ok(await payButton(f).isDisabled(), 'PAY NOW waits for the signed authorisation');
     await expectAccessible(page, 'payment authorisation (payor)');
@@ -109,7 +110,7 @@ test('payor pays a partial payment: e-mail sign-in, payor ID, signed authorisati
 
     await expectReceipt(f, { to: payorEmail, amount: '$1,500.00', last4: '0077', transactionId });
     const saved = await getLink(product, link.id);
-    assert.equal(saved.state, 'completed');
+    assert.equal(saved.status, 'completed');
     assert.equal(saved.payment?.amount, 1500);
   });
 });
@@ -139,5 +140,6 @@ test('locked link: the type is forced to a partial payment and 500–20000 appli
     await expectRoute(page, '/patientinvoicedetail');
     const saved = await getLink(product, link.id);
     assert.equal(saved.payment?.amount, 20000);
+    assert.equal(saved.payment?.paymentTypeId, 2, 'recorded as a partial payment');
   });
 });
