@@ -113,6 +113,26 @@ describe('/auth', () => {
     expect(store.getState().auth.access_token).toBe('jwt-1');
   });
 
+  it('keeps "Verification code sent..." and offers a new code once the cooldown allows', async () => {
+    smsLink();
+    let sends = 0;
+    server.use(
+      http.post('*/api/auth/sms/send', () => {
+        sends++;
+        return HttpResponse.json({ resendAfterSeconds: sends === 1 ? 0 : 30, expiresInSeconds: 600 });
+      }),
+    );
+    await renderApp(`/auth?id=${LINK_ID}`);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Get Verification code' }));
+    expect(await screen.findByRole('button', { name: 'Verification code sent...' })).toBeDisabled();
+    expect(screen.getByText('The code works once and expires in 10 minutes.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Send a new code' }));
+    expect(await screen.findByText('You can ask for a new code in 30 seconds.')).toBeInTheDocument();
+    expect(sends).toBe(2);
+    expect(screen.queryByRole('button', { name: 'Send a new code' })).not.toBeInTheDocument();
+  });
+
   it.each([
     ['auth/invalid-verification-code', "That code isn't right. Check the text message and try again."],
     ['auth/code-expired', 'That code has expired. Ask for a new one.'],

@@ -23,6 +23,11 @@ import { FinishEmailSignIn } from './finish-email-sign-in';
 
 const LINK_ID = /^[A-Za-z0-9_-]{22,64}$/;
 
+/** The personal link as the coordinator sent it: no one-time codes or tokens are kept. */
+function personalLink(linkId: string): string {
+  return `${window.location.origin}/auth?id=${encodeURIComponent(linkId)}`;
+}
+
 export default function AuthPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
@@ -48,7 +53,7 @@ export default function AuthPage() {
       dispatch(signOut());
       clearSessionData(dispatch);
     }
-    if (storedLinkId !== linkId) dispatch(setLink({ link_id: linkId, redirect_link: window.location.href }));
+    if (storedLinkId !== linkId) dispatch(setLink({ link_id: linkId, redirect_link: personalLink(linkId) }));
     rememberLinkId(linkId);
   }, [validId, linkId, storedLinkId, dispatch]);
 

@@ -112,16 +112,28 @@ export function SmsSignIn(props: {
           type="button"
           className="btn btn-primary w-100"
           onClick={() => void sendCode()}
-          disabled={sending || (sent && !canResend)}
-          aria-busy={sending || undefined}
+          disabled={sending || sent}
+          aria-busy={(sending && !sent) || undefined}
         >
-          {sending ? <ButtonSpinner /> : null}
-          {sent ? (canResend ? t('auth.resend') : t('auth.codeSent')) : t('auth.getCode')}
+          {sending && !sent ? <ButtonSpinner /> : null}
+          {sent ? t('auth.codeSent') : t('auth.getCode')}
         </button>
-        {sent && !canResend && (
-          <p className="form-text mt-2" aria-live="polite">
-            {t('auth.resendIn', { count: waitSeconds })}
-          </p>
+        {sent && (
+          <div className="mt-2" aria-live="polite">
+            {canResend ? (
+              <button
+                type="button"
+                className="btn btn-link px-0"
+                onClick={() => void sendCode()}
+                disabled={sending}
+                aria-busy={sending || undefined}
+              >
+                {t('auth.resend')}
+              </button>
+            ) : (
+              <p className="form-text mb-0">{t('auth.resendIn', { count: waitSeconds })}</p>
+            )}
+          </div>
         )}
         <div ref={captchaBox} className="captcha-box" />
       </div>
