@@ -103,7 +103,7 @@ async function hostFrame(page: Page, src: string, origin = product.baseUrl): Pro
   await page.route(parentUrl, (route) =>
     route.fulfill({
       contentType: 'text/html',
-      body: `<!doctype html><html lang="en"><head><title>Parent</title></head><body>
+      body: `<!doctype html><html lang="en"><head><title>Parent</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body>
 <iframe id="doc" title="Document" src="${src}" style="width:100%;height:600px;border:0"></iframe>
 <script>window.__messages=[];addEventListener('message',e=>__messages.push({origin:e.origin,data:e.data}));</script>
 </body></html>`,
@@ -325,5 +325,57 @@ test('through the app: Next enables only after the signing service recorded the 
     await assertEnabled(next, 'Next after signing', 30_000);
     const invoice = (await adminDocuments(link.id)).find((d) => d.kind === 'invoice')!;
     assert.equal(invoice.status, 'completed');
+  });
+});
+
+test('phone: a finger opens the pad full screen, the page stays still, the signature survives rotation', async (t) => {
+  const { link, steps } = await linkWithDocuments();
+  await inSession(t, browser, product, { viewport: PHONE, isMobile: true, hasTouch: true }, async ({ page }) => {
+    const frame = await hostFrame(page, docUrl(steps, '/patientinvoicedetail'));
+    const canvas = frame.locator('canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    const inline = (await canvas.boundingBox())!;
+    await page.touchscreen.tap(inline.x + inline.width / 2, inline.y + inline.height / 2);
+    const done = frame.getByRole('button', { name: 'Done' });
+    await done.waitFor();
+    const full = (await canvas.boundingBox())!;
+    assert.ok(full.height > inline.height * 2, `the pad fills the screen (${full.height} px tall)`);
+    const inkedPixels = () =>
+      canvas.evaluate((c: HTMLCanvasElement) => {
+        const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 3; i < d.length; i += 4) if (d[i]! > 0) n++;
+        return n;
+      });
+    assert.equal(await inkedPixels(), 0, 'the tap that opened the pad drew nothing');
+    const scrollBefore = await frame.locator('html').evaluate(() => [scrollX, scrollY]);
+    await page.mouse.move(full.x + 30, full.y + full.height / 2);
+    await page.mouse.down();
+    for (let i = 1; i <= 20; i++) {
+      await page.mouse.move(full.x + 30 + i * 14, full.y + full.height / 2 + Math.sin(i) * 60, { steps: 2 });
+    }
+    await page.mouse.up();
+    assert.deepEqual(await frame.locator('html').evaluate(() => [scrollX, scrollY]), scrollBefore);
+    assert.equal(
+      await frame.locator('html').evaluate((h) => getComputedStyle(h).overflow),
+      'hidden',
+      'the page under the pad cannot scroll',
+    );
+    const before = await inkedPixels();
+    assert.ok(before > 0, 'the stroke is on the pad');
+    // Rotate the phone: the pad takes the new shape and keeps the signature.
+    await page.setViewportSize({ width: PHONE.height, height: PHONE.width });
+    const signFrame = page.frames().find((x) => x.url().startsWith(product.signOrigin))!;
+    await signFrame.waitForFunction(() => {
+      const c = document.querySelector('canvas');
+      return c !== null && c.width > c.height;
+    });
+    assert.ok((await inkedPixels()) > 0, 'the signature is still there after rotation');
+    await done.click();
+    await frame.getByRole('button', { name: 'Sign document' }).click();
+    await frame.getByRole('heading', { name: 'Thank you' }).waitFor();
+    await expectCompletionMessage(page);
+    const invoice = (await adminDocuments(link.id)).find((d) => d.kind === 'invoice')!;
+    assert.equal(invoice.signatureMethod, 'draw');
   });
 });

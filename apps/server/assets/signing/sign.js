@@ -96,7 +96,8 @@ function setupSignForm() {
   canvas.parentElement.addEventListener(
     'pointerdown',
     (e) => {
-      if (e.pointerType !== 'touch' || box.classList.contains('fullscreen') || window.innerWidth > 700) return;
+      const phone = Math.min(screen.width, screen.height) <= 700; // the device, not the frame
+      if (e.pointerType !== 'touch' || !phone || box.classList.contains('fullscreen')) return;
       e.stopPropagation();
       e.preventDefault();
       setFullScreen(true);
