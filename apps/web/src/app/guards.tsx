@@ -1,23 +1,69 @@
 /**
  * Route guards (spec section 2 and 4; decisions 0021):
- * - RequireSession: no link id → /forbidden; no or expired session → /auth?id=<link id>.
+ * - RequireSession: no link id → /forbidden; no or expired session → /auth?id=<link id>. On the first page load
+ *   of a step page (a reload, a bookmark) the continue check runs first, so the page follows the server (another
+ *   browser may have moved on): clear, check, then currentRoutePath (200) or /patientinfo (404).
  * - RequireSteps: no step list → the unauthorised page titled by error401Title; a step route that is not in this
  *   link's list → the same page; a step whose earlier steps are not complete → the first incomplete one.
  */
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { useEffect, useState } from 'react';
+import { useStore } from 'react-redux';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { StepStatus, StepRoutes } from '@paylink/shared';
 import { useAppSelector } from './hooks';
 import { isSessionValid } from '../store/auth-slice';
 import { selectSteps } from '../store/step-production-slice';
 import { authPath } from '../lib/session';
 import { UnauthorizedPage } from '../features/errors/error-pages';
+import { continueCheck } from '../features/patient-info/load-patient-info';
+import { useApiFailure } from '../lib/use-api-failure';
+import { ErrorDisplay } from '../components/error-display';
+import { PageSkeleton } from '../components/page-skeleton';
+import type { ApiError } from '../lib/api-client';
+import type { AppDispatch, RootState } from './store';
 
 export function RequireSession() {
   const auth = useAppSelector((s) => s.auth);
   const linkId = useAppSelector((s) => s.link.link_id);
   if (!linkId) return <Navigate to="/forbidden" replace />;
   if (!isSessionValid(auth)) return <Navigate to={authPath(linkId)} replace />;
-  return <Outlet />;
+  return <FirstLoadSync linkId={linkId} />;
+}
+
+/** Stores whose first guarded page load has been synchronised with the server (one per page load). */
+const synced = new WeakSet<object>();
+
+function FirstLoadSync(props: { linkId: string }) {
+  const store = useStore<RootState>();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const fail = useApiFailure();
+  // /patientinfo runs the check itself on every visit.
+  const [done, setDone] = useState(() => synced.has(store) || pathname === StepRoutes.patientInfo);
+  const [error, setError] = useState<ApiError | null>(null);
+
+  useEffect(() => {
+    synced.add(store);
+    if (done) return;
+    const ac = new AbortController();
+    continueCheck({ linkId: props.linkId, dispatch: store.dispatch as AppDispatch, signal: ac.signal })
+      .then((r) => {
+        if (r.kind === 'continue' && r.routePath !== pathname) void navigate(r.routePath, { replace: true });
+        else if (r.kind !== 'continue') void navigate(StepRoutes.patientInfo, { replace: true });
+        setDone(true);
+      })
+      .catch((e: unknown) => {
+        if (ac.signal.aborted) return;
+        const shown = fail(e);
+        if (shown) setError(shown);
+      });
+    return () => ac.abort();
+    // Once per page load; later navigations inside the app keep the store in step themselves.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  if (error) return <ErrorDisplay error={error} />;
+  return done ? <Outlet /> : <PageSkeleton />;
 }
 
 /** The route a step page may show, or where to send the user instead. */

@@ -11,9 +11,11 @@ import { setSteps } from '../../store/step-production-slice';
 import { setContinue } from '../../store/continue-slice';
 import { ApiError, api } from '../../lib/api-client';
 
-export type LoadOutcome = { kind: 'continue'; routePath: string } | { kind: 'fresh' };
+/** continue: go to routePath; restored: patient data came back but the patient is still on /patientinfo; fresh: 404. */
+export type LoadOutcome = { kind: 'continue'; routePath: string } | { kind: 'restored' } | { kind: 'fresh' };
 
-export async function loadPatientInfo(opts: {
+/** Clear, then the continue check alone: 'fresh' when the link has no step list yet (404). */
+export async function continueCheck(opts: {
   linkId: string;
   dispatch: AppDispatch;
   signal?: AbortSignal;
@@ -36,11 +38,22 @@ export async function loadPatientInfo(opts: {
       dispatch(setContinue(true));
       return { kind: 'continue', routePath: c.currentRoutePath };
     }
-    return { kind: 'fresh' };
+    return { kind: 'restored' };
   } catch (e) {
-    if (!(e instanceof ApiError && e.status === 404)) throw e;
+    if (e instanceof ApiError && e.status === 404) return { kind: 'fresh' };
+    throw e;
   }
-  const info = await api.get<PatientInfo>(`/api/patients/patientinfo/${id}`, { signal });
-  dispatch(setPatient(info));
+}
+
+export async function loadPatientInfo(opts: {
+  linkId: string;
+  dispatch: AppDispatch;
+  signal?: AbortSignal;
+}): Promise<LoadOutcome> {
+  const outcome = await continueCheck(opts);
+  if (outcome.kind !== 'fresh') return outcome;
+  const id = encodeURIComponent(opts.linkId);
+  const info = await api.get<PatientInfo>(`/api/patients/patientinfo/${id}`, { signal: opts.signal });
+  opts.dispatch(setPatient(info));
   return { kind: 'fresh' };
 }

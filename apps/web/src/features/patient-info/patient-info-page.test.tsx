@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { Provider } from 'react-redux';
+import { I18nextProvider } from 'react-i18next';
+import { RouterProvider, createMemoryRouter } from 'react-router';
+import { makeStore } from '../../app/store';
+import { RequireSteps } from '../../app/guards';
+import { loadAppConfig } from '../../app/app-config';
+import { createTestI18n } from '../../test/i18n';
+import { setSteps } from '../../store/step-production-slice';
 import userEvent from '@testing-library/user-event';
 import type { LinkStep, PatientInfo } from '@paylink/shared';
 import { HttpResponse, http, server, setupMsw } from '../../test/msw';
@@ -345,8 +353,52 @@ describe('/patientinfo guards', () => {
   });
 
   it('a step page without a step list shows the unauthorised page (error401Title)', async () => {
-    await renderApp('/patientcontract', { setup: signedInSetup });
+    const { store } = makeStore({ passphrase: 'k' });
+    const i18n = await createTestI18n('en');
+    await loadAppConfig();
+    const router = createMemoryRouter(
+      [{ element: <RequireSteps />, children: [{ path: '/patientcontract', element: <p>contract</p> }] }],
+      { initialEntries: ['/patientcontract'] },
+    );
+    render(
+      <Provider store={store}>
+        <I18nextProvider i18n={i18n}>
+          <RouterProvider router={router} />
+        </I18nextProvider>
+      </Provider>,
+    );
     const main = await screen.findByRole('main');
     expect(within(main).getByRole('heading', { level: 1, name: 'Not Authorized' })).toBeInTheDocument();
+    expect(screen.queryByText('contract')).not.toBeInTheDocument();
+  });
+
+  it('the first load of a step page runs the continue check and follows the server', async () => {
+    const list = steps(1).map((s, i) => ({ ...s, linkStepStatusId: i <= 2 ? 4 : 1 }));
+    server.use(
+      http.get(`*/api/linksteps/script/${LINK_ID}/check`, () =>
+        HttpResponse.json({
+          linkStepScript: list,
+          person: patient(),
+          payment: { paymentAmount: 400, paymentSourceId: 1, paymentTypeId: 1 },
+          paymentAmount: 400,
+          currentRoutePath: '/patientcontract',
+        }),
+      ),
+    );
+    const { router, store } = await renderApp('/patientiddocs', {
+      setup: (d) => {
+        signedInSetup(d);
+        d(setSteps(steps(1)));
+      },
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/patientcontract'));
+    expect(store.getState().stepProduction.stepsProduction[0]).toEqual(list);
+  });
+
+  it('the first load of a step page with no step list on the server goes to /patientinfo', async () => {
+    freshLink(patient());
+    const { router } = await renderApp('/patientinvoicedetail', { setup: signedInSetup });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/patientinfo'));
+    expect(await screen.findByRole('button', { name: 'AGREE' })).toBeInTheDocument();
   });
 });
