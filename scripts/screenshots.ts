@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { admin, cancelLink, createLink, expireLink, uniqueEmail, type TestLink } from '../e2e/support/admin.js';
+import { admin, cancelLink, createLink, expireLink, type TestLink } from '../e2e/support/admin.js';
 import { launchBrowser } from '../e2e/support/browser.js';
 import { ensureChromium } from '../e2e/support/chromium.js';
 import {
@@ -61,7 +61,7 @@ async function main() {
     return context.newPage();
   };
   /** Waits for fonts, spinners and frames to settle on what the user sees, then saves the screen. */
-  const shot = async (page: Page, name: string) => {
+  const shot = async (page: Page, name: string, opts: { fullPage?: boolean } = {}) => {
     await page.evaluate(() => document.fonts.ready);
     await page
       .locator('[aria-busy="true"], .spinner-border')
@@ -69,7 +69,7 @@ async function main() {
       .waitFor({ state: 'hidden', timeout: 10_000 })
       .catch(() => undefined);
     const file = path.join(OUT, `${name}.png`);
-    await page.screenshot({ path: file, fullPage: true, animations: 'disabled', caret: 'hide' });
+    await page.screenshot({ path: file, fullPage: opts.fullPage ?? true, animations: 'disabled', caret: 'hide' });
     saved.push(path.relative(ROOT, file));
     console.log(`  saved ${path.relative(ROOT, file)}`);
   };
@@ -78,7 +78,12 @@ async function main() {
     // --- deposit journey (patient pays, SMS sign-in)
     {
       const page = await newPage();
-      const link = await createLink(product, { firstName: 'Maria', lastName: 'Garcia' });
+      const link = await createLink(product, {
+        firstName: 'Maria',
+        lastName: 'Garcia',
+        phone: '+13105550142',
+        email: 'maria.garcia@example.com',
+      });
       const f: Flow = { page, product, link, lng: 'en' };
       await openLink(f);
       await page.getByRole('button', { name: t('en', 'auth.getCode') }).waitFor();
@@ -113,12 +118,12 @@ async function main() {
       await fillCard(f, { number: CARDS.declined });
       await payNow(f);
       await expectPaymentModal(f, { title: t('en', 'payment:decline.title'), lines: ['DECLINED'] });
-      await shot(page, '11-card-declined');
+      await shot(page, '11-card-declined', { fullPage: false }); // a modal over the page, as the phone shows it
       await closeModal(f);
       await fillCard(f, { number: CARDS.challenge });
       await payNow(f);
       await page.frameLocator(`iframe[src^="${product.gatewayOrigin}"]`).getByRole('button').first().waitFor();
-      await shot(page, '12-3ds-challenge');
+      await shot(page, '12-3ds-challenge', { fullPage: false }); // a modal over the page, as the phone shows it
       await answerChallenge(f, 'authenticate');
       await expectConfirmation(f, { amount: '$500.00' });
       await shot(page, '13-confirmation');
@@ -143,10 +148,11 @@ async function main() {
     // --- payor pays, e-mail sign-in
     {
       const page = await newPage();
-      const payorEmail = uniqueEmail('payor');
+      const payorEmail = 'grace.okafor@example.com';
       const link = await createLink(product, {
         firstName: 'James',
         lastName: 'Okafor',
+        email: 'james.okafor@example.com',
         signInMethod: 'email',
         payorName: 'Grace Okafor',
         payorEmail,
@@ -186,7 +192,7 @@ async function main() {
       await fillCard(f, { number: CARDS.rejected3ds });
       await payNow(f);
       await expectPaymentModal(f, { title: t('en', 'payment:threeDS.title'), lines: [] });
-      await shot(page, '18-3ds-failed');
+      await shot(page, '18-3ds-failed', { fullPage: false }); // a modal over the page, as the phone shows it
       await page.context().close();
     }
     // --- link states and error pages
@@ -214,7 +220,13 @@ async function main() {
     // --- Spanish
     {
       const page = await newPage('es-US');
-      const link: TestLink = await createLink(product, { firstName: 'Lucía', lastName: 'Fernández', language: 'es' });
+      const link: TestLink = await createLink(product, {
+        firstName: 'Lucía',
+        lastName: 'Fernández',
+        phone: '+13055550187',
+        email: 'lucia.fernandez@example.com',
+        language: 'es',
+      });
       const f: Flow = { page, product, link, lng: 'es' };
       await openLink(f);
       await page.getByRole('button', { name: t('es', 'auth.getCode') }).waitFor();
