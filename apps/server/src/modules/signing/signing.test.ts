@@ -215,6 +215,21 @@ describe('signing lifecycle', () => {
     expect((await sign.inject({ method: 'GET', url: `/s/${token}/document.pdf` })).statusCode).toBe(409);
   });
 
+  it('records one signature when two arrive at once', async () => {
+    const l = await preparedLink();
+    const token = l.token(StepRoutes.invoice);
+    const { documentSha256 } = pageConfig((await sign.inject({ method: 'GET', url: `/s/${token}` })).body);
+    const post = (name: string) =>
+      sign.inject({
+        method: 'POST',
+        url: `/s/${token}/complete`,
+        payload: { signerName: name, method: 'type', typedSignature: name, documentSha256 },
+      });
+    const answers = await Promise.all([post('First Signer'), post('Second Signer')]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    expect(await audits(l.linkId, 'document.signed')).toBe(1);
+  });
+
   it('produces a signed PDF with the document, the signer, the time, the IP and the original SHA-256', async () => {
     const l = await preparedLink();
     const token = l.token(StepRoutes.contract);
