@@ -403,7 +403,7 @@ describe('ID uploads', () => {
     expect(row.rows[0]).toEqual({ original_mime: 'image/heic', content_sha256: sha256Hex(fixture('id-photo.heic')) });
   });
 
-  it('accepts a PDF and refuses a broken one', async () => {
+  it('accepts a PDF and refuses a password-protected or broken one', async () => {
     const l = await preparedLink();
     const token = l.token(StepRoutes.patientId);
     const contract = (await sign.inject({ method: 'GET', url: `/s/${l.token(StepRoutes.contract)}/document.pdf` }))
@@ -413,6 +413,9 @@ describe('ID uploads', () => {
     });
     const broken = await upload(token, 'front', 'broken.pdf', 'application/pdf', Buffer.from('%PDF-1.7\nnot really'));
     expect(broken.statusCode).toBe(422);
+    const locked = await upload(token, 'front', 'locked.pdf', 'application/pdf', fixture('id-locked.pdf'));
+    expect(locked.statusCode).toBe(422);
+    expect(locked.json().message).toContain('password-protected');
   });
 
   it('refuses the same file twice, even on the other side or another ID step of the link', async () => {
