@@ -236,6 +236,20 @@ describe('paying', () => {
     await waitFor(() => expect(logCalls(calls)).toHaveLength(1));
   });
 
+  it('an approval our server cannot verify goes to the payment error page, never back to PAY NOW', async () => {
+    const { calls } = await renderPage({
+      respond: (c) =>
+        c.path === '/api/linkpaymenthistory' && c.method === 'PUT'
+          ? { status: 409, statusText: 'Conflict', json: { error: 'payment_not_verified', message: 'Not verified.' } }
+          : server(c),
+    });
+    await screen.findByRole('heading', { name: 'Payment Authorization' });
+    await fillCard();
+    await user.click(payNow());
+    expect(await screen.findByTestId('landed')).toHaveTextContent('/paymenterror');
+    expect(calls.filter((c) => c.path === '/api/converge')).toHaveLength(1);
+  });
+
   it('a refused token request shows Error {status} {statusText}', async () => {
     await renderPage({
       respond: (c) =>
@@ -329,6 +343,38 @@ describe('payor pays', () => {
 });
 
 describe('entering the payment step', () => {
+  it('continuing a previous session clears the flag and makes no status call', async () => {
+    const http = fakeServer(server);
+    const { store } = await renderStepPage({
+      path: '/paymentauthorization',
+      element: <PaymentAuthorizationPage loadGatewayGlobals={async () => fakeGateway()} />,
+      steps: stepList(1, { '/patientinvoicedetail': 4, '/patientiddocs': 4, '/patientcontract': 4 }),
+      patient,
+      isContinue: true,
+    });
+    await waitFor(() => expect(store.getState().continue.isContinue).toBe(false));
+    expect(http.calls.filter((c) => c.path === '/api/linksteps')).toEqual([]);
+  });
+
+  it('a gateway that cannot be loaded says nothing was charged, and OK releases the lock', async () => {
+    const http = fakeServer(server);
+    await renderStepPage({
+      path: '/paymentauthorization',
+      element: <PaymentAuthorizationPage loadGatewayGlobals={() => Promise.reject(new Error('blocked'))} />,
+      steps: readySteps(1),
+      patient,
+    });
+    await screen.findByRole('heading', { name: 'Payment Authorization' });
+    await fillCard();
+    await user.click(payNow());
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/Your card was not charged/)).toBeInTheDocument();
+    expect(within(dialog).queryByText('Card Declined')).not.toBeInTheDocument();
+    await waitFor(() => expect(logCalls(http.calls)).toHaveLength(1));
+    await user.click(within(dialog).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(payNow()).toBeEnabled());
+  });
+
   it('sets a fresh payment step in progress', async () => {
     const http = fakeServer(server);
     await renderStepPage({
