@@ -39,18 +39,23 @@ function FirstLoadSync(props: { linkId: string }) {
   const navigate = useNavigate();
   const fail = useApiFailure();
   // /patientinfo runs the check itself on every visit.
-  const [done, setDone] = useState(() => synced.has(store) || pathname === StepRoutes.patientInfo);
+  const [phase, setPhase] = useState<'checking' | 'done' | { to: string }>(() =>
+    synced.has(store) || pathname === StepRoutes.patientInfo ? 'done' : 'checking',
+  );
   const [error, setError] = useState<ApiError | null>(null);
+  // Arrived where the check sent us: from here on, in-app navigation keeps the store in step.
+  const arrived = typeof phase === 'object' && phase.to === pathname;
 
   useEffect(() => {
     synced.add(store);
-    if (done) return;
+    if (phase !== 'checking') return;
     const ac = new AbortController();
     continueCheck({ linkId: props.linkId, dispatch: store.dispatch as AppDispatch, signal: ac.signal })
       .then((r) => {
-        if (r.kind === 'continue' && r.routePath !== pathname) void navigate(r.routePath, { replace: true });
-        else if (r.kind !== 'continue') void navigate(StepRoutes.patientInfo, { replace: true });
-        setDone(true);
+        const to = r.kind === 'continue' ? r.routePath : StepRoutes.patientInfo;
+        // The page stays hidden until the navigation lands, so no stale page mounts and navigates on its own.
+        setPhase({ to });
+        if (to !== pathname) void navigate(to, { replace: true });
       })
       .catch((e: unknown) => {
         if (ac.signal.aborted) return;
@@ -58,12 +63,12 @@ function FirstLoadSync(props: { linkId: string }) {
         if (shown) setError(shown);
       });
     return () => ac.abort();
-    // Once per page load; later navigations inside the app keep the store in step themselves.
+    // Once per page load.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   if (error) return <ErrorDisplay error={error} />;
-  return done ? <Outlet /> : <PageSkeleton />;
+  return phase === 'done' || arrived ? <Outlet /> : <PageSkeleton />;
 }
 
 /** The route a step page may show, or where to send the user instead. */
