@@ -28,7 +28,7 @@ import './payment.css';
 export const AUTHORIZATION_FRAME_HEIGHT = 400;
 
 /** Messages that only mean "not finished yet": shown after the field is left, not while typing. */
-const INCOMPLETE = new Set(['expiry.format', 'cvc.length', 'cardNumber.tooShort']);
+const INCOMPLETE = new Set(['expiry.format', 'cvc.length', 'cardNumber.tooShort', 'invalid.payorEmail']);
 
 type Touched = Partial<Record<CardField | 'Agreed', boolean>>;
 
