@@ -47,7 +47,7 @@ export async function callApi<T>(
   method: 'GET' | 'POST',
   route: string,
   body?: unknown,
-  opts: { auth?: boolean } = {},
+  opts: { auth?: boolean; binary?: boolean } = {},
 ): Promise<T> {
   const auth = opts.auth ?? true;
   if (auth && !env.token) {
@@ -75,7 +75,9 @@ export async function callApi<T>(
   } catch (err) {
     throw unreachable(env, err);
   }
-  const text = await res.text();
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (res.ok && opts.binary) return bytes as T;
+  const text = bytes.toString('utf8');
   let data: unknown;
   try {
     data = text ? JSON.parse(text) : undefined;

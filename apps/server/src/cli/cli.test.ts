@@ -5,6 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StepRoutes } from '@paylink/shared';
+import { buildSignServer } from '../modules/signing/sign-server.js';
+import { prepareStepDocuments } from '../modules/signing/prepare-step-documents.js';
+import { seedLinkWithSteps } from '../modules/signing/signing-test-fixtures.js';
 import { seedLink } from '../seed/sample-links.js';
 import { staffToken } from '../seed/seed-staff.js';
 import { createTestApp } from '../test-support/context.js';
@@ -156,5 +160,53 @@ describe('paylink CLI against a running server', () => {
     const serverRefusal = await cli(['links', 'create', '--first-name', 'A', '--last-name', 'B', '--sign-in', 'sms']);
     expect(serverRefusal.code).toBe(1);
     expect(serverRefusal.stderr).toContain('phone is required when signInMethod is sms');
+  });
+
+  it('documents list shows a link’s documents and download saves the signed PDF', async () => {
+    const { linkId } = await seedLinkWithSteps(t.ctx.db);
+    await t.ctx.db.transaction((tx) => prepareStepDocuments(tx, t.ctx, { linkId }));
+    const step = await t.ctx.db.query<{ document_url: string }>(
+      'select document_url from link_step where link_id = $1 and route_path = $2',
+      [linkId, StepRoutes.invoice],
+    );
+    const sign = await buildSignServer(t.ctx);
+    try {
+      const token = step.rows[0]!.document_url.split('/s/')[1]!;
+      const page = await sign.inject({ method: 'GET', url: `/s/${token}` });
+      const cfg = JSON.parse(/id="sign-config">(.*?)<\/script>/s.exec(page.body)![1]!);
+      const done = await sign.inject({
+        method: 'POST',
+        url: `/s/${token}/complete`,
+        payload: {
+          signerName: 'Ana Diaz',
+          method: 'type',
+          typedSignature: 'Ana Diaz',
+          documentSha256: cfg.documentSha256,
+        },
+      });
+      expect(done.statusCode).toBe(200);
+    } finally {
+      await sign.close();
+    }
+
+    const list = await cli(['documents', 'list', linkId, '--json']);
+    expect(list.code).toBe(0);
+    const docs = JSON.parse(list.stdout) as { submissionId: string; kind: string; status: string }[];
+    const invoice = docs.find((d) => d.kind === 'invoice')!;
+    expect(invoice.status).toBe('completed');
+    expect(docs.find((d) => d.kind === 'contract')!.status).toBe('pending');
+    const text = await cli(['documents', 'list', linkId]);
+    expect(text.stdout).toContain('Ana Diaz');
+
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'paylink-cli-')), 'invoice.pdf');
+    const dl = await cli(['documents', 'download', invoice.submissionId, '--out', out]);
+    expect(dl.code).toBe(0);
+    expect(dl.stdout).toContain(`Saved ${out}`);
+    expect(fs.readFileSync(out).subarray(0, 5).toString()).toBe('%PDF-');
+
+    const pending = docs.find((d) => d.kind === 'contract')!;
+    const refused = await cli(['documents', 'download', pending.submissionId, '--out', out + '.2']);
+    expect(refused.code).toBe(1);
+    expect(fs.existsSync(out + '.2')).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseDuration, type LinkDetail, type LinkSummary } from '@paylink/shared';
 import { CliError, callApi, resolveCliEnv } from './api-client.js';
@@ -180,6 +181,49 @@ program
       { auth: false },
     );
     print(r, () => `export PAYLINK_ADMIN_TOKEN=${r.token}   # valid until ${r.expiresAt}`);
+  });
+
+const documents = program.command('documents').description('signed documents and ID uploads');
+documents
+  .command('list <linkId>')
+  .description("a link's documents and their signing status")
+  .action(async (id: string) => {
+    type Doc = {
+      submissionId: string;
+      kind: string;
+      status: string;
+      signerName: string | null;
+      signatureMethod: string | null;
+      completedAt: string | null;
+    };
+    const r = await callApi<Doc[]>(env, 'GET', `/api/admin/links/${encodeURIComponent(id)}/documents`);
+    print(r, () =>
+      r.length
+        ? table([
+            ['ID', 'KIND', 'STATUS', 'SIGNER', 'METHOD', 'SIGNED'],
+            ...r.map((d) => [
+              d.submissionId,
+              d.kind,
+              d.status,
+              d.signerName ?? '-',
+              d.signatureMethod ?? '-',
+              d.completedAt ?? '-',
+            ]),
+          ])
+        : 'No documents yet (they are prepared when the patient chooses a payment).',
+    );
+  });
+documents
+  .command('download <submissionId>')
+  .description('save the signed PDF of a completed document')
+  .option('-o, --out <file>', 'where to save it (default <submissionId>.pdf)')
+  .action(async (id: string, o: { out?: string }) => {
+    const pdf = await callApi<Buffer>(env, 'GET', `/api/admin/documents/${encodeURIComponent(id)}/pdf`, undefined, {
+      binary: true,
+    });
+    const out = o.out ?? `${id}.pdf`;
+    fs.writeFileSync(out, pdf);
+    print({ file: out, bytes: pdf.length }, () => `Saved ${out} (${pdf.length} bytes)`);
   });
 
 const staff = program.command('staff').description('staff users (admins only)');
