@@ -99,18 +99,12 @@ export async function openLink(f: Flow, query: Record<string, string> = {}): Pro
 // ---------------------------------------------------------------------------------------------------------- sign-in
 
 /** SMS sign-in on /auth: request the code, read it from the sandbox outbox, enter it, land on /patientinfo. */
-export async function signInBySms(
-  f: Flow,
-  opts: { axe?: boolean; /** false when the product runs without a resend cooldown */ cooldown?: boolean } = {},
-): Promise<OutboxMessage> {
+export async function signInBySms(f: Flow, opts: { axe?: boolean } = {}): Promise<OutboxMessage> {
   const { page } = f;
   await expectRoute(page, '/auth');
   const seen = await outboxIds(f.product, f.link.phone);
   await press(f, page.getByRole('button', { name: sayRe(f.lng, 'auth.getCode') }));
-  const sent = page.getByText(say(f.lng, 'auth.codeSent')).first();
-  // With no resend cooldown (OTP_RESEND_COOLDOWN_SECONDS=0) the button offers a new code at once instead.
-  if (opts.cooldown === false) await sent.or(page.getByRole('button', { name: sayRe(f.lng, 'auth.resend') })).waitFor();
-  else await sent.waitFor();
+  await page.getByText(say(f.lng, 'auth.codeSent')).first().waitFor();
   const sms = await waitForMessage(f.product, { to: f.link.phone, channel: 'sms', seen });
   const code = page.getByLabel(sayRe(f.lng, 'auth.codeLabel'));
   if (opts.axe) await expectAccessible(page, 'auth, code sent');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { expectAccessible } from '../support/a11y.js';
-import { createLink } from '../support/admin.js';
+import { createLink, uniqueEmail } from '../support/admin.js';
 import { launchBrowser } from '../support/browser.js';
 import {
   CARDS,
@@ -18,6 +18,7 @@ import {
   payNow,
   signDocumentStep,
   signInBySms,
+  signInByEmail,
   submitPatientInfo,
   uploadIdStep,
   expectAmountFeedback,
@@ -102,5 +103,42 @@ test('deposit journey in Spanish: screens, SMS, modals, receipt', async (tc) => 
     const receipt = await expectReceipt(f, { to: link.email, amount: '$250.00', last4: '1111', transactionId });
     assert.match(messageText(receipt), /recibo|pago/i, 'the receipt is in Spanish');
     assert.doesNotMatch(messageText(receipt), /\bYour payment\b|\bThank you\b/);
+  });
+});
+
+test('payor journey screens in Spanish: e-mail sign-in, payor ID, payor payment page', async (tc) => {
+  const payorEmail = uniqueEmail('pagador');
+  const link = await createLink(product, {
+    firstName: 'Carmen',
+    lastName: 'Ortiz',
+    signInMethod: 'email',
+    language: 'es',
+    payorName: 'Diego Ortiz',
+    payorEmail,
+  });
+  await inSession(tc, browser, product, { viewport: PHONE, locale: 'es-US' }, async ({ page }) => {
+    const f: Flow = { page, product, link, lng: 'es' };
+    await openLink(f);
+    await expectSpanish(page, 'auth.emailTitle', 'auth (e-mail)');
+    const mail = await signInByEmail(f, link.email, { axe: true });
+    assert.match(messageText(mail), /iniciar sesi[oó]n/i, 'the sign-in e-mail is in Spanish');
+    await expectSpanish(page, 'patientInfo.title', 'patient information (payor)');
+    await expectAmountFeedback(f, {
+      type: 2,
+      source: 2,
+      amount: '450',
+      message: t('es', 'patientInfoFormFeedBackMsgPartialPayment'),
+    });
+    await choosePayment(f, { amount: '800' });
+    await submitPatientInfo(f);
+    for (const route of ['/patientinvoicedetail', '/patientiddocs', '/payoriddocs', '/patientcontract']) {
+      await expectRoute(page, route);
+      if (route === '/payoriddocs') await expectSpanish(page, 'steps:payorId.title', 'payor ID');
+      if (route.endsWith('iddocs')) await uploadIdStep(f, { seed: route.length });
+      else await signDocumentStep(f, { by: 'type' });
+      await nextStep(f);
+    }
+    await expectRoute(page, '/paymentauthorization');
+    await expectSpanish(page, 'payment:authorization.heading', 'payment authorisation (payor)');
   });
 });
