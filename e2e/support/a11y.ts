@@ -7,7 +7,9 @@ import type { Page } from 'playwright-core';
  * sees). Fails on any serious or critical violation, listing each rule and the offending elements.
  */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  const started = Date.now();
   const results = await new AxeBuilder({ page }).analyze();
+  if (process.env.E2E_TIMING) console.log(`axe ${screen}: ${Date.now() - started} ms`);
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.equal(
     bad.length,

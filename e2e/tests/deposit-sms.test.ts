@@ -69,15 +69,18 @@ test('patient pays a deposit: SMS sign-in, documents, ID, approved card, confirm
     assert.match(sms.text, /code/i);
 
     await expectRoute(page, '/patientinfo');
-    for (const v of [link.input.firstName, link.input.lastName, link.input.city, link.input.zipCode]) {
-      await page
-        .getByText(v, { exact: false })
-        .first()
-        .waitFor()
-        .catch(async () => {
-          // read-only inputs carry the value instead of text
-          assert.ok(await page.locator(`input[value="${v}"]`).count(), `patient info shows ${v}`);
-        });
+    // The details on file, read-only.
+    for (const [key, value] of [
+      ['patientInfo.firstName', link.input.firstName],
+      ['patientInfo.lastName', link.input.lastName],
+      ['patientInfo.address', link.input.address],
+      ['patientInfo.city', link.input.city],
+      ['patientInfo.zipCode', link.input.zipCode],
+      ['patientInfo.email', link.email],
+    ] as const) {
+      const field = page.getByLabel(text('en', key), { exact: true });
+      await eventually(async () => (await field.inputValue()) === value, { message: `${key} shows ${value}` });
+      assert.ok(await field.evaluate((el) => (el as HTMLInputElement).readOnly), `${key} is read-only`);
     }
     await expectAccessible(page, 'patient information');
     await expectNoHorizontalScroll(page);
@@ -122,6 +125,7 @@ test('patient pays a deposit: SMS sign-in, documents, ID, approved card, confirm
     // Back button neutralised on the confirmation page.
     await page.goBack().catch(() => undefined);
     await expectRoute(page, '/confirmation');
+    await page.getByRole('heading', { name: text('en', 'confirmation.title') }).waitFor();
 
     const receipt = await expectReceipt(c, { to: link.email, amount: '$500.00', last4: '0002', transactionId });
     assert.doesNotMatch(receipt.text, /rhinoplasty/i, 'the receipt says nothing medical');
