@@ -6,10 +6,10 @@ import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { loadPracticeInfo } from '../outbox/practice-info.js';
 import { signInLinkEmail } from '../outbox/sign-in-messages.js';
 import { auditAuth, type AuditActor } from './auth-audit.js';
-import { AuthError, tooManyRequests } from './auth-errors.js';
+import { AuthError } from './auth-errors.js';
 import { hashSignInToken } from './auth-secret.js';
 import { linkForSignIn } from './link-for-sign-in.js';
-import { checkSendLimit, limitMessage, recordSend } from './send-limits.js';
+import { checkSendLimit, recordSend, refuseLimitedSend } from './send-limits.js';
 
 /** The address in the e-mailed link; /auth shows a "Finish signing in" button that POSTs the oobCode. */
 export function signInUrl(publicUrl: string, linkId: string, token: string, lang: string): string {
@@ -78,11 +78,7 @@ export async function sendEmailLink(
   });
 
   if (!outcome.ok) {
-    await auditAuth(ctx.db, opts.actor, `${action}.limited`, opts.linkId, {
-      reason: outcome.reason,
-      retryAfterSeconds: outcome.retryAfterSeconds,
-    });
-    throw tooManyRequests(limitMessage(outcome, 'link'), outcome.retryAfterSeconds);
+    await refuseLimitedSend(ctx.db, { actor: opts.actor, action, linkId: opts.linkId, limit: outcome, what: 'link' });
   }
   return { sent: true };
 }

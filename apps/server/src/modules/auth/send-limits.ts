@@ -1,5 +1,7 @@
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
+import { auditAuth, type AuditActor } from './auth-audit.js';
+import { tooManyRequests } from './auth-errors.js';
 
 export type SendLimit = { ok: true } | { ok: false; reason: 'cooldown' | 'hourly-cap'; retryAfterSeconds: number };
 
@@ -36,4 +38,22 @@ export function limitMessage(l: Exclude<SendLimit, { ok: true }>, what: 'code' |
   return l.reason === 'cooldown'
     ? `Please wait ${l.retryAfterSeconds} seconds before asking for another ${what}.`
     : `Too many ${what}s were requested for this link. Try again in ${Math.ceil(l.retryAfterSeconds / 60)} minutes.`;
+}
+
+/** Audits a refused send (outside the rolled-back transaction, so the refusal itself is on record) and throws 429. */
+export async function refuseLimitedSend(
+  q: Queryable,
+  opts: {
+    actor: AuditActor;
+    action: string;
+    linkId: string;
+    limit: Exclude<SendLimit, { ok: true }>;
+    what: 'code' | 'link';
+  },
+): Promise<never> {
+  await auditAuth(q, opts.actor, `${opts.action}.limited`, opts.linkId, {
+    reason: opts.limit.reason,
+    retryAfterSeconds: opts.limit.retryAfterSeconds,
+  });
+  throw tooManyRequests(limitMessage(opts.limit, opts.what), opts.limit.retryAfterSeconds);
 }

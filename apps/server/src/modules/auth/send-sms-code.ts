@@ -5,11 +5,11 @@ import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { loadPracticeInfo } from '../outbox/practice-info.js';
 import { signInCodeSms } from '../outbox/sign-in-messages.js';
 import { auditAuth, type AuditActor } from './auth-audit.js';
-import { AuthError, tooManyRequests } from './auth-errors.js';
+import { AuthError } from './auth-errors.js';
 import { hashOtp } from './auth-secret.js';
 import { requireUsableLink } from '../links/link-queries.js';
 import { linkForSignIn } from './link-for-sign-in.js';
-import { checkSendLimit, limitMessage, recordSend } from './send-limits.js';
+import { checkSendLimit, recordSend, refuseLimitedSend } from './send-limits.js';
 
 /** A 6-digit code from the CSPRNG (leading zeros kept). */
 export function newOtpCode(): string {
@@ -76,11 +76,7 @@ export async function sendSmsCode(
   });
 
   if (!outcome.ok) {
-    await auditAuth(ctx.db, opts.actor, `${action}.limited`, opts.linkId, {
-      reason: outcome.reason,
-      retryAfterSeconds: outcome.retryAfterSeconds,
-    });
-    throw tooManyRequests(limitMessage(outcome, 'code'), outcome.retryAfterSeconds);
+    await refuseLimitedSend(ctx.db, { actor: opts.actor, action, linkId: opts.linkId, limit: outcome, what: 'code' });
   }
   return { resendAfterSeconds: config.OTP_RESEND_COOLDOWN_SECONDS, expiresInSeconds: config.OTP_TTL_MINUTES * 60 };
 }
