@@ -7,6 +7,13 @@ import type { Page } from 'playwright-core';
  * sees). Fails on any serious or critical violation, listing each rule and the offending elements.
  */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  // Judge the screen as it settles, not mid-fade (a fading modal blends its colours and fails contrast).
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
+      new Promise((r) => setTimeout(r, 3000)),
+    ]),
+  );
   const started = Date.now();
   const results = await new AxeBuilder({ page }).analyze();
   if (process.env.E2E_TIMING) console.log(`axe ${screen}: ${Date.now() - started} ms`);

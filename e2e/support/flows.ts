@@ -239,7 +239,16 @@ export async function signInFrame(
   await frame.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 30_000 });
   if ((await signer.inputValue()).trim() === '') await typeInto(f, signer, name);
   if (o.by === 'type') {
-    await press(f, frame.getByRole('button', { name: SIGN_UI.methodType }));
+    // The page's script may still be starting: press again, as a person would, until the toggle answers.
+    const toggle = frame.getByRole('button', { name: SIGN_UI.methodType });
+    await eventually(
+      async () => {
+        if ((await toggle.getAttribute('aria-pressed')) === 'true') return true;
+        await press(f, toggle);
+        return (await toggle.getAttribute('aria-pressed')) === 'true';
+      },
+      { interval: 500, message: 'the "Type my signature" toggle to be on' },
+    );
     await typeInto(f, frame.getByLabel(SIGN_UI.typed), name);
   } else {
     const canvas = frame.getByRole('img', { name: SIGN_UI.pad });

@@ -105,6 +105,12 @@ test('payor pays a partial payment: e-mail sign-in, payor ID, signed authorisati
     await signingFrame(f).locator('body').waitFor();
     await signAuthorisation(f);
     await payNow(f);
+    // The bank's challenge opens in the gateway's lightbox over the page.
+    await page
+      .frameLocator(`iframe[src^="${product.gatewayOrigin}"]`)
+      .getByRole('button', { name: 'Authenticate' })
+      .waitFor();
+    await expectAccessible(page, '3-D Secure challenge');
     await answerChallenge(f, 'authenticate');
     const { transactionId } = await expectConfirmation(f, { amount: '$1,500.00' });
 

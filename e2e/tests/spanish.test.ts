@@ -93,6 +93,7 @@ test('deposit journey in Spanish: screens, SMS, modals, receipt', async (tc) => 
     await fillCard(f, { number: CARDS.rejected3ds });
     await payNow(f);
     await expectPaymentModal(f, { title: t('es', 'payment:threeDS.title'), lines: [t('es', 'payment:threeDS.body')] });
+    await expectAccessible(page, '3-D Secure modal (es)');
     await closeModal(f);
 
     await fillCard(f, { number: '4111111111111111' });
