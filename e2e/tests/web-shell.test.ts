@@ -1,0 +1,85 @@
+// The web shell in a real browser: a failed page chunk reloads once, focus moves to the heading, the back button is
+// neutralised right after sign-in, the language survives a reload, storage holds no readable patient data or token,
+// the production build writes nothing to the console, and web-vitals are stored per route (checked on PostgreSQL).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import pg from 'pg';
+import type { Browser } from 'playwright-core';
+import { createLink } from '../support/admin.js';
+import { launchBrowser } from '../support/browser.js';
+import { startProduct, type RunningProduct } from '../support/server.js';
+import { openLink, signInBySms, expectRoute } from '../support/flows.js';
+import { eventually } from '../support/wait.js';
+
+let product: RunningProduct;
+let browser: Browser;
+before(async () => {
+  product = await startProduct();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+test('web shell: chunk reload, focus, back button, language, storage, console, vitals', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const consoleLines: string[] = [];
+  page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+  let chunkRequests = 0;
+  await page.route(/\/assets\/auth-page-.*\.js$/, async (route) =>
+    chunkRequests++ === 0 ? route.abort() : route.continue(),
+  );
+  const link = await createLink(product, { signInMethod: 'sms' });
+  const f = { page, product, link, lng: 'en' as const };
+  await openLink(f);
+  await page.getByRole('button', { name: 'Get Verification code' }).waitFor();
+  assert.equal(chunkRequests, 2, 'the failed chunk was fetched again after one reload');
+
+  await signInBySms(f);
+  await expectRoute(page, '/patientinfo');
+  await page.getByRole('button', { name: 'AGREE' }).waitFor();
+  assert.equal(
+    await page.evaluate(() => `${document.activeElement?.tagName}:${document.activeElement?.textContent}`),
+    'H1:Patient information',
+  );
+  await page.goBack();
+  await page.getByRole('button', { name: 'AGREE' }).waitFor();
+  assert.equal(new URL(page.url()).pathname, '/patientinfo');
+
+  await page.getByRole('button', { name: 'Español' }).click();
+  await page.getByRole('button', { name: 'ACEPTO' }).waitFor();
+  await page.reload();
+  await page.getByRole('button', { name: 'ACEPTO' }).waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
+
+  const storage = await page.evaluate(() => JSON.stringify(localStorage));
+  assert.match(storage, /U2FsdGVkX1/, 'the persisted state is there, AES-encrypted');
+  for (const value of [link.input.lastName, link.input.address, link.phone]) {
+    assert.ok(!storage.includes(value), `patient data (${value}) is not readable in storage`);
+  }
+  assert.ok(!/eyJ[A-Za-z0-9_-]{10,}\./.test(storage), 'no session token in storage');
+
+  await page.goto(`${product.baseUrl}/nothing`);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await page.close();
+  assert.deepEqual(
+    consoleLines.filter((l) => !l.startsWith('error: Failed to load resource')),
+    [],
+    'the production build writes nothing to the console',
+  );
+  if (product.env.DATABASE_URL) {
+    const c = new pg.Client({ connectionString: product.env.DATABASE_URL });
+    await c.connect();
+    try {
+      await eventually(
+        async () =>
+          (await c.query(`select count(*)::int as n from web_vital where route = '/patientinfo'`)).rows[0].n > 0,
+        { message: 'web-vitals stored for /patientinfo' },
+      );
+    } finally {
+      await c.end();
+    }
+  }
+});
