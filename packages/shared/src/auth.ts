@@ -50,7 +50,12 @@ export type AuthOptions = z.infer<typeof authOptionsSchema>;
 const captchaTokenSchema = z.string().max(2048).optional();
 
 /** POST /api/auth/sms/send */
-export const smsSendBodySchema = z.object({ linkId: linkIdSchema, captchaToken: captchaTokenSchema }).strict();
+/** The language the patient is using on /auth; the SMS or e-mail is written in it (default: the link's language). */
+const messageLanguageSchema = z.enum(Languages).optional();
+
+export const smsSendBodySchema = z
+  .object({ linkId: linkIdSchema, captchaToken: captchaTokenSchema, lng: messageLanguageSchema })
+  .strict();
 export type SmsSendBody = z.infer<typeof smsSendBodySchema>;
 export const smsSendResultSchema = z.object({
   /** Seconds until another code may be requested (the resend cooldown). */
@@ -73,6 +78,7 @@ export const emailSendBodySchema = z
     linkId: linkIdSchema,
     email: z.string().trim().pipe(emailAddressSchema),
     captchaToken: captchaTokenSchema,
+    lng: messageLanguageSchema,
   })
   .strict();
 export type EmailSendBody = z.infer<typeof emailSendBodySchema>;

@@ -184,4 +184,25 @@ describe('E-mail link sign-in', () => {
     expect(msg.body_html).toContain('Iniciar sesión');
     expect(msg.body_html).toContain('Este es un mensaje automático');
   });
+
+  it('writes the e-mail in the language the patient uses on /auth (lng), not only the link’s', async () => {
+    const en = await insertTestLink(ctx.db, { method: 'email', language: 'en', email: 'pablo@example.com' });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/api/auth/email/send',
+      headers: apiHeaders(ctx),
+      payload: { linkId: en, email: 'pablo@example.com', lng: 'es' },
+    });
+    expect(r.statusCode).toBe(200);
+    const msg = (await lastMessageTo(ctx.db, 'pablo@example.com'))!;
+    expect(msg.subject).toBe('Inicie sesión en Bella Vista Plastic Surgery');
+    expect(msg.body_text).toContain('lng=es');
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/api/auth/email/send',
+      headers: apiHeaders(ctx),
+      payload: { linkId: en, email: 'pablo@example.com', lng: 'fr' },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
 });

@@ -1,4 +1,4 @@
-import type { EmailSendResult } from '@paylink/shared';
+import type { EmailSendResult, Language } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
 import { newToken } from '../../lib/ids.js';
 import { requireUsableLink } from '../links/link-queries.js';
@@ -23,7 +23,7 @@ export function signInUrl(publicUrl: string, linkId: string, token: string, lang
  */
 export async function sendEmailLink(
   ctx: AppContext,
-  opts: { linkId: string; email: string; captchaToken?: string; actor: AuditActor },
+  opts: { linkId: string; email: string; captchaToken?: string; lng?: Language; actor: AuditActor },
 ): Promise<EmailSendResult> {
   const { config } = ctx;
   const action = 'auth.email.send';
@@ -58,10 +58,10 @@ export async function sendEmailLink(
     );
     const practice = await loadPracticeInfo(tx, { name: config.PRACTICE_NAME, senderName: config.senderName });
     const mail = signInLinkEmail({
-      lang: link.language,
+      lang: opts.lng ?? link.language,
       practice,
       firstName: link.first_name,
-      url: signInUrl(config.publicUrl, link.id, token, link.language),
+      url: signInUrl(config.publicUrl, link.id, token, opts.lng ?? link.language),
       minutes: config.EMAIL_LINK_TTL_MINUTES,
     });
     const msg = await enqueueMessage(tx, {

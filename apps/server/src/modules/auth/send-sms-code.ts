@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { SmsSendResult } from '@paylink/shared';
+import type { Language, SmsSendResult } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
 import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { loadPracticeInfo } from '../outbox/practice-info.js';
@@ -22,7 +22,7 @@ export function newOtpCode(): string {
  */
 export async function sendSmsCode(
   ctx: AppContext,
-  opts: { linkId: string; captchaToken?: string; actor: AuditActor },
+  opts: { linkId: string; captchaToken?: string; lng?: Language; actor: AuditActor },
 ): Promise<SmsSendResult> {
   const { config } = ctx;
   const action = 'auth.sms.send';
@@ -62,7 +62,7 @@ export async function sendSmsCode(
       channel: 'sms',
       to: link.phone,
       text: signInCodeSms({
-        lang: link.language,
+        lang: opts.lng ?? link.language,
         practiceName: practice.name,
         code,
         minutes: config.OTP_TTL_MINUTES,

@@ -287,4 +287,11 @@ describe('SMS sign-in', () => {
     expect(msg.body_text.length).toBeLessThan(160);
     expect(msg.body_text).toMatch(/^[A-Za-z0-9 .,:@!?'"()\-+/\n]*$/);
   });
+
+  it('writes the SMS in the language the patient uses on /auth (lng), not only the link’s', async () => {
+    const en = await insertTestLink(ctx.db, { language: 'en', phone: '+1 555 010 4242' });
+    expect((await send(en, { lng: 'es' })).statusCode).toBe(200);
+    const msg = (await lastMessageTo(ctx.db, '+1 555 010 4242'))!;
+    expect(msg.body_text).toMatch(/su clave de acceso es \d{6}/);
+  });
 });

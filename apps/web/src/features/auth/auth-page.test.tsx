@@ -93,7 +93,7 @@ describe('/auth', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Get Verification code' }));
     expect(await screen.findByRole('button', { name: 'Verification code sent...' })).toBeDisabled();
-    expect(sent).toEqual({ linkId: LINK_ID });
+    expect(sent).toEqual({ linkId: LINK_ID, lng: 'en' });
 
     const code = screen.getByLabelText('6-digit verification code');
     expect(code).toHaveAttribute('autocomplete', 'one-time-code');
@@ -190,7 +190,7 @@ describe('/auth', () => {
     await user.type(email, '.com');
     await user.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
     expect(await screen.findByRole('button', { name: 'Email link sent…' })).toBeDisabled();
-    expect(sent).toEqual({ linkId: LINK_ID, email: 'maria@example.com' });
+    expect(sent).toEqual({ linkId: LINK_ID, email: 'maria@example.com', lng: 'en' });
   });
 
   it('an e-mailed link signs in only on the Continue click', async () => {

@@ -7,6 +7,7 @@ import { useAppConfig } from '../../app/app-config';
 import { api } from '../../lib/api-client';
 import { useApiFailure } from '../../lib/use-api-failure';
 import { authErrorCode, authErrorText, isLinkStateFailure } from './auth-errors';
+import { messageLanguage } from './message-language';
 import { getCaptchaToken } from './turnstile';
 
 /** The same loose shape check the server makes; the server has the last word (auth/invalid-email). */
@@ -44,7 +45,12 @@ export function EmailSignIn(props: { linkId: string; captchaSiteKey: string | nu
         }
       }
       await api.post<EmailSendResult>('/api/auth/email/send', {
-        body: { linkId: props.linkId, email: email.trim(), ...(captchaToken ? { captchaToken } : {}) },
+        body: {
+          linkId: props.linkId,
+          email: email.trim(),
+          lng: messageLanguage(i18n.language),
+          ...(captchaToken ? { captchaToken } : {}),
+        },
         auth: false,
       });
       setSentTo(email.trim().toLowerCase());

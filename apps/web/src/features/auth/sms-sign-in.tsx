@@ -8,6 +8,7 @@ import { signedIn } from '../../store/auth-slice';
 import { api } from '../../lib/api-client';
 import { useApiFailure } from '../../lib/use-api-failure';
 import { authErrorCode, authErrorText, isLinkStateFailure } from './auth-errors';
+import { messageLanguage } from './message-language';
 import { getCaptchaToken } from './turnstile';
 
 const CODE_LENGTH = 6;
@@ -62,7 +63,7 @@ export function SmsSignIn(props: {
         }
       }
       const r = await api.post<SmsSendResult>('/api/auth/sms/send', {
-        body: { linkId: props.linkId, ...(captchaToken ? { captchaToken } : {}) },
+        body: { linkId: props.linkId, lng: messageLanguage(i18n.language), ...(captchaToken ? { captchaToken } : {}) },
         auth: false,
       });
       setSent(true);
