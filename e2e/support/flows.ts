@@ -239,8 +239,10 @@ export async function signInFrame(
   await frame.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 30_000 });
   if ((await signer.inputValue()).trim() === '') await typeInto(f, signer, name);
   if (o.by === 'type') {
-    // The page's script may still be starting: press again, as a person would, until the toggle answers.
+    // The toggle is disabled until the page's script is ready (a person sees it greyed out and waits). A press is
+    // still lost now and then under load (cause not found yet); like a person, press again until it answers.
     const toggle = frame.getByRole('button', { name: SIGN_UI.methodType });
+    await eventually(() => toggle.isEnabled(), { message: 'the "Type my signature" toggle to be ready' });
     await eventually(
       async () => {
         if ((await toggle.getAttribute('aria-pressed')) === 'true') return true;

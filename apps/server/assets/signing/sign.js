@@ -123,6 +123,9 @@ function setupSignForm() {
   }
   drawBtn.addEventListener('click', () => setMethod('draw'));
   typeBtn.addEventListener('click', () => setMethod('type'));
+  // Rendered disabled so an early click cannot fall on a button that does nothing yet.
+  drawBtn.disabled = false;
+  typeBtn.disabled = false;
   const typed = $('typed-signature');
   typed.addEventListener('input', () => ($('typed-preview').textContent = typed.value));
 

@@ -86,8 +86,8 @@ function signForm(t: Texts, signer: string, lang: Lang): string {
   <input id="signer-name" name="signerName" autocomplete="name" required maxlength="200" value="${esc(signer)}">
 </div>
 <div class="methods" role="group" aria-label="${esc(t.methodLegend)}">
-  <button type="button" class="toggle" id="method-draw" aria-pressed="true" aria-controls="draw-panel">${esc(t.methodDraw)}</button>
-  <button type="button" class="toggle" id="method-type" aria-pressed="false" aria-controls="type-panel">${esc(t.methodType)}</button>
+  <button type="button" class="toggle" id="method-draw" aria-pressed="true" aria-controls="draw-panel" disabled>${esc(t.methodDraw)}</button>
+  <button type="button" class="toggle" id="method-type" aria-pressed="false" aria-controls="type-panel" disabled>${esc(t.methodType)}</button>
 </div>
 <div id="draw-panel" class="panel">
   <p class="hint" id="draw-hint">${esc(t.drawHint)}</p>
