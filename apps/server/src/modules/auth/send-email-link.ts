@@ -6,9 +6,9 @@ import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { loadPracticeInfo } from '../outbox/practice-info.js';
 import { signInLinkEmail } from '../outbox/sign-in-messages.js';
 import { auditAuth, type AuditActor } from './auth-audit.js';
-import { AuthError } from './auth-errors.js';
 import { hashSignInToken } from './auth-secret.js';
 import { linkForSignIn } from './link-for-sign-in.js';
+import { requireCaptcha } from './require-captcha.js';
 import { checkSendLimit, recordSend, refuseLimitedSend } from './send-limits.js';
 
 /** The address in the e-mailed link; /auth shows a "Finish signing in" button that POSTs the oobCode. */
@@ -29,14 +29,7 @@ export async function sendEmailLink(
   const action = 'auth.email.send';
   await linkForSignIn(ctx.db, { linkId: opts.linkId, method: 'email', actor: opts.actor, action });
 
-  const captcha = await ctx.providers.captcha.verify({
-    token: opts.captchaToken,
-    remoteIp: opts.actor.ip ?? undefined,
-  });
-  if (!captcha.ok) {
-    await auditAuth(ctx.db, opts.actor, `${action}.captcha_failed`, opts.linkId, { errorCodes: captcha.errorCodes });
-    throw new AuthError(400, 'auth/captcha-check-failed', 'The security check failed. Reload the page and try again.');
-  }
+  await requireCaptcha(ctx, { token: opts.captchaToken, actor: opts.actor, action, linkId: opts.linkId });
 
   const token = newToken(32);
   const tokenHash = await hashSignInToken(ctx.db, token);

@@ -5,10 +5,10 @@ import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { loadPracticeInfo } from '../outbox/practice-info.js';
 import { signInCodeSms } from '../outbox/sign-in-messages.js';
 import { auditAuth, type AuditActor } from './auth-audit.js';
-import { AuthError } from './auth-errors.js';
 import { hashOtp } from './auth-secret.js';
 import { requireUsableLink } from '../links/link-queries.js';
 import { linkForSignIn } from './link-for-sign-in.js';
+import { requireCaptcha } from './require-captcha.js';
 import { checkSendLimit, recordSend, refuseLimitedSend } from './send-limits.js';
 
 /** A 6-digit code from the CSPRNG (leading zeros kept). */
@@ -28,14 +28,7 @@ export async function sendSmsCode(
   const action = 'auth.sms.send';
   await linkForSignIn(ctx.db, { linkId: opts.linkId, method: 'sms', actor: opts.actor, action });
 
-  const captcha = await ctx.providers.captcha.verify({
-    token: opts.captchaToken,
-    remoteIp: opts.actor.ip ?? undefined,
-  });
-  if (!captcha.ok) {
-    await auditAuth(ctx.db, opts.actor, `${action}.captcha_failed`, opts.linkId, { errorCodes: captcha.errorCodes });
-    throw new AuthError(400, 'auth/captcha-check-failed', 'The security check failed. Reload the page and try again.');
-  }
+  await requireCaptcha(ctx, { token: opts.captchaToken, actor: opts.actor, action, linkId: opts.linkId });
 
   // Hash before the transaction: the key lookup must not run on another connection while it is open (PGlite).
   const code = newOtpCode();
