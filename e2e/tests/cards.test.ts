@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { AvsTexts, CvvTexts } from '@paylink/shared';
 import { expectAccessible } from '../support/a11y.js';
 import { createLink, getLink } from '../support/admin.js';
-import { launchBrowser } from '../support/browser.js';
 import {
   CARDS,
   closeModal,
@@ -18,7 +17,8 @@ import {
   assertEnabled,
   type Flow,
 } from '../support/flows.js';
-import { startProduct, type RunningProduct } from '../support/server.js';
+import type { RunningProduct } from '../support/server.js';
+import { setUpProduct } from '../support/suite.js';
 import { dumpDatabase } from '../support/database.js';
 import { DESKTOP, inSession } from '../support/session.js';
 import { t as text } from '../support/texts.js';
@@ -30,14 +30,7 @@ import { t as text } from '../support/texts.js';
  */
 let product: RunningProduct;
 let browser: Browser;
-before(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+setUpProduct((p, b) => ((product = p), (browser = b)));
 
 /** A CVC no other value in the product will contain, so the scan below can look for it. */
 const CVC = '8642';

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { expectAccessible } from '../support/a11y.js';
 import { createLink } from '../support/admin.js';
-import { launchBrowser } from '../support/browser.js';
 import {
   CARDS,
   choosePayment,
@@ -22,7 +21,8 @@ import {
   submitPatientInfo,
   expectStepsCompletePage,
 } from '../support/flows.js';
-import { startProduct, type RunningProduct } from '../support/server.js';
+import type { RunningProduct } from '../support/server.js';
+import { setUpProduct } from '../support/suite.js';
 import { inSession, PHONE } from '../support/session.js';
 import { t as text } from '../support/texts.js';
 import { eventually } from '../support/wait.js';
@@ -34,14 +34,7 @@ import { eventually } from '../support/wait.js';
  */
 let product: RunningProduct;
 let browser: Browser;
-before(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+setUpProduct((p, b) => ((product = p), (browser = b)));
 
 test('patient pays a deposit: SMS sign-in, documents, ID, approved card, confirmation, receipt', async (t) => {
   const link = await createLink(product, { firstName: 'Maria', lastName: 'Garcia', signInMethod: 'sms' });

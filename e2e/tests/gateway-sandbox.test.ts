@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createLink, type TestLink } from '../support/admin.js';
-import { launchBrowser } from '../support/browser.js';
 import { CARDS, futureExpiry } from '../support/flows.js';
 import { smsCode, waitForMessage } from '../support/outbox.js';
-import { startProduct, type RunningProduct } from '../support/server.js';
+import type { RunningProduct } from '../support/server.js';
+import { setUpProduct } from '../support/suite.js';
 
 /**
  * The sandbox gateway's browser scripts (Checkout.js and the 3DS2 SDK stand-ins) driven in Chromium from a tiny page
@@ -14,14 +14,7 @@ import { startProduct, type RunningProduct } from '../support/server.js';
  */
 let product: RunningProduct;
 let browser: Browser;
-before(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+setUpProduct((p, b) => ((product = p), (browser = b)));
 
 const API_KEY = 'paylink-sandbox-api-key';
 

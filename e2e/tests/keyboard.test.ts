@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createLink } from '../support/admin.js';
-import { launchBrowser } from '../support/browser.js';
 import {
   CARDS,
   choosePayment,
@@ -18,7 +17,8 @@ import {
   uploadIdStep,
   type Flow,
 } from '../support/flows.js';
-import { startProduct, type RunningProduct } from '../support/server.js';
+import type { RunningProduct } from '../support/server.js';
+import { setUpProduct } from '../support/suite.js';
 import { DESKTOP, inSession } from '../support/session.js';
 
 /**
@@ -27,14 +27,7 @@ import { DESKTOP, inSession } from '../support/session.js';
  */
 let product: RunningProduct;
 let browser: Browser;
-before(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+setUpProduct((p, b) => ((product = p), (browser = b)));
 
 async function expectHeadingFocused(page: Page) {
   await page.waitForFunction(() => {

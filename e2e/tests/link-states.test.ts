@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { expectAccessible } from '../support/a11y.js';
 import { admin, cancelLink, createLink, expireLink } from '../support/admin.js';
-import { launchBrowser } from '../support/browser.js';
 import { expectRoute, openLink, signInBySms, type Flow } from '../support/flows.js';
-import { startProduct, type RunningProduct } from '../support/server.js';
+import type { RunningProduct } from '../support/server.js';
+import { setUpProduct } from '../support/suite.js';
 import { DESKTOP, inSession, PHONE } from '../support/session.js';
 import { t as text, type Lng } from '../support/texts.js';
 import { eventually } from '../support/wait.js';
@@ -16,14 +16,7 @@ import { eventually } from '../support/wait.js';
  */
 let product: RunningProduct;
 let browser: Browser;
-before(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+setUpProduct((p, b) => ((product = p), (browser = b)));
 
 /** Error pages: route, the spec's English text (section 8), the key of the app's Spanish text. */
 const PAGES = {

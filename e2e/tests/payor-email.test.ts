@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { expectAccessible } from '../support/a11y.js';
 import { createLink, getLink, uniqueEmail } from '../support/admin.js';
-import { launchBrowser } from '../support/browser.js';
 import {
   CARDS,
   answerChallenge,
@@ -27,7 +26,8 @@ import {
   uploadIdStep,
   type Flow,
 } from '../support/flows.js';
-import { startProduct, type RunningProduct } from '../support/server.js';
+import type { RunningProduct } from '../support/server.js';
+import { setUpProduct } from '../support/suite.js';
 import { DESKTOP, inSession } from '../support/session.js';
 
 /**
@@ -37,14 +37,7 @@ import { DESKTOP, inSession } from '../support/session.js';
  */
 let product: RunningProduct;
 let browser: Browser;
-before(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+setUpProduct((p, b) => ((product = p), (browser = b)));
 
 test('payor pays a partial payment: e-mail sign-in, payor ID, signed authorisation, challenge, receipt to the payor', async (t) => {
   const payorEmail = uniqueEmail('payor');

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createLink, getLink } from '../support/admin.js';
-import { launchBrowser } from '../support/browser.js';
 import {
   choosePayment,
   expectRoute,
@@ -15,7 +14,8 @@ import {
   uploadIdStep,
   type Flow,
 } from '../support/flows.js';
-import { startProduct, type RunningProduct } from '../support/server.js';
+import type { RunningProduct } from '../support/server.js';
+import { setUpProduct } from '../support/suite.js';
 import { DESKTOP, inSession, openSession, saveArtifacts, PHONE } from '../support/session.js';
 
 /**
@@ -24,15 +24,8 @@ import { DESKTOP, inSession, openSession, saveArtifacts, PHONE } from '../suppor
  */
 let product: RunningProduct;
 let browser: Browser;
-before(async () => {
-  // The resend cooldown is not the subject here: two browsers ask for codes for one link within seconds.
-  product = await startProduct({ OTP_RESEND_COOLDOWN_SECONDS: '0' });
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+// The resend cooldown is not the subject here: two browsers ask for codes for one link within seconds.
+setUpProduct((p, b) => ((product = p), (browser = b)), { OTP_RESEND_COOLDOWN_SECONDS: '0' });
 
 test('reload mid-flow, then a second browser resumes at the right step', async (t) => {
   const link = await createLink(product, { firstName: 'Lena', lastName: 'Novak' });

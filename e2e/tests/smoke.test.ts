@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../support/browser.js';
-import { startProduct, type RunningProduct } from '../support/server.js';
+import type { RunningProduct } from '../support/server.js';
+import { setUpProduct } from '../support/suite.js';
 
 let product: RunningProduct;
 let browser: Browser;
-before(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+setUpProduct((p, b) => ((product = p), (browser = b)));
 
 test('the built app loads in Chromium', async () => {
   const page = await browser.newPage();

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { expectAccessible } from '../support/a11y.js';
 import { createLink, uniqueEmail } from '../support/admin.js';
-import { launchBrowser } from '../support/browser.js';
 import {
   CARDS,
   choosePayment,
@@ -25,7 +24,8 @@ import {
   type Flow,
 } from '../support/flows.js';
 import { messageText } from '../support/outbox.js';
-import { startProduct, type RunningProduct } from '../support/server.js';
+import type { RunningProduct } from '../support/server.js';
+import { setUpProduct } from '../support/suite.js';
 import { inSession, PHONE } from '../support/session.js';
 import { t } from '../support/texts.js';
 
@@ -36,14 +36,7 @@ import { t } from '../support/texts.js';
  */
 let product: RunningProduct;
 let browser: Browser;
-before(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+setUpProduct((p, b) => ((product = p), (browser = b)));
 
 /** The screen speaks Spanish: lang="es", and the given key's Spanish text (not the English one) is visible. */
 async function expectSpanish(page: Page, key: string, screen: string) {

@@ -2,25 +2,18 @@
 // neutralised right after sign-in, the language survives a reload, storage holds no readable patient data or token,
 // the production build writes nothing to the console, and web-vitals are stored per route (checked on PostgreSQL).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { createLink } from '../support/admin.js';
-import { launchBrowser } from '../support/browser.js';
-import { startProduct, type RunningProduct } from '../support/server.js';
+import type { RunningProduct } from '../support/server.js';
+import { setUpProduct } from '../support/suite.js';
 import { openLink, signInBySms, expectRoute } from '../support/flows.js';
 import { eventually } from '../support/wait.js';
 
 let product: RunningProduct;
 let browser: Browser;
-before(async () => {
-  product = await startProduct();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await product?.stop();
-});
+setUpProduct((p, b) => ((product = p), (browser = b)));
 
 test('web shell: chunk reload, focus, back button, language, storage, console, vitals', async () => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
