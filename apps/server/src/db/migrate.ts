@@ -14,9 +14,13 @@ export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
     .readdirSync(dir)
     .filter((f) => /^\d{4}_[a-z0-9_-]+\.sql$/.test(f))
     .sort();
-  await db.exec(
-    `create table if not exists schema_migration (name text primary key, applied_at timestamptz not null default now())`,
-  );
+  // Under the same lock as the files: "create table if not exists" is not safe when two processes run it at once.
+  await db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock(7243001)');
+    await tx.query(
+      'create table if not exists schema_migration (name text primary key, applied_at timestamptz not null default now())',
+    );
+  });
   const applied: string[] = [];
   for (const file of files) {
     const sql = fs.readFileSync(path.join(dir, file), 'utf8');
