@@ -4,11 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { gatewayBrowserConfig, gatewayCspOrigins } from './browser-config.js';
 import {
+  buildReversalXml,
   buildSessionTokenForm,
   buildTxnQueryXml,
   convergeEndpoints,
   createConvergeGateway,
   parseConvergeXml,
+  parseReversalAnswer,
   transactionFromConverge,
 } from './converge.js';
 import { GatewayError } from './types.js';
@@ -151,6 +153,11 @@ describe('Converge answers', () => {
       last4: '1111',
       transactionType: 'SALE',
       transStatus: 'STL',
+      settled: true,
+      avsResponse: 'Y',
+      cvv2Response: 'M',
+      eciInd: null,
+      txnTime: '11/19/2020 10:15:39 AM',
     });
   });
 
@@ -246,5 +253,39 @@ describe('browser config and CSP', () => {
     expect(gatewayCspOrigins(custom).frame).toEqual(
       expect.arrayContaining(['https://acs.bank.example', 'https://acs2.bank.example']),
     );
+  });
+});
+
+describe('Converge ccvoid / ccreturn (pure)', () => {
+  it('builds ccvoid without an amount and ccreturn with ssl_amount in dollars for a partial return', () => {
+    const v = parseConvergeXml(buildReversalXml(CREDS, 'void', APPROVED_ID)).txns[0]!;
+    expect(v).toMatchObject({ ssl_transaction_type: 'ccvoid', ssl_txn_id: APPROVED_ID });
+    expect(v.ssl_amount).toBeUndefined();
+    const r = parseConvergeXml(buildReversalXml(CREDS, 'return', APPROVED_ID, 12345)).txns[0]!;
+    expect(r).toMatchObject({ ssl_transaction_type: 'ccreturn', ssl_amount: '123.45' });
+    expect(parseConvergeXml(buildReversalXml(CREDS, 'return', APPROVED_ID)).txns[0]!.ssl_amount).toBeUndefined();
+  });
+
+  it('reads the approval with its own id; errors and non-zero results are refusals', () => {
+    const ok = parseReversalAnswer(
+      'return',
+      '<txn><ssl_result>0</ssl_result><ssl_result_message>APPROVAL</ssl_result_message><ssl_txn_id>R1</ssl_txn_id><ssl_amount>10.00</ssl_amount></txn>',
+    );
+    expect(ok).toEqual({ kind: 'return', txnId: 'R1', amountCents: 1000, resultMessage: 'APPROVAL' });
+    let err: GatewayError | undefined;
+    try {
+      parseReversalAnswer('void', '<txn><errorCode>5040</errorCode><errorMessage>Invalid</errorMessage></txn>');
+    } catch (e) {
+      err = e as GatewayError;
+    }
+    expect(err).toMatchObject({ code: '5040', refused: true });
+    expect(() => parseReversalAnswer('void', '<txn><ssl_result>1</ssl_result></txn>')).toThrow(GatewayError);
+  });
+
+  it('reports settlement from ssl_trans_status', () => {
+    expect(transactionFromConverge({ ssl_txn_id: 'a', ssl_trans_status: 'STL' }).settled).toBe(true);
+    for (const s of ['PEN', 'OPN', 'REV', '']) {
+      expect(transactionFromConverge({ ssl_txn_id: 'a', ssl_trans_status: s }).settled).toBe(false);
+    }
   });
 });

@@ -1,5 +1,11 @@
 import { centsToDecimalString, parseDollarsToCents } from '@paylink/shared';
-import { GatewayError, type CardGateway, type GatewayTransaction, type SessionTokenRequest } from './types.js';
+import {
+  GatewayError,
+  type CardGateway,
+  type GatewayReversal,
+  type GatewayTransaction,
+  type SessionTokenRequest,
+} from './types.js';
 
 /**
  * Elavon Converge: hosted-payments session tokens (form-urlencoded POST, plain-text answer) and the XML API's
@@ -64,15 +70,60 @@ const xmlEscape = (v: string) =>
   v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 
 /** The XML API takes one `xmldata` form field holding a flat <txn> element. */
-export function buildTxnQueryXml(creds: ConvergeCredentials, txnId: string): string {
+export function buildXmlRequest(creds: ConvergeCredentials, type: string, more: [string, string][]): string {
   const fields: [string, string][] = [
     ['ssl_merchant_id', creds.merchantId],
     ['ssl_user_id', creds.userId],
     ['ssl_pin', creds.pin],
-    ['ssl_transaction_type', 'txnquery'],
-    ['ssl_txn_id', txnId],
+    ['ssl_transaction_type', type],
+    ...more,
   ];
   return `<txn>${fields.map(([k, v]) => `<${k}>${xmlEscape(v)}</${k}>`).join('')}</txn>`;
+}
+
+export function buildTxnQueryXml(creds: ConvergeCredentials, txnId: string): string {
+  return buildXmlRequest(creds, 'txnquery', [['ssl_txn_id', txnId]]);
+}
+
+/** ccvoid (no amount: a void cancels the whole unsettled sale) or ccreturn (ssl_amount for a partial return). */
+export function buildReversalXml(
+  creds: ConvergeCredentials,
+  kind: 'void' | 'return',
+  txnId: string,
+  amountCents?: number,
+): string {
+  if (kind === 'void') return buildXmlRequest(creds, 'ccvoid', [['ssl_txn_id', txnId]]);
+  if (amountCents !== undefined && (!Number.isInteger(amountCents) || amountCents <= 0)) {
+    throw new GatewayError('The amount must be a positive number of cents.');
+  }
+  return buildXmlRequest(creds, 'ccreturn', [
+    ['ssl_txn_id', txnId],
+    ...(amountCents !== undefined ? ([['ssl_amount', centsToDecimalString(amountCents)]] as [string, string][]) : []),
+  ]);
+}
+
+/**
+ * A ccvoid/ccreturn answer: one <txn> with ssl_result 0 and its own ssl_txn_id, or an errorCode / a non-zero
+ * ssl_result, which are refusals (the gateway answered; nothing was given back).
+ */
+export function parseReversalAnswer(kind: 'void' | 'return', xml: string, requestedCents?: number): GatewayReversal {
+  const f = parseConvergeXml(xml).txns[0] ?? {};
+  if (f.errorCode) {
+    throw new GatewayError(f.errorMessage || f.errorName || 'The card gateway refused the request.', f.errorCode);
+  }
+  if (f.ssl_result !== '0' || !f.ssl_txn_id) {
+    throw new GatewayError(
+      f.ssl_result_message || 'The card gateway declined the request.',
+      f.ssl_result ?? 'no_result',
+    );
+  }
+  const amountCents = f.ssl_amount ? parseDollarsToCents(f.ssl_amount) : null;
+  return {
+    kind,
+    txnId: f.ssl_txn_id,
+    amountCents: amountCents ?? requestedCents ?? 0,
+    resultMessage: f.ssl_result_message ?? '',
+  };
 }
 
 const xmlUnescape = (v: string) =>
@@ -145,6 +196,13 @@ export function transactionFromConverge(f: Record<string, string>): GatewayTrans
     last4,
     transactionType: type,
     transStatus,
+    // Converge's batch states (as the Hyperswitch Elavon connector maps them): STL settled; PEN, OPN, REV open or
+    // under review (still voidable); PST, FPR, PRE refused by a fraud or post-auth rule.
+    settled: (transStatus ?? '').toUpperCase() === 'STL',
+    avsResponse: f.ssl_avs_response || null,
+    cvv2Response: f.ssl_cvv2_response || null,
+    eciInd: f.ssl_eci_ind || null,
+    txnTime: f.ssl_txn_time || null,
   };
 }
 
@@ -185,6 +243,15 @@ export function createConvergeGateway(opts: {
       throw new GatewayError(`The card gateway could not be reached (${(err as Error).name}).`);
     }
   };
+  const reverse = async (kind: 'void' | 'return', txnId: string, amountCents?: number) => {
+    const xml = buildReversalXml(await creds(), kind, txnId, amountCents);
+    const r = await post(opts.endpoints.xmlUrl, new URLSearchParams({ xmldata: xml }));
+    if (r.status < 200 || r.status >= 300) {
+      // An HTTP error page says nothing about whether the gateway acted: the outcome is unknown.
+      throw new GatewayError(`The card gateway answered HTTP ${r.status} to the ${kind}.`, undefined, false);
+    }
+    return parseReversalAnswer(kind, r.body, amountCents);
+  };
   return {
     kind: opts.kind ?? 'converge',
     async createSessionToken(req) {
@@ -211,6 +278,12 @@ export function createConvergeGateway(opts: {
       if (list.ssl_txn_count === '0' || !first) return null;
       const match = txns.map(transactionFromConverge).find((t) => t.txnId === txnId);
       return match ?? null;
+    },
+    async voidTransaction(txnId) {
+      return reverse('void', txnId);
+    },
+    async returnTransaction(txnId, amountCents) {
+      return reverse('return', txnId, amountCents);
     },
   };
 }

@@ -25,6 +25,23 @@ export interface GatewayTransaction {
   transactionType: string | null;
   /** Converge's settlement status (STL, PEN, OPN, …) when given. */
   transStatus: string | null;
+  /** True when the gateway reports the sale settled (STL): only a return can give money back then. */
+  settled: boolean;
+  /** AVS, CVV2 and 3-D Secure ECI as the gateway recorded them (dispute evidence); null when not reported. */
+  avsResponse?: string | null;
+  cvv2Response?: string | null;
+  eciInd?: string | null;
+  /** Converge's ssl_txn_time as sent (MM/DD/YYYY hh:mm:ss AM). */
+  txnTime?: string | null;
+}
+
+/** The answer to a void (ccvoid) or return (ccreturn): its own transaction id at the gateway. */
+export interface GatewayReversal {
+  kind: 'void' | 'return';
+  txnId: string;
+  /** Cents given back: the sale's amount for a void. */
+  amountCents: number;
+  resultMessage: string;
 }
 
 export interface CardGateway {
@@ -33,6 +50,10 @@ export interface CardGateway {
   createSessionToken(req: SessionTokenRequest): Promise<string>;
   /** The transaction by gateway id, or null when the gateway does not know it. */
   queryTransaction(txnId: string): Promise<GatewayTransaction | null>;
+  /** Cancels a sale that has not settled yet (Converge ccvoid); the whole amount. GatewayError when refused. */
+  voidTransaction(txnId: string): Promise<GatewayReversal>;
+  /** Refunds part or all of a settled sale (Converge ccreturn); amount absent = the whole sale. */
+  returnTransaction(txnId: string, amountCents?: number): Promise<GatewayReversal>;
 }
 
 /** The gateway could not be reached or refused the request; `code` is Converge's errorCode when it sent one. */
@@ -40,6 +61,8 @@ export class GatewayError extends Error {
   constructor(
     message: string,
     readonly code?: string,
+    /** true when the gateway answered and refused (nothing happened); false when the outcome is unknown. */
+    readonly refused = code !== undefined,
   ) {
     super(message);
     this.name = 'GatewayError';

@@ -58,6 +58,7 @@ interface ThreeDSRow {
 
 interface TxnRow {
   txn_id: string;
+  merchant_id: string;
   merchant_txn_id: string | null;
   amount_cents: number;
   result: '0' | '1';
@@ -72,7 +73,22 @@ interface TxnRow {
   eci_ind: string | null;
   three_ds_trans_status: string | null;
   created_at: Date;
+  settled_at: Date | null;
+  voided_at: Date | null;
 }
+
+interface ReversalRow {
+  txn_id: string;
+  parent_txn_id: string;
+  kind: 'VOID' | 'RETURN';
+  amount_cents: number;
+  created_at: Date;
+}
+
+/** A sale's batch closes at the sandbox's ccsettle call or, failing that, this long after the sale. */
+const AUTO_SETTLE_HOURS = 24;
+const isSettled = (t: TxnRow) =>
+  t.settled_at !== null || Date.now() - new Date(t.created_at).getTime() >= AUTO_SETTLE_HOURS * 3600_000;
 
 const SHORT: Record<string, string> = {
   visa: 'VISA',
@@ -132,7 +148,7 @@ function txnFields(t: TxnRow): Record<string, string> {
     ssl_result_message: t.result_message,
     ssl_approval_code: t.approval_code ?? '',
     ssl_transaction_type: 'SALE',
-    ssl_trans_status: t.result === '0' ? 'PEN' : 'DEC',
+    ssl_trans_status: t.result !== '0' ? 'DEC' : t.voided_at ? 'VOID' : isSettled(t) ? 'STL' : 'PEN',
     ssl_amount: centsToDecimalString(t.amount_cents),
     ssl_card_number: `${'*'.repeat(12)}${t.card_last4}`,
     ssl_card_short_description: SHORT[t.card_brand] ?? 'CARD',
@@ -506,23 +522,118 @@ export async function buildSandboxGateway(ctx: AppContext): Promise<FastifyInsta
     });
   });
 
-  // Converge's XML API: txnquery by ssl_txn_id (the only transaction type the sandbox answers here).
+  // Converge's XML API: txnquery by ssl_txn_id, ccvoid, ccreturn, and ccsettle (closes the batch: the sandbox's way to
+  // make sales settled in tests and demos).
+  const xmlError = (code: string, name: string, message: string) =>
+    `<txn>${xmlFields({ ...gatewayError(code, name, message) })}</txn>`;
+  const reversalFields = (r: ReversalRow, parent: TxnRow): Record<string, string> => ({
+    ssl_txn_id: r.txn_id,
+    ssl_result: '0',
+    ssl_result_message: 'APPROVAL',
+    ssl_transaction_type: r.kind,
+    ssl_trans_status: 'PEN',
+    ssl_amount: centsToDecimalString(r.amount_cents),
+    ssl_card_number: `${'*'.repeat(12)}${parent.card_last4}`,
+    ssl_card_short_description: SHORT[parent.card_brand] ?? 'CARD',
+    ssl_approval_code: '',
+    ssl_txn_time: convergeTime(new Date(r.created_at)),
+  });
+  const NOT_FOUND = () =>
+    xmlError('5040', 'Invalid Transaction ID', 'The transaction ID is invalid for this transaction type.');
+
+  const reverse = async (f: Record<string, string>, kind: 'VOID' | 'RETURN') =>
+    db.transaction(async (tx) => {
+      const r = await tx.query<TxnRow>(
+        'select * from sandbox_gateway_transaction where txn_id = $1 and merchant_id = $2 for update',
+        [f.ssl_txn_id ?? '', f.ssl_merchant_id],
+      );
+      const t = r.rows[0];
+      if (!t || t.result !== '0') return NOT_FOUND();
+      if (t.voided_at) return xmlError('5040', 'Invalid Transaction ID', 'The transaction has already been voided.');
+      const done = await tx.query<{ sum: number }>(
+        `select coalesce(sum(amount_cents), 0)::int as sum from sandbox_gateway_reversal where parent_txn_id = $1`,
+        [t.txn_id],
+      );
+      const remaining = t.amount_cents - done.rows[0]!.sum;
+      let amount = remaining;
+      if (kind === 'VOID') {
+        if (isSettled(t)) {
+          return xmlError(
+            '5040',
+            'Invalid Transaction ID',
+            'The transaction has settled and cannot be voided; use ccreturn.',
+          );
+        }
+      } else {
+        if (!isSettled(t)) {
+          return xmlError('5040', 'Invalid Transaction ID', 'The transaction has not settled yet; use ccvoid.');
+        }
+        if (f.ssl_amount !== undefined && f.ssl_amount !== '') {
+          const cents = parseDollarsToCents(f.ssl_amount);
+          if (!cents) return xmlError('4013', 'Invalid Amount', 'ssl_amount is invalid.');
+          amount = cents;
+        }
+        if (remaining <= 0 || amount > remaining) {
+          return xmlError(
+            '5012',
+            'Amount Exceeds Original',
+            `The return amount exceeds the amount left on the transaction (${centsToDecimalString(remaining)}).`,
+          );
+        }
+      }
+      const id = newTxnId();
+      const ins = await tx.query<ReversalRow>(
+        `insert into sandbox_gateway_reversal (txn_id, parent_txn_id, merchant_id, kind, amount_cents)
+         values ($1, $2, $3, $4, $5) returning *`,
+        [id, t.txn_id, t.merchant_id, kind, amount],
+      );
+      if (kind === 'VOID') {
+        await tx.query('update sandbox_gateway_transaction set voided_at = now() where txn_id = $1', [t.txn_id]);
+      }
+      return `<txn>${xmlFields(reversalFields(ins.rows[0]!, t))}</txn>`;
+    });
+
   const processXml = async (request: { body: unknown }, reply: FastifyReply) => {
     reply.type('application/xml; charset=utf-8');
     const xml = str((request.body as Record<string, unknown> | undefined)?.xmldata);
     const { txns } = parseConvergeXml(xml);
     const f = txns[0] ?? {};
     if (!(await credsOk(f))) return `<txn>${xmlFields({ ...INVALID_CREDS })}</txn>`;
-    if ((f.ssl_transaction_type ?? '').toLowerCase() !== 'txnquery') {
-      return `<txn>${xmlFields({ ...gatewayError('4009', 'Invalid Transaction Type', 'The sandbox answers txnquery only.') })}</txn>`;
+    const type = (f.ssl_transaction_type ?? '').toLowerCase();
+    if (type === 'ccsettle') {
+      // Closes the batch: every open sale of this merchant (or the one named by ssl_txn_id) becomes settled.
+      const r = await db.query(
+        `update sandbox_gateway_transaction set settled_at = now()
+         where merchant_id = $1 and settled_at is null and voided_at is null and result = '0'
+           and ($2 = '' or txn_id = $2)`,
+        [f.ssl_merchant_id, f.ssl_txn_id ?? ''],
+      );
+      return `<txn>${xmlFields({ ssl_result: '0', ssl_result_message: 'BATCH SETTLED', ssl_txn_count: String(r.rowCount) })}</txn>`;
     }
-    if (!f.ssl_txn_id) {
-      return `<txn>${xmlFields({ ...gatewayError('4009', 'Required Field Not Supplied', 'ssl_txn_id is required.') })}</txn>`;
+    if (!['txnquery', 'ccvoid', 'ccreturn'].includes(type)) {
+      return xmlError(
+        '4009',
+        'Invalid Transaction Type',
+        'The sandbox answers txnquery, ccvoid, ccreturn and ccsettle.',
+      );
     }
+    if (!f.ssl_txn_id) return xmlError('4009', 'Required Field Not Supplied', 'ssl_txn_id is required.');
+    if (type === 'ccvoid') return reverse(f, 'VOID');
+    if (type === 'ccreturn') return reverse(f, 'RETURN');
     const r = await db.query<TxnRow>(
       'select * from sandbox_gateway_transaction where txn_id = $1 and merchant_id = $2',
       [f.ssl_txn_id, f.ssl_merchant_id],
     );
+    if (r.rowCount === 0) {
+      const rev = await db.query<ReversalRow & { parent: TxnRow }>(
+        `select r.*, to_jsonb(t) as parent from sandbox_gateway_reversal r
+         join sandbox_gateway_transaction t on t.txn_id = r.parent_txn_id where r.txn_id = $1 and r.merchant_id = $2`,
+        [f.ssl_txn_id, f.ssl_merchant_id],
+      );
+      return `<txnlist><ssl_txn_count>${rev.rowCount}</ssl_txn_count>${rev.rows
+        .map((x) => `<txn>${xmlFields(reversalFields(x, x.parent))}</txn>`)
+        .join('')}</txnlist>`;
+    }
     return `<txnlist><ssl_txn_count>${r.rowCount}</ssl_txn_count>${r.rows
       .map((t) => `<txn>${xmlFields(txnFields(t))}</txn>`)
       .join('')}</txnlist>`;
