@@ -1,4 +1,5 @@
 import { centsToDecimalString, parseDollarsToCents } from '@paylink/shared';
+import { escapeXml } from '../../lib/escape.js';
 import {
   GatewayError,
   type CardGateway,
@@ -66,9 +67,6 @@ export function buildSessionTokenForm(creds: ConvergeCredentials, req: SessionTo
   return form;
 }
 
-const xmlEscape = (v: string) =>
-  v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
-
 /** The XML API takes one `xmldata` form field holding a flat <txn> element. */
 export function buildXmlRequest(creds: ConvergeCredentials, type: string, more: [string, string][]): string {
   const fields: [string, string][] = [
@@ -78,7 +76,7 @@ export function buildXmlRequest(creds: ConvergeCredentials, type: string, more: 
     ['ssl_transaction_type', type],
     ...more,
   ];
-  return `<txn>${fields.map(([k, v]) => `<${k}>${xmlEscape(v)}</${k}>`).join('')}</txn>`;
+  return `<txn>${fields.map(([k, v]) => `<${k}>${escapeXml(v)}</${k}>`).join('')}</txn>`;
 }
 
 export function buildTxnQueryXml(creds: ConvergeCredentials, txnId: string): string {
