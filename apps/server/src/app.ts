@@ -21,6 +21,9 @@ import { appConfigRoutes } from './modules/app-config/app-config-routes.js';
 import { vitalsRoutes } from './modules/vitals/vitals-routes.js';
 import { documentAdminRoutes } from './modules/signing/document-admin-routes.js';
 import { gatewayCspOrigins } from './providers/gateway/browser-config.js';
+import { installIdempotency } from './modules/idempotency/idempotency.js';
+import { refundRoutes } from './modules/refunds/refund-routes.js';
+import { webhookRoutes } from './modules/webhooks/webhook-routes.js';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -60,7 +63,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(cors, {
     origin: [ctx.config.publicUrl],
     credentials: true,
-    allowedHeaders: ['content-type', 'x-api-key', 'authorization', 'ngrok-skip-browser-warning'],
+    allowedHeaders: ['content-type', 'x-api-key', 'authorization', 'ngrok-skip-browser-warning', 'idempotency-key'],
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
   });
   await app.register(cookie);
@@ -94,6 +97,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     return reply.send({ status: 'ok' });
   });
 
+  installIdempotency(app, ctx);
   for (const register of routeModules) await register(app, ctx);
 
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
@@ -113,6 +117,8 @@ const routeModules: RouteModule[] = [
   appConfigRoutes,
   vitalsRoutes,
   documentAdminRoutes,
+  refundRoutes,
+  webhookRoutes,
 ];
 
 function contentSecurityPolicy(ctx: AppContext) {

@@ -150,6 +150,9 @@ export const adminPaymentSchema = z.object({
   cardBrand: z.string().nullable(),
   cardLast4: z.string().nullable(),
   paidAt: z.string().nullable(),
+  /** US dollars given back so far (refunds and voids); refundState says none, partially_refunded or refunded. */
+  refunded: z.number(),
+  refundState: z.enum(['none', 'partially_refunded', 'refunded']),
 });
 
 export const linkSummarySchema = z.object({

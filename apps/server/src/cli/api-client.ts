@@ -44,10 +44,10 @@ function unreachable(env: CliEnv, err: unknown): CliError {
 
 export async function callApi<T>(
   env: CliEnv,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   route: string,
   body?: unknown,
-  opts: { auth?: boolean; binary?: boolean } = {},
+  opts: { auth?: boolean; binary?: boolean; headers?: Record<string, string> } = {},
 ): Promise<T> {
   const auth = opts.auth ?? true;
   if (auth && !env.token) {
@@ -68,6 +68,7 @@ export async function callApi<T>(
       headers: {
         ...(auth ? { authorization: `Bearer ${env.token}` } : {}),
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...opts.headers,
       },
       body: body !== undefined ? JSON.stringify(body) : undefined,
       signal: AbortSignal.timeout(30_000),

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseDuration, type LinkDetail, type LinkSummary } from '@paylink/shared';
 import { CliError, callApi, resolveCliEnv } from './api-client.js';
@@ -133,9 +134,8 @@ links
     print(r, () => `Extended ${r.id}: expires ${r.expiresAt} (${r.status})`);
   });
 
-program
-  .command('payments')
-  .description('payments')
+const payments = program.command('payments').description('payments');
+payments
   .command('list')
   .description('list payments, newest first')
   .addOption(new Option('--status <status>', 'only this status').choices(['chosen', 'approved']))
@@ -163,6 +163,43 @@ program
             ]),
           ])
         : 'No payments.',
+    );
+  });
+
+const dollars = (v: string) => {
+  if (!/^\d{1,7}(\.\d{1,2})?$/.test(v) || Number(v) <= 0) {
+    throw new InvalidArgumentError('--amount must be dollars like 120 or 120.50.');
+  }
+  return Number(v);
+};
+
+payments
+  .command('refund <linkId>')
+  .description("refund a link's payment (void before settlement, return after); billing and admin only")
+  .option('--amount <dollars>', 'how much to give back (default: everything not yet refunded)', dollars)
+  .requiredOption('--reason <text>', 'why (kept in the audit trail; not sent to the patient)')
+  .option('--idempotency-key <key>', 'reuse a key to retry safely: the same key never refunds twice')
+  .action(async (id: string, o: { amount?: number; reason: string; idempotencyKey?: string }) => {
+    type R = {
+      id: string;
+      kind: string;
+      amount: number;
+      transactionId: string;
+      payment: { amount: number; refunded: number; remaining: number; refundState: string };
+    };
+    const r = await callApi<R>(
+      env,
+      'POST',
+      `/api/admin/links/${encodeURIComponent(id)}/refund`,
+      { amount: o.amount, reason: o.reason },
+      { headers: { 'idempotency-key': o.idempotencyKey ?? `cli-${randomUUID()}` } },
+    );
+    print(
+      r,
+      () =>
+        `${r.kind === 'void' ? 'Voided' : 'Refunded'} $${r.amount.toFixed(2)} (gateway transaction ${r.transactionId}).\n` +
+        `  Payment $${r.payment.amount.toFixed(2)}: refunded $${r.payment.refunded.toFixed(2)}, ` +
+        `$${r.payment.remaining.toFixed(2)} left (${r.payment.refundState.replace('_', ' ')}).`,
     );
   });
 

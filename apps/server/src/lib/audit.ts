@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/client.js';
+import { emitWebhookForAudit } from '../modules/webhooks/audit-events.js';
 
 export type ActorType = 'link' | 'staff' | 'system';
 
@@ -28,6 +29,8 @@ export async function writeAudit(q: Queryable, e: AuditEvent): Promise<void> {
       JSON.stringify(e.details ?? {}),
     ],
   );
+  // Outbound webhooks (issue 15): the events staff subscribe to are audit actions; queued in the same transaction.
+  await emitWebhookForAudit(q, e);
 }
 
 /** The actor and request facts of an HTTP request, for writeAudit. */

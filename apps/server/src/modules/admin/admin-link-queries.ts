@@ -1,4 +1,4 @@
-import type { LinkSummary } from '@paylink/shared';
+import { paymentRefundState, type LinkSummary } from '@paylink/shared';
 import type { Queryable } from '../../db/client.js';
 import { linkState, personalLinkUrl, type LinkRow } from '../links/link-queries.js';
 
@@ -15,6 +15,7 @@ interface PaymentJson {
   card_brand: string | null;
   card_last4: string | null;
   paid_at: Iso;
+  refunded_cents?: number;
 }
 
 export interface LinkSummaryRow extends LinkRow {
@@ -52,6 +53,8 @@ export function toAdminPayment(p: PaymentJson) {
     cardBrand: p.card_brand,
     cardLast4: p.card_last4,
     paidAt: iso(p.paid_at),
+    refunded: (p.refunded_cents ?? 0) / 100,
+    refundState: paymentRefundState(p.amount_cents, p.refunded_cents ?? 0),
   };
 }
 

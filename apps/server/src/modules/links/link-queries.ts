@@ -91,6 +91,7 @@ export interface PaymentRow {
   payor_full_name: string | null;
   payor_email: string | null;
   paid_at: Date | null;
+  refunded_cents: number;
   created_at: Date;
   updated_at: Date;
 }

@@ -1,0 +1,262 @@
+import { paymentRefundState, PaymentSource, type RefundResult } from '@paylink/shared';
+import type { Db, Queryable } from '../../db/client.js';
+import { writeAudit } from '../../lib/audit.js';
+import { AppError, conflict, notFound } from '../../lib/errors.js';
+import { GatewayError, type CardGateway, type GatewayReversal } from '../../providers/gateway/types.js';
+import { findLink, type LinkRow, type PaymentRow } from '../links/link-queries.js';
+import type { Actor } from '../links/link-use-case.js';
+import { enqueueMessage } from '../outbox/enqueue-message.js';
+import { loadPracticeInfo, type PracticeInfo } from '../outbox/practice-info.js';
+import { emitWebhookEvent } from '../webhooks/emit-event.js';
+import { reservedCents, toRefund, type RefundRow } from './refund-queries.js';
+import { renderRefundReceipt } from './refund-receipt.js';
+
+export interface RefundPaymentOptions {
+  db: Db;
+  gateway: CardGateway;
+  actor: Actor;
+  staffUserId: string;
+  linkId: string;
+  /** Absent = everything not yet refunded. */
+  amountCents?: number;
+  reason: string;
+  practiceFallback?: Partial<PracticeInfo>;
+  timeZone?: string;
+}
+
+const gatewayDown = () =>
+  new AppError(
+    502,
+    'gateway_unavailable',
+    'The card gateway is not available right now. Nothing was refunded. Please try again in a few minutes.',
+  );
+
+/**
+ * Gives money back on a paid link: a void (ccvoid) while the sale is unsettled, a return (ccreturn, full or partial)
+ * once it has settled. The settlement state comes from the gateway (txnquery), never from us.
+ *
+ * Money safety: the amount is reserved by a `pending` refund row written under the payment's row lock, after checking
+ * that everything reserved or given back plus this amount stays within the payment — so concurrent requests can never
+ * give back more than was paid. The gateway is called outside any transaction; its answer settles the row (succeeded,
+ * or failed which releases the reservation). When the answer is lost, the row stays pending (amount still reserved)
+ * and staff check the gateway — we never guess that nothing happened.
+ */
+export async function refundPayment(opts: RefundPaymentOptions): Promise<RefundResult> {
+  const { db } = opts;
+  const link = await findLink(db, opts.linkId);
+  if (!link) throw notFound('No link with this id.');
+  const payment = (await db.query<PaymentRow>('select * from payment where link_id = $1', [link.id])).rows[0];
+  if (!payment || payment.status !== 'approved' || !payment.transaction_id) {
+    throw conflict('not_paid', 'This link has no approved payment to refund.');
+  }
+
+  let settled: boolean;
+  try {
+    const txn = await opts.gateway.queryTransaction(payment.transaction_id);
+    if (!txn)
+      throw conflict('gateway_unknown_transaction', 'The card gateway does not know this payment’s transaction.');
+    settled = txn.settled;
+  } catch (err) {
+    if (err instanceof GatewayError) throw gatewayDown();
+    throw err;
+  }
+
+  const refund = await db.transaction(async (tx) => {
+    const locked = (await tx.query<PaymentRow>('select * from payment where id = $1 for update', [payment.id]))
+      .rows[0]!;
+    const reserved = await reservedCents(tx, locked.id);
+    const remaining = locked.amount_cents - reserved;
+    if (remaining <= 0) {
+      throw conflict('fully_refunded', 'This payment has already been refunded in full.');
+    }
+    const amount = opts.amountCents ?? remaining;
+    if (amount > remaining) {
+      throw conflict(
+        'refund_exceeds_payment',
+        `The refund is more than what is left of this payment: at most $${(remaining / 100).toFixed(2)} can be refunded.`,
+      );
+    }
+    const kind = settled ? 'return' : 'void';
+    if (kind === 'void' && amount !== locked.amount_cents) {
+      throw conflict(
+        'partial_refund_before_settlement',
+        'This payment has not settled yet, so it can only be cancelled (voided) in full today. Refund the whole ' +
+          'amount now, or refund part of it after the gateway settles the batch (usually the next business day).',
+      );
+    }
+    const r = await tx.query<RefundRow>(
+      `insert into refund (link_id, payment_id, kind, amount_cents, reason, original_transaction_id, requested_by)
+       values ($1, $2, $3, $4, $5, $6, $7) returning *`,
+      [link.id, locked.id, kind, amount, opts.reason, locked.transaction_id, opts.staffUserId],
+    );
+    await writeAudit(tx, {
+      ...opts.actor,
+      action: 'payment.refund_requested',
+      linkId: link.id,
+      details: { refundId: r.rows[0]!.id, kind, amountCents: amount, reason: opts.reason, settled },
+    });
+    return r.rows[0]!;
+  });
+
+  let answer: GatewayReversal;
+  try {
+    answer =
+      refund.kind === 'void'
+        ? await opts.gateway.voidTransaction(refund.original_transaction_id)
+        : await opts.gateway.returnTransaction(refund.original_transaction_id, refund.amount_cents);
+  } catch (err) {
+    if (!(err instanceof GatewayError)) throw err;
+    if (err.refused) {
+      await db.transaction(async (tx) => {
+        await tx.query(
+          `update refund set status = 'failed', failure_code = $2, failure_message = $3, completed_at = now()
+           where id = $1`,
+          [refund.id, err.code ?? null, err.message.slice(0, 500)],
+        );
+        await writeAudit(tx, {
+          ...opts.actor,
+          action: 'payment.refund_refused',
+          linkId: link.id,
+          details: { refundId: refund.id, kind: refund.kind, code: err.code ?? null, message: err.message },
+        });
+      });
+      throw new AppError(
+        409,
+        'refund_refused',
+        `The card gateway refused the ${refund.kind === 'void' ? 'void' : 'refund'}: ${err.message} Nothing was refunded.`,
+      );
+    }
+    await writeAudit(db, {
+      ...opts.actor,
+      action: 'payment.refund_outcome_unknown',
+      linkId: link.id,
+      details: { refundId: refund.id, kind: refund.kind, message: err.message },
+    });
+    throw new AppError(
+      502,
+      'refund_outcome_unknown',
+      'The card gateway did not answer, so we do not know whether the refund went through. It is kept as pending ' +
+        '(the amount stays reserved): check the transaction at the gateway before trying again.',
+    );
+  }
+
+  return db.transaction(async (tx) => finishRefund(tx, { ...opts, link, refund, answer }));
+}
+
+async function finishRefund(
+  tx: Queryable,
+  o: RefundPaymentOptions & { link: LinkRow; refund: RefundRow; answer: GatewayReversal },
+): Promise<RefundResult> {
+  const { link, refund, answer } = o;
+  const done = (
+    await tx.query<RefundRow>(
+      `update refund set status = 'succeeded', gateway_transaction_id = $2, completed_at = now()
+       where id = $1 returning *`,
+      [refund.id, answer.txnId],
+    )
+  ).rows[0]!;
+  const paid = (
+    await tx.query<PaymentRow>(
+      `update payment set refunded_cents = refunded_cents + $2, updated_at = now() where id = $1 returning *`,
+      [refund.payment_id, refund.amount_cents],
+    )
+  ).rows[0]!;
+  const state = paymentRefundState(paid.amount_cents, paid.refunded_cents);
+  await writeAudit(tx, {
+    ...o.actor,
+    action: refund.kind === 'void' ? 'payment.voided' : 'payment.refunded',
+    linkId: link.id,
+    details: {
+      refundId: refund.id,
+      amountCents: refund.amount_cents,
+      refundedCents: paid.refunded_cents,
+      refundState: state,
+      transactionId: answer.txnId,
+      originalTransactionId: refund.original_transaction_id,
+      reason: refund.reason,
+    },
+  });
+  await queueRefundReceipt(tx, o, paid, done);
+  await emitWebhookEvent(tx, 'payment.refunded', {
+    linkId: link.id,
+    refund: toRefund(done),
+    payment: { amount: paid.amount_cents / 100, refunded: paid.refunded_cents / 100, refundState: state },
+  });
+  return {
+    ...toRefund(done),
+    payment: {
+      amount: paid.amount_cents / 100,
+      refunded: paid.refunded_cents / 100,
+      remaining: (paid.amount_cents - paid.refunded_cents) / 100,
+      refundState: state,
+    },
+  };
+}
+
+/** The refund receipt goes where the payment receipt went: the payor's or patient's e-mail, else an SMS. */
+async function queueRefundReceipt(
+  tx: Queryable,
+  o: RefundPaymentOptions & { link: LinkRow },
+  paid: PaymentRow,
+  refund: RefundRow,
+): Promise<void> {
+  const { link } = o;
+  const payorPays = paid.payment_source_id === PaymentSource.Payor;
+  const email = (
+    payorPays ? paid.payor_email || link.payor_email || link.email : paid.payor_email || link.email
+  )?.trim();
+  const phone = link.phone?.trim();
+  const practice = await loadPracticeInfo(tx, o.practiceFallback);
+  const receipt = renderRefundReceipt({
+    lang: link.language,
+    practice,
+    kind: refund.kind,
+    amountCents: refund.amount_cents,
+    remainingCents: paid.amount_cents - paid.refunded_cents,
+    at: new Date(refund.completed_at!),
+    cardBrand: paid.card_brand,
+    cardLast4: paid.card_last4,
+    originalTransactionId: refund.original_transaction_id,
+    refundTransactionId: refund.gateway_transaction_id!,
+    timeZone: o.timeZone,
+  });
+  const recipient = payorPays ? 'payor' : 'patient';
+  if (email) {
+    const { id } = await enqueueMessage(tx, {
+      channel: 'email',
+      to: email,
+      subject: receipt.subject,
+      text: receipt.text,
+      html: receipt.html,
+      linkId: link.id,
+      kind: 'refund-receipt',
+    });
+    await writeAudit(tx, {
+      ...o.actor,
+      action: 'payment.refund_receipt_queued',
+      linkId: link.id,
+      details: { outboxId: id, channel: 'email', recipient, language: link.language, refundId: refund.id },
+    });
+  } else if (phone) {
+    const { id } = await enqueueMessage(tx, {
+      channel: 'sms',
+      to: phone,
+      text: receipt.sms,
+      linkId: link.id,
+      kind: 'refund-receipt',
+    });
+    await writeAudit(tx, {
+      ...o.actor,
+      action: 'payment.refund_receipt_queued',
+      linkId: link.id,
+      details: { outboxId: id, channel: 'sms', recipient, language: link.language, refundId: refund.id },
+    });
+  } else {
+    await writeAudit(tx, {
+      ...o.actor,
+      action: 'payment.refund_receipt_skipped',
+      linkId: link.id,
+      details: { reason: 'no e-mail address or phone on file', refundId: refund.id },
+    });
+  }
+}

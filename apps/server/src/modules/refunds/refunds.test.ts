@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { staffToken } from '../../seed/seed-staff.js';
+import { settleSandboxBatch } from '../../providers/gateway/sandbox.js';
+import {
+  confirm,
+  createLinkAtPaymentStep,
+  payWithSandbox,
+  requestSessionToken,
+  startPaymentTestEnv,
+  type PaymentTestEnv,
+  type TestLink,
+} from '../payments/payment-fixtures.js';
+
+/**
+ * Refunds and voids through the admin API against the sandbox gateway over real HTTP: the gateway decides void vs
+ * return by settlement; amounts never exceed the payment, also under concurrency; Idempotency-Key replays.
+ */
+let env: PaymentTestEnv;
+let admin: Record<string, string>;
+let coordinator: Record<string, string>;
+beforeAll(async () => {
+  env = await startPaymentTestEnv();
+  admin = { authorization: `Bearer ${await staffToken(env.ctx.db, { email: 'admin@example.com', role: 'admin' })}` };
+  coordinator = {
+    authorization: `Bearer ${await staffToken(env.ctx.db, { email: 'coord@example.com', role: 'coordinator' })}`,
+  };
+});
+afterAll(async () => env?.close());
+
+const db = () => env.ctx.db;
+
+async function paidLink(amountDollars = 500, opts: Parameters<typeof createLinkAtPaymentStep>[1] = {}) {
+  const link = await createLinkAtPaymentStep(env.ctx, { amountDollars, ...opts });
+  const t = await requestSessionToken(env, link);
+  expect(t.statusCode).toBe(200);
+  const { pay } = await payWithSandbox(env.gatewayOrigin, {
+    sessionToken: t.body,
+    card: '4000000000000002',
+    amountCents: link.amountCents,
+  });
+  expect(pay?.ssl_result).toBe('0');
+  expect((await confirm(env, link, pay!.ssl_txn_id!)).statusCode).toBe(200);
+  return { link, txnId: pay!.ssl_txn_id! };
+}
+
+const settle = (txnId: string) => settleSandboxBatch({ db: db(), origin: env.gatewayOrigin, txnId });
+
+const refund = (link: TestLink, body: object, headers: Record<string, string> = {}) =>
+  env.app.inject({
+    method: 'POST',
+    url: `/api/admin/links/${link.linkId}/refund`,
+    headers: { ...admin, ...headers },
+    payload: body,
+  });
+
+async function paymentOf(link: TestLink) {
+  const r = await env.app.inject({ method: 'GET', url: `/api/admin/links/${link.linkId}`, headers: admin });
+  return r.json().payment as { amount: number; refunded: number; refundState: string };
+}
+
+describe('POST /api/admin/links/:id/refund', () => {
+  it('voids an unsettled payment in full: the gateway shows it voided, the payment refunded, the patient gets a receipt', async () => {
+    const { link, txnId } = await paidLink(500, { language: 'es' });
+    const r = await refund(link, { reason: 'Surgery cancelled for medical reasons' });
+    expect(r.statusCode).toBe(201);
+    const body = r.json();
+    expect(body).toMatchObject({
+      kind: 'void',
+      amount: 500,
+      status: 'succeeded',
+      originalTransactionId: txnId,
+      payment: { amount: 500, refunded: 500, remaining: 0, refundState: 'refunded' },
+    });
+    expect(body.transactionId).toBeTruthy();
+    expect((await env.ctx.providers.gateway.queryTransaction(txnId))?.transStatus).toBe('VOID');
+    expect(await paymentOf(link)).toMatchObject({ refunded: 500, refundState: 'refunded' });
+
+    const mail = await db().query<{ channel: string; subject: string; body_text: string; to_address: string }>(
+      `select channel, subject, body_text, to_address from outbox_message where link_id = $1 and kind = 'refund-receipt'`,
+      [link.linkId],
+    );
+    expect(mail.rows).toHaveLength(1);
+    expect(mail.rows[0]!.subject).toMatch(/^Su reembolso de /);
+    expect(mail.rows[0]!.body_text).toContain('$500.00');
+    expect(mail.rows[0]!.body_text).not.toContain('medical');
+
+    const detail = await env.app.inject({ method: 'GET', url: `/api/admin/links/${link.linkId}`, headers: admin });
+    const actions = (detail.json().timeline as { action: string }[]).map((e) => e.action);
+    expect(actions).toEqual(
+      expect.arrayContaining(['payment.refund_requested', 'payment.voided', 'payment.refund_receipt_queued']),
+    );
+    // Nothing left: another refund is refused.
+    const again = await refund(link, { reason: 'again' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe('fully_refunded');
+  });
+
+  it('refuses a partial refund before settlement (a void is all or nothing) and changes nothing', async () => {
+    const { link } = await paidLink(500);
+    const r = await refund(link, { amount: 100, reason: 'Partial' });
+    expect(r.statusCode).toBe(409);
+    expect(r.json().error).toBe('partial_refund_before_settlement');
+    expect(await paymentOf(link)).toMatchObject({ refunded: 0, refundState: 'none' });
+    const rows = await db().query('select 1 from refund where link_id = $1', [link.linkId]);
+    expect(rows.rowCount).toBe(0);
+  });
+
+  it('after settlement: partial returns up to the total, then more than the rest is refused', async () => {
+    const { link, txnId } = await paidLink(500);
+    await settle(txnId);
+    const a = await refund(link, { amount: 120.5, reason: 'Duplicate item' });
+    expect(a.statusCode).toBe(201);
+    expect(a.json()).toMatchObject({
+      kind: 'return',
+      amount: 120.5,
+      payment: { refunded: 120.5, remaining: 379.5, refundState: 'partially_refunded' },
+    });
+    expect(await paymentOf(link)).toMatchObject({ refunded: 120.5, refundState: 'partially_refunded' });
+
+    const over = await refund(link, { amount: 379.51, reason: 'Too much' });
+    expect(over.statusCode).toBe(409);
+    expect(over.json()).toMatchObject({ error: 'refund_exceeds_payment' });
+    expect(over.json().message).toContain('$379.50');
+
+    const rest = await refund(link, { reason: 'The rest' });
+    expect(rest.statusCode).toBe(201);
+    expect(rest.json()).toMatchObject({
+      kind: 'return',
+      amount: 379.5,
+      payment: { refunded: 500, refundState: 'refunded' },
+    });
+    const sum = await db().query<{ refunded_cents: number; amount_cents: number }>(
+      'select refunded_cents, amount_cents from payment where link_id = $1',
+      [link.linkId],
+    );
+    expect(sum.rows[0]).toEqual({ refunded_cents: 50000, amount_cents: 50000 });
+  });
+
+  it('refuses bad input with 400, unpaid links with 409, unknown links with 404, coordinators with 403', async () => {
+    const { link } = await paidLink(500);
+    for (const body of [
+      {},
+      { reason: '' },
+      { amount: -1, reason: 'x' },
+      { amount: 1.005, reason: 'x' },
+      { amount: '5', reason: 'x' },
+    ]) {
+      const r = await refund(link, body);
+      expect(r.statusCode, JSON.stringify(body)).toBe(400);
+    }
+    const unpaid = await createLinkAtPaymentStep(env.ctx);
+    expect((await refund(unpaid, { reason: 'x' })).json().error).toBe('not_paid');
+    const missing = await env.app.inject({
+      method: 'POST',
+      url: '/api/admin/links/AAAAAAAAAAAAAAAAAAAAAAAA/refund',
+      headers: admin,
+      payload: { reason: 'x' },
+    });
+    expect(missing.statusCode).toBe(404);
+    const coord = await refund(link, { reason: 'x' }, coordinator);
+    expect(coord.statusCode).toBe(403);
+    expect(
+      (
+        await env.app.inject({
+          method: 'POST',
+          url: `/api/admin/links/${link.linkId}/refund`,
+          payload: { reason: 'x' },
+        })
+      ).statusCode,
+    ).toBe(401);
+    expect(await paymentOf(link)).toMatchObject({ refunded: 0 });
+  });
+
+  it('Idempotency-Key: the same key answers the same refund again; a different body with it is refused 422', async () => {
+    const { link, txnId } = await paidLink(300);
+    await settle(txnId);
+    const first = await refund(link, { amount: 50, reason: 'Goodwill' }, { 'idempotency-key': 'key-one' });
+    expect(first.statusCode).toBe(201);
+    const second = await refund(link, { amount: 50, reason: 'Goodwill' }, { 'idempotency-key': 'key-one' });
+    expect(second.statusCode).toBe(201);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.json()).toEqual(first.json());
+    const other = await refund(link, { amount: 60, reason: 'Goodwill' }, { 'idempotency-key': 'key-one' });
+    expect(other.statusCode).toBe(422);
+    expect(await paymentOf(link)).toMatchObject({ refunded: 50 });
+  });
+
+  it('20 concurrent requests with one key give back the money once, and all get the same answer', async () => {
+    const { link, txnId } = await paidLink(500);
+    await settle(txnId);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        refund(link, { amount: 100, reason: 'Once' }, { 'idempotency-key': 'same-key-20' }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(201));
+    expect(new Set(answers.map((a) => a.json().id)).size).toBe(1);
+    const rows = await db().query('select 1 from refund where link_id = $1', [link.linkId]);
+    expect(rows.rowCount).toBe(1);
+    expect(await paymentOf(link)).toMatchObject({ refunded: 100 });
+  });
+
+  it('20 concurrent full refunds with different keys: exactly one succeeds, the others are refused', async () => {
+    const { link, txnId } = await paidLink(500);
+    await settle(txnId);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => refund(link, { reason: 'Race' }, { 'idempotency-key': `race-${i}` })),
+    );
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((c) => c === 201)).toHaveLength(1);
+    expect(codes.filter((c) => c === 409)).toHaveLength(19);
+    for (const a of answers.filter((x) => x.statusCode === 409)) {
+      expect(a.json().error).toMatch(/^(fully_refunded|refund_exceeds_payment)$/);
+    }
+    const rows = await db().query<{ sum: number }>(
+      `select coalesce(sum(amount_cents), 0)::int as sum from refund where link_id = $1 and status = 'succeeded'`,
+      [link.linkId],
+    );
+    expect(rows.rows[0]!.sum).toBe(50000);
+    expect(await paymentOf(link)).toMatchObject({ refunded: 500, refundState: 'refunded' });
+  });
+
+  it('the same for a void: 20 concurrent void requests with different keys void once', async () => {
+    const { link } = await paidLink(400);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => refund(link, { reason: 'Race' }, { 'idempotency-key': `void-${i}` })),
+    );
+    expect(answers.filter((a) => a.statusCode === 201)).toHaveLength(1);
+    const rows = await db().query<{ kind: string }>('select kind from refund where link_id = $1', [link.linkId]);
+    expect(rows.rows).toEqual([{ kind: 'void' }]);
+  });
+
+  it('lists a link’s refunds', async () => {
+    const { link, txnId } = await paidLink(500);
+    await settle(txnId);
+    await refund(link, { amount: 10, reason: 'a' });
+    await refund(link, { amount: 20, reason: 'b' });
+    const r = await env.app.inject({ method: 'GET', url: `/api/admin/links/${link.linkId}/refunds`, headers: admin });
+    expect(r.statusCode).toBe(200);
+    expect(r.json().refunds.map((x: { amount: number; reason: string }) => [x.amount, x.reason])).toEqual([
+      [10, 'a'],
+      [20, 'b'],
+    ]);
+  });
+});

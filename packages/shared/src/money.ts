@@ -1,0 +1,124 @@
+import { z } from 'zod';
+
+/**
+ * Money operations of the admin API (issue 15): refunds and voids. Dollars on the wire (numbers with up to two
+ * decimals, like the rest of the admin API), integer cents in the database.
+ */
+
+/** A positive dollar amount with at most two decimals. */
+export const dollarAmountSchema = z
+  .number({ error: 'amount must be a number of dollars' })
+  .positive('amount must be more than 0')
+  .max(1_000_000, 'amount is too large')
+  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'amount must have at most two decimals');
+
+export const refundBodySchema = z
+  .object({
+    /** Dollars; absent = everything not yet refunded. */
+    amount: dollarAmountSchema.optional(),
+    reason: z
+      .string({ error: 'reason is required' })
+      .trim()
+      .min(1, 'reason is required')
+      .max(500, 'reason must be at most 500 characters'),
+  })
+  .strict();
+export type RefundBody = z.infer<typeof refundBodySchema>;
+
+export const refundKindSchema = z.enum(['void', 'return']);
+export const refundStatusSchema = z.enum(['pending', 'succeeded', 'failed']);
+/** The payment as the billing office sees it after refunds. */
+export const paymentRefundStateSchema = z.enum(['none', 'partially_refunded', 'refunded']);
+
+export const refundSchema = z.object({
+  id: z.string(),
+  linkId: z.string(),
+  kind: refundKindSchema,
+  /** Dollars. */
+  amount: z.number(),
+  status: refundStatusSchema,
+  reason: z.string(),
+  originalTransactionId: z.string(),
+  /** The void's or return's own id at the gateway. */
+  transactionId: z.string().nullable(),
+  failureMessage: z.string().nullable(),
+  requestedBy: z.string().nullable(),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type Refund = z.infer<typeof refundSchema>;
+
+export const refundResultSchema = refundSchema.extend({
+  payment: z.object({
+    /** Dollars. */
+    amount: z.number(),
+    refunded: z.number(),
+    remaining: z.number(),
+    refundState: paymentRefundStateSchema,
+  }),
+});
+export type RefundResult = z.infer<typeof refundResultSchema>;
+
+export const listRefundsResultSchema = z.object({ refunds: z.array(refundSchema) });
+
+export function paymentRefundState(
+  amountCents: number,
+  refundedCents: number,
+): z.infer<typeof paymentRefundStateSchema> {
+  if (refundedCents <= 0) return 'none';
+  return refundedCents >= amountCents ? 'refunded' : 'partially_refunded';
+}
+
+/** Outbound webhooks (admin). */
+export const webhookEventTypes = [
+  'link.created',
+  'link.sent',
+  'link.opened',
+  'step.completed',
+  'payment.approved',
+  'payment.refunded',
+  'payment.needs_attention',
+  'link.cancelled',
+  'link.expired',
+] as const;
+export const webhookEventTypeSchema = z.enum(webhookEventTypes);
+
+export const createWebhookBodySchema = z
+  .object({
+    url: z.url('url must be an http(s) URL').max(2000),
+    events: z.array(webhookEventTypeSchema).min(1, 'choose at least one event').max(webhookEventTypes.length),
+    description: z.string().trim().max(200).optional().default(''),
+  })
+  .strict();
+
+export const webhookEndpointSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  description: z.string(),
+  createdAt: z.string(),
+  secretRotatedAt: z.string().nullable(),
+});
+/** Only creation and rotation answer the secret, once. */
+export const webhookEndpointWithSecretSchema = webhookEndpointSchema.extend({ secret: z.string() });
+export const listWebhooksResultSchema = z.object({ webhooks: z.array(webhookEndpointSchema) });
+
+export const webhookDeliverySchema = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  eventType: z.string(),
+  status: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.array(
+    z.object({
+      at: z.string(),
+      statusCode: z.number().int().nullable(),
+      error: z.string().nullable(),
+      durationMs: z.number().int(),
+    }),
+  ),
+  nextAttemptAt: z.string().nullable(),
+  createdAt: z.string(),
+  deliveredAt: z.string().nullable(),
+  replayOf: z.string().nullable(),
+});
+export const listWebhookDeliveriesResultSchema = z.object({ deliveries: z.array(webhookDeliverySchema) });
