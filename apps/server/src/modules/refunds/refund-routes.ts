@@ -5,11 +5,11 @@ import {
   refundBodySchema,
   refundResultSchema,
 } from '@paylink/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { auditContext, writeAudit } from '../../lib/audit.js';
-import { forbidden, notFound } from '../../lib/errors.js';
+import { notFound } from '../../lib/errors.js';
 import { requireStaff } from '../admin/require-staff.js';
 import { errorResponses } from '../links/route-support.js';
 import { listRefundsForLink, toRefund } from './refund-queries.js';
@@ -18,17 +18,9 @@ import { refundPayment } from './refund-payment.js';
 const STAFF_SECURITY = [{ bearer: [] }];
 
 /** Money operations are for the billing office and admins; coordinators create links but never give money back. */
-export const MONEY_ROLES = ['admin', 'billing'];
+export const MONEY_ROLES = ['admin', 'billing'] as const;
 
-export function requireMoneyRole(ctx: AppContext) {
-  const staff = requireStaff(ctx);
-  return async (request: FastifyRequest) => {
-    await staff(request);
-    if (!MONEY_ROLES.includes(request.staff!.role)) {
-      throw forbidden('Only the billing office or an admin can do this.');
-    }
-  };
-}
+export const requireMoneyRole = (ctx: AppContext) => requireStaff(ctx, { roles: MONEY_ROLES });
 
 /** Refunds and voids: POST /api/admin/links/:id/refund and the refunds of a link. */
 export async function refundRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

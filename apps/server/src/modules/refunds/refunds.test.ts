@@ -18,9 +18,13 @@ import {
 let env: PaymentTestEnv;
 let admin: Record<string, string>;
 let coordinator: Record<string, string>;
+let billing: Record<string, string>;
 beforeAll(async () => {
   env = await startPaymentTestEnv();
   admin = { authorization: `Bearer ${await staffToken(env.ctx.db, { email: 'admin@example.com', role: 'admin' })}` };
+  billing = {
+    authorization: `Bearer ${await staffToken(env.ctx.db, { email: 'billing@example.com', role: 'billing' })}`,
+  };
   coordinator = {
     authorization: `Bearer ${await staffToken(env.ctx.db, { email: 'coord@example.com', role: 'coordinator' })}`,
   };
@@ -159,6 +163,8 @@ describe('POST /api/admin/links/:id/refund', () => {
     expect(missing.statusCode).toBe(404);
     const coord = await refund(link, { reason: 'x' }, coordinator);
     expect(coord.statusCode).toBe(403);
+    const byBilling = await refund(link, { reason: 'Billing office' }, billing);
+    expect(byBilling.statusCode).toBe(201);
     expect(
       (
         await env.app.inject({
@@ -168,7 +174,7 @@ describe('POST /api/admin/links/:id/refund', () => {
         })
       ).statusCode,
     ).toBe(401);
-    expect(await paymentOf(link)).toMatchObject({ refunded: 0 });
+    expect(await paymentOf(link)).toMatchObject({ refunded: 500 });
   });
 
   it('Idempotency-Key: the same key answers the same refund again; a different body with it is refused 422', async () => {

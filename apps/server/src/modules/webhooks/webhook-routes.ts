@@ -41,7 +41,7 @@ const toEndpoint = (r: EndpointRow) => ({
 /** Outbound webhooks (admins only): register, list, delete, rotate the secret, see deliveries, replay. */
 export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const admin = requireStaff(ctx, { role: 'admin' });
+  const admin = requireStaff(ctx, { roles: ['admin'] });
   const tags = ['webhooks'];
 
   const live = async (id: string) => {
