@@ -24,6 +24,7 @@ import { gatewayCspOrigins } from './providers/gateway/browser-config.js';
 import { installIdempotency } from './modules/idempotency/idempotency.js';
 import { refundRoutes } from './modules/refunds/refund-routes.js';
 import { webhookRoutes } from './modules/webhooks/webhook-routes.js';
+import { evidenceRoutes } from './modules/evidence/evidence-routes.js';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -119,6 +120,7 @@ const routeModules: RouteModule[] = [
   documentAdminRoutes,
   refundRoutes,
   webhookRoutes,
+  evidenceRoutes,
 ];
 
 function contentSecurityPolicy(ctx: AppContext) {

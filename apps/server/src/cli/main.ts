@@ -112,6 +112,24 @@ links
     print(r, () => linkDetailText(r));
   });
 
+links
+  .command('evidence <id>')
+  .description('save the dispute evidence pack (PDF) of a paid link; billing and admin only')
+  .option('-o, --out <file>', 'where to save it (default evidence-<id>.pdf)')
+  .addOption(new Option('--lang <lang>', 'language of the pack').choices(['en', 'es']).default('en'))
+  .action(async (id: string, o: { out?: string; lang: string }) => {
+    const pdf = await callApi<Buffer>(
+      env,
+      'GET',
+      `/api/admin/links/${encodeURIComponent(id)}/evidence.pdf?lang=${o.lang}`,
+      undefined,
+      { binary: true },
+    );
+    const out = o.out ?? `evidence-${id}.pdf`;
+    fs.writeFileSync(out, pdf);
+    print({ file: out, bytes: pdf.length }, () => `Saved ${out} (${pdf.length} bytes)`);
+  });
+
 const lifecycle = (name: string, description: string, done: string) =>
   links
     .command(`${name} <id>`)

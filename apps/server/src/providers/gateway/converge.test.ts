@@ -157,6 +157,7 @@ describe('Converge answers', () => {
       avsResponse: 'Y',
       cvv2Response: 'M',
       eciInd: null,
+      threeDSTransStatus: null,
       txnTime: '11/19/2020 10:15:39 AM',
     });
   });

@@ -200,6 +200,7 @@ export function transactionFromConverge(f: Record<string, string>): GatewayTrans
     avsResponse: f.ssl_avs_response || null,
     cvv2Response: f.ssl_cvv2_response || null,
     eciInd: f.ssl_eci_ind || null,
+    threeDSTransStatus: f.ssl_3ds_trans_status || null,
     txnTime: f.ssl_txn_time || null,
   };
 }

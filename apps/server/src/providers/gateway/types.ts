@@ -31,6 +31,8 @@ export interface GatewayTransaction {
   avsResponse?: string | null;
   cvv2Response?: string | null;
   eciInd?: string | null;
+  /** 3-D Secure transStatus the sale was authorised with (ssl_3ds_trans_status), when the gateway reports it. */
+  threeDSTransStatus?: string | null;
   /** Converge's ssl_txn_time as sent (MM/DD/YYYY hh:mm:ss AM). */
   txnTime?: string | null;
 }

@@ -160,6 +160,7 @@ function txnFields(t: TxnRow): Record<string, string> {
     ssl_avs_response: t.avs_response ?? '',
     ssl_cvv2_response: t.cvv2_response ?? '',
     ssl_eci_ind: t.eci_ind ?? '',
+    ssl_3ds_trans_status: t.three_ds_trans_status ?? '',
     ssl_txn_time: convergeTime(new Date(t.created_at)),
   };
 }

@@ -1,0 +1,225 @@
+import { formatUsd } from '@paylink/shared';
+import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+import type { AppContext } from '../../context.js';
+import { writeAudit } from '../../lib/audit.js';
+import { conflict, notFound } from '../../lib/errors.js';
+import type { GatewayTransaction } from '../../providers/gateway/types.js';
+import { findLink, type PaymentRow } from '../links/link-queries.js';
+import type { Actor } from '../links/link-use-case.js';
+import { loadPracticeInfo } from '../outbox/practice-info.js';
+import { listRefundsForLink } from '../refunds/refund-queries.js';
+import { ownBytes, PdfWriter } from '../signing/pdf-writer.js';
+import { listLinkSubmissions, listSubmissionFiles, sha256Hex } from '../signing/submission-queries.js';
+import { EVIDENCE_TEXTS, type EvidenceLang } from './evidence-texts.js';
+
+const BRAND_NAMES: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+  jcb: 'JCB',
+  diners: 'Diners Club',
+  unionpay: 'UnionPay',
+};
+/** Signed documents attached in full, in this order. */
+const ATTACH_ORDER = ['contract', 'invoice', 'payment_authorization'];
+
+const utc = (d: Date | string) => `${new Date(d).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+
+interface AuditRow {
+  at: Date;
+  actor_type: string;
+  actor_id: string | null;
+  action: string;
+  ip: string | null;
+  details: Record<string, unknown>;
+}
+
+/** Audit details worth a line in the timeline (ids and money, never card data: none is ever stored). */
+function detailSummary(d: Record<string, unknown>): string {
+  const keys = ['routePath', 'kind', 'amountCents', 'transactionId', 'reason', 'refundState', 'method', 'channel'];
+  return keys
+    .filter((k) => d[k] !== undefined && d[k] !== null && typeof d[k] !== 'object')
+    .map((k) => (k === 'amountCents' ? `amount ${formatUsd(Number(d[k]), 'en-US')}` : `${k} ${String(d[k])}`))
+    .join(' · ');
+}
+
+/**
+ * The dispute evidence pack of a paid link: one PDF a practice can upload to the card network. Built from our records
+ * (payment, signed documents, ID files, audit) and the gateway's own report of the sale (AVS, CVV2, 3-D Secure). Card
+ * numbers are never stored anywhere, so none can appear; only brand + last 4.
+ */
+export async function buildEvidencePack(
+  ctx: Pick<AppContext, 'db' | 'providers' | 'config'>,
+  opts: { linkId: string; actor: Actor; lang?: EvidenceLang },
+): Promise<{ fileName: string; bytes: Uint8Array; documents: { name: string; sha256: string }[] }> {
+  const { db } = ctx;
+  const t = EVIDENCE_TEXTS[opts.lang ?? 'en'];
+  const link = await findLink(db, opts.linkId);
+  if (!link) throw notFound('No link with this id.');
+  const payment = (await db.query<PaymentRow>('select * from payment where link_id = $1', [link.id])).rows[0];
+  if (!payment || payment.status !== 'approved' || !payment.transaction_id) {
+    throw conflict('not_paid', 'This link has no approved payment: there is nothing to dispute.');
+  }
+
+  let txn: GatewayTransaction | null = null;
+  let gatewayDown = false;
+  try {
+    txn = await ctx.providers.gateway.queryTransaction(payment.transaction_id);
+  } catch {
+    gatewayDown = true;
+  }
+  const practice = await loadPracticeInfo(db, { name: ctx.config.PRACTICE_NAME });
+  const refunds = await listRefundsForLink(db, link.id);
+  const allSubmissions = await listLinkSubmissions(db, link.id);
+  const submissions = allSubmissions.filter((s) => s.status === 'completed');
+  const audit = (
+    await db.query<AuditRow>(
+      'select at, actor_type, actor_id, action, ip, details from audit_event where link_id = $1 order by at, id',
+      [link.id],
+    )
+  ).rows;
+
+  const doc = await PDFDocument.create();
+  doc.setTitle(`${t.title} – ${link.id}`);
+  doc.setProducer('Paylink');
+  doc.setCreationDate(new Date());
+  const w = await PdfWriter.create(doc);
+
+  w.text(t.title, { size: 20, font: 'bold', gap: 4 });
+  w.text(t.subtitle(practice.name), { size: 10, gap: 10, color: 0.3 });
+  w.row(t.generated, utc(new Date()));
+  w.row(t.link, link.id);
+  w.row(t.cardholder, `${link.first_name} ${link.last_name}`);
+  if (payment.payor_full_name) w.row(t.payor, payment.payor_full_name);
+  w.rule();
+
+  // Payment
+  w.text(t.payment, { size: 14, font: 'bold', gap: 6 });
+  const brand = payment.card_brand ? (BRAND_NAMES[payment.card_brand] ?? payment.card_brand.toUpperCase()) : t.card;
+  w.row(t.amount, `${formatUsd(payment.amount_cents, 'en-US')} USD`);
+  w.row(t.date, utc(payment.paid_at!));
+  w.row(t.card, payment.card_last4 ? t.ending(brand, payment.card_last4) : brand);
+  w.row(t.approval, payment.approval_code || '—');
+  w.row(t.txn, payment.transaction_id);
+  if (gatewayDown) w.text(t.gatewayDown, { size: 10, color: 0.4 });
+  const avs = txn?.avsResponse ? (t.avsCodes[txn.avsResponse] ?? txn.avsResponse) : t.notReported;
+  const cvv = txn?.cvv2Response ? (t.cvvCodes[txn.cvv2Response] ?? txn.cvv2Response) : t.notReported;
+  w.row(t.avs, avs);
+  w.row(t.cvv, cvv);
+  w.space(4);
+  w.text(t.threeDS, { size: 12, font: 'bold', gap: 4 });
+  const ts = txn?.threeDSTransStatus ?? null;
+  const eci = txn?.eciInd ?? null;
+  w.row(t.transStatus, ts ? (t.transStatuses[ts] ?? ts) : t.notReported);
+  w.row(t.eci, eci ? (t.ecis[eci] ?? eci) : t.notReported);
+  const shift =
+    ts === 'Y' || eci === '5' ? t.liabilityYes : ts === 'A' || eci === '6' ? t.liabilityAttempt : t.liabilityNo;
+  w.row(t.liability, shift);
+  w.space(4);
+  w.text(t.refunds, { size: 12, font: 'bold', gap: 4 });
+  const done = refunds.filter((r) => r.status === 'succeeded');
+  if (!done.length) w.text(t.noRefunds, { size: 10 });
+  for (const r of done) {
+    w.text(
+      t.refundLine(
+        t.kinds[r.kind] ?? r.kind,
+        formatUsd(r.amount_cents, 'en-US'),
+        utc(r.completed_at!),
+        r.gateway_transaction_id ?? '—',
+      ),
+      { size: 10 },
+    );
+  }
+  w.rule();
+
+  // Acceptance of the non-refundable terms
+  w.text(t.terms, { size: 14, font: 'bold', gap: 6 });
+  w.text(t.termsText, { size: 10, gap: 6 });
+  for (const s of submissions.filter((x) => ['contract', 'invoice', 'payment_authorization'].includes(x.kind))) {
+    w.text(t.signedAt(t.docNames[s.kind] ?? s.kind, utc(s.completed_at!), s.ip ?? '—', s.signer_name ?? '—'), {
+      size: 10,
+    });
+  }
+  const payEvent =
+    [...audit]
+      .reverse()
+      .find((e) => e.action === 'payment.session_requested' && e.at <= (payment.paid_at ?? new Date())) ??
+    audit.find((e) => e.action === 'payment.approved');
+  if (payEvent) w.text(t.payAt(utc(payEvent.at), payEvent.ip ?? '—'), { size: 10 });
+  w.rule();
+
+  // Documents: signed PDFs (attached below) and ID files, each with its SHA-256
+  const attachments: { name: string; bytes: Uint8Array }[] = [];
+  const hashes: { name: string; sha256: string }[] = [];
+  w.text(t.documents, { size: 14, font: 'bold', gap: 6 });
+  const sorted = [...submissions].sort((a, b) => ATTACH_ORDER.indexOf(a.kind) - ATTACH_ORDER.indexOf(b.kind));
+  for (const s of sorted.filter((x) => ATTACH_ORDER.includes(x.kind))) {
+    const name = t.docNames[s.kind] ?? s.kind;
+    const bytes = s.signed_storage_key ? await ctx.providers.storage.get(s.signed_storage_key) : null;
+    if (!bytes) {
+      w.text(t.missingPdf(name), { size: 10 });
+      continue;
+    }
+    const sha = sha256Hex(bytes);
+    attachments.push({ name, bytes });
+    hashes.push({ name: `${name} (${t.signedPdf})`, sha256: sha });
+    w.text(`${name} (${t.signedPdf})`, { size: 10, font: 'bold', gap: 1 });
+    w.text(sha, { size: 9, gap: 1 });
+    if (s.original_sha256) w.text(`${t.original}: ${s.original_sha256}`, { size: 8, gap: 5, color: 0.35 });
+  }
+  w.space(4);
+  w.text(t.ids, { size: 12, font: 'bold', gap: 4 });
+  let idCount = 0;
+  // ID files count as on file once uploaded, whether or not the step was then marked complete.
+  for (const s of allSubmissions.filter((x) => x.kind === 'patient_id' || x.kind === 'payor_id')) {
+    for (const f of await listSubmissionFiles(db, s.id)) {
+      idCount++;
+      const label = t.idLine(t.docNames[s.kind] ?? s.kind, t.sides[f.side] ?? f.side, f.original_name || f.mime);
+      hashes.push({ name: label, sha256: f.content_sha256 });
+      w.text(label, { size: 10, font: 'bold', gap: 1 });
+      w.text(f.content_sha256, { size: 9, gap: 5 });
+    }
+  }
+  if (!idCount) w.text(t.noIds, { size: 10 });
+  w.space(6);
+  w.text(t.noCardNumbers, { size: 9, color: 0.35 });
+
+  // Audit timeline
+  w.newPage();
+  w.text(t.timeline, { size: 14, font: 'bold', gap: 2 });
+  w.text(t.timelineNote, { size: 9, gap: 8, color: 0.35 });
+  for (const e of audit) {
+    const who = e.actor_type === 'staff' ? 'staff' : e.actor_type === 'link' ? 'patient' : 'system';
+    const extra = detailSummary(e.details ?? {});
+    w.text(`${utc(e.at)}  ${e.action}  (${who}${e.ip ? `, IP ${e.ip}` : ''})${extra ? `  ${extra}` : ''}`, {
+      size: 8,
+      gap: 1,
+    });
+  }
+
+  // The signed documents, page for page (their own signature and audit pages included)
+  for (const a of attachments) {
+    w.newPage();
+    w.text(t.appendix(a.name), { size: 14, font: 'bold', gap: 4 });
+    const src = await PDFDocument.load(ownBytes(a.bytes), { updateMetadata: false });
+    const pages = await doc.copyPages(src, src.getPageIndices());
+    for (const p of pages) doc.addPage(p);
+  }
+
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const all = doc.getPages();
+  all.forEach((p, i) => {
+    const label = `${t.title} · ${link.id} · ${t.page(i + 1, all.length)}`;
+    p.drawText(label, { x: 36, y: 18, size: 7, font, color: rgb(0.45, 0.45, 0.45) });
+  });
+  const bytes = await doc.save();
+
+  await writeAudit(db, {
+    ...opts.actor,
+    action: 'evidence.downloaded',
+    linkId: link.id,
+    details: { sha256: sha256Hex(bytes), documents: hashes.length, lang: opts.lang ?? 'en' },
+  });
+  return { fileName: `evidence-${link.id}.pdf`, bytes, documents: hashes };
+}

@@ -1,0 +1,46 @@
+import { adminLinkParamsSchema } from '@paylink/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { auditContext } from '../../lib/audit.js';
+import { requireStaff } from '../admin/require-staff.js';
+import { errorResponses } from '../links/route-support.js';
+import { buildEvidencePack } from './build-evidence-pack.js';
+
+/** GET /api/admin/links/:id/evidence.pdf — the dispute evidence pack (billing and admin). */
+export async function evidenceRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/api/admin/links/:id/evidence.pdf',
+    {
+      preHandler: requireStaff(ctx, { roles: ['admin', 'billing'] }),
+      schema: {
+        tags: ['money'],
+        summary: 'Dispute evidence pack of a paid link (PDF)',
+        description:
+          'Payment with AVS, CVV2 and 3-D Secure results, the acceptance of the non-refundable terms, ID documents ' +
+          'on file, the audit timeline and the signed contract and invoice, each with its SHA-256. lang = en or es.',
+        security: [{ bearer: [] }],
+        params: adminLinkParamsSchema,
+        querystring: z.object({ lang: z.enum(['en', 'es']).optional() }).strict(),
+        response: {
+          200: z.any().describe('application/pdf'),
+          ...errorResponses(400, 401, 403, 404, 409),
+        },
+      },
+    },
+    async (request, reply) => {
+      const pack = await buildEvidencePack(ctx, {
+        linkId: request.params.id,
+        actor: auditContext(request),
+        lang: request.query.lang,
+      });
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="${pack.fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(Buffer.from(pack.bytes));
+    },
+  );
+}

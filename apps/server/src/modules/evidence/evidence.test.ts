@@ -1,0 +1,210 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StepRoutes } from '@paylink/shared';
+import { staffToken } from '../../seed/seed-staff.js';
+import {
+  confirm,
+  createLinkAtPaymentStep,
+  payWithSandbox,
+  requestSessionToken,
+  startPaymentTestEnv,
+  type PaymentTestEnv,
+} from '../payments/payment-fixtures.js';
+import { buildSignServer } from '../signing/sign-server.js';
+import { prepareStepDocuments } from '../signing/prepare-step-documents.js';
+import { fixture, multipartFile, pdfText } from '../signing/signing-test-fixtures.js';
+
+/**
+ * The dispute evidence pack of a paid test link: signed through the real signing service, paid through the sandbox
+ * gateway over HTTP with 3-D Secure, then rendered to PNG with poppler's pdftoppm (as a reviewer would see it).
+ */
+const run = promisify(execFile);
+let env: PaymentTestEnv;
+let sign: FastifyInstance;
+let admin: Record<string, string>;
+let linkId: string;
+let txnId: string;
+let pdf: Buffer;
+
+/** Card numbers: 13-19 digits (spaces or dashes allowed between) that pass the Luhn check. */
+function cardNumbersIn(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/(?:\d[ -]?){13,19}/g)) {
+    const digits = m[0].replace(/\D/g, '');
+    for (let len = 13; len <= Math.min(19, digits.length); len++) {
+      for (let i = 0; i + len <= digits.length; i++) {
+        const d = digits.slice(i, i + len);
+        let sum = 0;
+        for (let k = 0; k < d.length; k++) {
+          let n = Number(d[d.length - 1 - k]);
+          if (k % 2 === 1) n = n * 2 > 9 ? n * 2 - 9 : n * 2;
+          sum += n;
+        }
+        if (sum % 10 === 0 && /^[3-6]/.test(d)) found.push(d);
+      }
+    }
+  }
+  return found;
+}
+
+beforeAll(async () => {
+  env = await startPaymentTestEnv({ SIGN_ORIGIN: 'https://sign.example.test' });
+  sign = await buildSignServer(env.ctx);
+  admin = {
+    authorization: `Bearer ${await staffToken(env.ctx.db, { email: 'billing@example.com', role: 'billing' })}`,
+  };
+  const link = await createLinkAtPaymentStep(env.ctx, { amountDollars: 750 });
+  linkId = link.linkId;
+  await env.ctx.db.transaction((tx) => prepareStepDocuments(tx, env.ctx, { linkId }));
+  const steps = await env.ctx.db.query<{ route_path: string; document_url: string | null }>(
+    'select route_path, document_url from link_step where link_id = $1',
+    [linkId],
+  );
+  const token = (route: string) => steps.rows.find((s) => s.route_path === route)!.document_url!.split('/s/')[1]!;
+  for (const route of [StepRoutes.invoice, StepRoutes.contract]) {
+    const page = await sign.inject({ method: 'GET', url: `/s/${token(route)}?lng=en` });
+    const cfg = JSON.parse(/<script type="application\/json" id="sign-config">(.*?)<\/script>/s.exec(page.body)![1]!);
+    const r = await sign.inject({
+      method: 'POST',
+      url: `/s/${token(route)}/complete`,
+      payload: {
+        lang: 'en',
+        signerName: 'Ana García',
+        method: 'type',
+        typedSignature: 'Ana García',
+        documentSha256: cfg.documentSha256,
+      },
+    });
+    expect(r.statusCode, r.body).toBeLessThan(300);
+  }
+  for (const [side, name, type] of [
+    ['front', 'id-front.jpg', 'image/jpeg'],
+    ['back', 'id-back.png', 'image/png'],
+  ] as const) {
+    const { body, contentType } = multipartFile(name, type, fixture(name));
+    const r = await sign.inject({
+      method: 'POST',
+      url: `/s/${token(StepRoutes.patientId)}/files?side=${side}`,
+      payload: body,
+      headers: { 'content-type': contentType },
+    });
+    expect(r.statusCode, r.body).toBeLessThan(300);
+  }
+  const t = await requestSessionToken(env, link);
+  const { pay } = await payWithSandbox(env.gatewayOrigin, {
+    sessionToken: t.body,
+    card: '4000000000000077', // the 3-D Secure challenge card
+    amountCents: link.amountCents,
+    challenge: 'authenticate',
+  });
+  expect(pay?.ssl_result).toBe('0');
+  txnId = pay!.ssl_txn_id!;
+  expect((await confirm(env, link, txnId)).statusCode).toBe(200);
+
+  const r = await env.app.inject({ method: 'GET', url: `/api/admin/links/${linkId}/evidence.pdf`, headers: admin });
+  expect(r.statusCode, r.body.slice(0, 300)).toBe(200);
+  expect(r.headers['content-type']).toBe('application/pdf');
+  pdf = r.rawPayload;
+});
+afterAll(async () => {
+  await sign?.close();
+  await env?.close();
+});
+
+describe('GET /api/admin/links/:id/evidence.pdf', () => {
+  it('has the payment with 3-D Secure result, ECI and liability shift, the terms acceptance, IDs and hashes', async () => {
+    const pages = await pdfText(pdf);
+    const first = pages[0]!;
+    expect(first).toContain('Dispute evidence');
+    expect(first).toContain('$750.00');
+    expect(first).toContain(txnId);
+    expect(first).toMatch(/Visa ending in 0077/);
+    expect(first).toContain('Y (authenticated)');
+    expect(first).toContain('5 (fully authenticated)');
+    expect(first).toMatch(/Liability shift\s+Yes/);
+    expect(first).toContain('Y: street and 5-digit ZIP match');
+    expect(first).toContain('M: match');
+    const all = pages.join('\n');
+    expect(all).toMatch(/Patient contract: signed by Ana Garc.a on .* from IP/);
+    expect(all).toContain('Patient identification, front: id-front.jpg');
+    const stored = await env.ctx.db.query<{ signed_sha256: string; kind: string }>(
+      `select kind, signed_sha256 from submission where link_id = $1 and status = 'completed' and signed_sha256 is not null`,
+      [linkId],
+    );
+    for (const s of stored.rows.filter((x) => x.kind === 'contract' || x.kind === 'invoice')) {
+      expect(all).toContain(s.signed_sha256);
+    }
+    expect(all).toContain('Audit timeline');
+    expect(all).toContain('payment.approved');
+    // The signed contract itself, with its signature page, is attached.
+    expect(all).toContain('Attached: Patient contract');
+    expect(all).toMatch(/Signature page/i);
+  });
+
+  it('never contains a card number (text of every page scanned)', async () => {
+    const text = (await pdfText(pdf)).join('\n');
+    expect(cardNumbersIn(text)).toEqual([]);
+    expect(text).not.toContain('4000000000000077');
+    expect(pdf.toString('latin1')).not.toContain('4000000000000077');
+  });
+
+  it('renders to PNG (pdftoppm): the first page and the signature page are real images', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evidence-'));
+    const file = path.join(dir, 'evidence.pdf');
+    fs.writeFileSync(file, pdf);
+    try {
+      await run('pdftoppm', ['-v']);
+    } catch {
+      throw new Error('pdftoppm is missing: apt-get install -y poppler-utils');
+    }
+    await run('pdftoppm', ['-png', '-r', '60', file, path.join(dir, 'page')]);
+    const pngs = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.png'))
+      .sort();
+    const pages = await pdfText(pdf);
+    expect(pngs.length).toBe(pages.length);
+    for (const p of pngs) {
+      const png = fs.readFileSync(path.join(dir, p));
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+      expect(png.length).toBeGreaterThan(2000);
+    }
+    if (process.env.EVIDENCE_PNG_DIR) {
+      for (const p of pngs) fs.copyFileSync(path.join(dir, p), path.join(process.env.EVIDENCE_PNG_DIR, p));
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is for billing and admins, Spanish on request, 409 for an unpaid link; the download is audited', async () => {
+    const coord = `Bearer ${await staffToken(env.ctx.db, { email: 'coord@example.com', role: 'coordinator' })}`;
+    const r = await env.app.inject({
+      method: 'GET',
+      url: `/api/admin/links/${linkId}/evidence.pdf`,
+      headers: { authorization: coord },
+    });
+    expect(r.statusCode).toBe(403);
+    const es = await env.app.inject({
+      method: 'GET',
+      url: `/api/admin/links/${linkId}/evidence.pdf?lang=es`,
+      headers: admin,
+    });
+    expect((await pdfText(es.rawPayload))[0]).toContain('Pruebas para la disputa');
+    const unpaid = await createLinkAtPaymentStep(env.ctx);
+    const u = await env.app.inject({
+      method: 'GET',
+      url: `/api/admin/links/${unpaid.linkId}/evidence.pdf`,
+      headers: admin,
+    });
+    expect(u.statusCode).toBe(409);
+    const a = await env.ctx.db.query('select 1 from audit_event where link_id = $1 and action = $2', [
+      linkId,
+      'evidence.downloaded',
+    ]);
+    expect(a.rowCount).toBeGreaterThanOrEqual(2);
+  });
+});
