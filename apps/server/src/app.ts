@@ -6,12 +6,12 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { errorHandler } from './http/errors.js';
 import { requireApiKey } from './http/guards.js';
+import { registerStaticDist } from './http/static-assets.js';
 import { linkRoutes } from './modules/links/link-routes.js';
 import { adminRoutes } from './modules/admin/admin-routes.js';
 import { authRoutes } from './modules/auth/auth-routes.js';
@@ -135,24 +135,15 @@ function contentSecurityPolicy(ctx: AppContext) {
 }
 
 /**
- * The built console: /console/assets/* as static files; every other GET under /console answers its index.html so deep
- * links (/console/links/abc) work after a reload. A second @fastify/static instance, so decorateReply is off.
+ * The built console: its files under /console/; every other GET under /console answers its index.html so deep links
+ * (/console/links/abc) work after a reload. A second @fastify/static instance, so decorateReply is off.
  */
 async function registerConsoleApp(app: FastifyInstance) {
   const indexFile = path.join(CONSOLE_DIST, 'index.html');
   const hasBuild = fs.existsSync(indexFile);
   if (hasBuild) {
-    await app.register(fastifyStatic, {
-      root: path.join(CONSOLE_DIST, 'assets'),
-      prefix: '/console/assets/',
-      decorateReply: false,
-      wildcard: true,
-      index: false,
-      // Vite names every asset by its content hash.
-      cacheControl: true,
-      maxAge: '365d',
-      immutable: true,
-    });
+    // Same serving rules as the patient app (precompressed, immutable hashed assets); its own prefix.
+    await registerStaticDist(app, { root: CONSOLE_DIST, prefix: '/console/', decorateReply: false });
   }
   const index = async (_request: unknown, reply: FastifyReply) => {
     if (!hasBuild) {
@@ -177,7 +168,8 @@ async function registerConsoleApp(app: FastifyInstance) {
 async function registerWebApp(app: FastifyInstance) {
   const hasBuild = fs.existsSync(path.join(WEB_DIST, 'index.html'));
   if (hasBuild) {
-    await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false, cacheControl: false });
+    // Precompressed Brotli/gzip by negotiation; immutable hashed assets; index.html and /locales revalidated.
+    await registerStaticDist(app, { root: WEB_DIST });
   }
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0]!;
@@ -190,6 +182,6 @@ async function registerWebApp(app: FastifyInstance) {
     if (!hasBuild) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.sendFile('index.html');
   });
 }
