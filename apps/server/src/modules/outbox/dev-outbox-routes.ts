@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { AppError, notFound } from '../../lib/errors.js';
+import { escapeHtml } from '../../lib/escape.js';
 import { verifyStaffToken } from '../admin/staff-tokens.js';
-import { escapeHtml } from './email-layout.js';
 import { listOutbox, type OutboxItem } from './outbox-queries.js';
 
 const querySchema = z.object({ to: z.string().max(320).optional() });

@@ -4,6 +4,7 @@ import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import { centsToDecimalString, formatUsd, parseDollarsToCents } from '@paylink/shared';
+import { escapeXml } from '../../lib/escape.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { controlCharField } from '../../http/control-chars.js';
@@ -149,10 +150,9 @@ function txnFields(t: TxnRow): Record<string, string> {
   };
 }
 
-const xmlEscape = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const xmlFields = (f: Record<string, string>) =>
   Object.entries(f)
-    .map(([k, v]) => `<${k}>${xmlEscape(v)}</${k}>`)
+    .map(([k, v]) => `<${k}>${escapeXml(v)}</${k}>`)
     .join('');
 
 export async function buildSandboxGateway(ctx: AppContext): Promise<FastifyInstance> {
