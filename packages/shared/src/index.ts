@@ -6,3 +6,4 @@ export * from './auth.js';
 export * from './admin.js';
 export * from './app-config.js';
 export * from './text.js';
+export * from './console.js';
