@@ -10,6 +10,8 @@ import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { errorHandler } from './http/errors.js';
+import { refuseControlChars } from './http/control-chars.js';
+import { guardsBeforeValidation } from './http/guards-first.js';
 import { requireApiKey } from './http/guards.js';
 import { registerStaticDist } from './http/static-assets.js';
 import { linkRoutes } from './modules/links/link-routes.js';
@@ -79,6 +81,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       },
     },
     transform: jsonSchemaTransform,
+  });
+
+  // Issue 11: no control characters in any input; staff tokens are checked before the body (401 before 400); no
+  // API answer is cached (they carry patient or staff data).
+  refuseControlChars(app);
+  guardsBeforeValidation(app);
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
   const apiKey = requireApiKey(ctx);
