@@ -6,4 +6,5 @@ export * from './auth.js';
 export * from './admin.js';
 export * from './app-config.js';
 export * from './money.js';
+export * from './text.js';
 export * from './console.js';
