@@ -27,6 +27,7 @@ import { installIdempotency } from './modules/idempotency/idempotency.js';
 import { refundRoutes } from './modules/refunds/refund-routes.js';
 import { webhookRoutes } from './modules/webhooks/webhook-routes.js';
 import { evidenceRoutes } from './modules/evidence/evidence-routes.js';
+import { exportRoutes } from './modules/refunds/export-routes.js';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 /** The practice console (apps/console), served under /console with its own index.html for client routing. */
@@ -146,6 +147,7 @@ const routeModules: RouteModule[] = [
   refundRoutes,
   webhookRoutes,
   evidenceRoutes,
+  exportRoutes,
 ];
 
 function contentSecurityPolicy(ctx: AppContext) {

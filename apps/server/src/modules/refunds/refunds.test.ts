@@ -249,3 +249,47 @@ describe('POST /api/admin/links/:id/refund', () => {
     ]);
   });
 });
+
+describe('CSV exports', () => {
+  const today = new Date().toISOString().slice(0, 10);
+  const get = (url: string, headers = admin) => env.app.inject({ method: 'GET', url, headers });
+  const parse = (csv: string) =>
+    csv
+      .trimEnd()
+      .split('\r\n')
+      .map((l) => l.split(','));
+
+  it('payments, refunds and links by date range, with refunds reflected; bad ranges 400; coordinators 403', async () => {
+    const { link, txnId } = await paidLink(200);
+    await settle(txnId);
+    expect((await refund(link, { amount: 50, reason: 'Export check, with "quotes"' })).statusCode).toBe(201);
+
+    const p = await get(`/api/admin/exports/payments.csv?from=${today}&to=${today}`);
+    expect(p.statusCode).toBe(200);
+    expect(p.headers['content-type']).toMatch(/^text\/csv/);
+    const rows = parse(p.body);
+    expect(rows[0]).toContain('refund_state');
+    const mine = rows.find((r) => r.includes(link.linkId))!;
+    expect(mine).toEqual(expect.arrayContaining(['200.00', '50.00', '150.00', 'partially_refunded', txnId]));
+
+    const r = await get(`/api/admin/exports/refunds.csv?from=${today}&to=${today}`);
+    expect(r.body).toContain('"Export check, with ""quotes"""');
+    expect(r.body).toContain(`${link.linkId},return,50.00,succeeded`);
+
+    const l = await get(`/api/admin/exports/links.csv?from=${today}&to=${today}`);
+    expect(l.body).toContain(link.linkId);
+
+    const before = await get(`/api/admin/exports/payments.csv?from=2000-01-01&to=2000-01-31`);
+    expect(parse(before.body)).toHaveLength(1);
+    expect((await get(`/api/admin/exports/payments.csv?from=${today}&to=2000-01-01`)).statusCode).toBe(400);
+    expect((await get(`/api/admin/exports/payments.csv?from=yesterday&to=${today}`)).statusCode).toBe(400);
+    expect((await get(`/api/admin/exports/links.csv?from=${today}&to=${today}`, coordinator)).statusCode).toBe(403);
+  });
+
+  it('neutralises spreadsheet formulas in cells', async () => {
+    const { toCsv } = await import('../../lib/csv.js');
+    expect(toCsv(['a', 'b', 'c'], [['=HYPERLINK("x")', '-12.50', '@SUM(1)']])).toBe(
+      'a,b,c\r\n"\'=HYPERLINK(""x"")",-12.50,\'@SUM(1)\r\n',
+    );
+  });
+});
