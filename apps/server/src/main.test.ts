@@ -30,7 +30,6 @@ afterAll(async () => {
   for (const f of cleanups) await f();
 });
 
-
 async function startServer(env: Record<string, string>) {
   const [port, signPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paylink-main-'));

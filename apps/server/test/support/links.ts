@@ -13,7 +13,8 @@ export async function snapshotLinkData(db: Queryable): Promise<string> {
  * without rendering PDFs (the signing module's own tests cover that).
  */
 export async function markStepDocumentSigned(db: Queryable, linkStepId: number): Promise<void> {
-  const { markSubmissionCompleted, submissionForStep, sha256Hex } = await import('../../src/modules/signing/submission-queries.js');
+  const { markSubmissionCompleted, submissionForStep, sha256Hex } =
+    await import('../../src/modules/signing/submission-queries.js');
   const s = await submissionForStep(db, linkStepId);
   if (!s) throw new Error(`step ${linkStepId} has no document`);
   await markSubmissionCompleted(db, {

@@ -5,7 +5,14 @@ import ContractPage from './contract-page';
 import InvoicePage from './invoice-page';
 import PatientIdPage from './patient-id-page';
 import PayorIdPage from './payor-id-page';
-import { LINK_ID, SIGN_ORIGIN, fakeServer, postSigningMessage, renderStepPage, stepList } from '../../test/document-harness';
+import {
+  LINK_ID,
+  SIGN_ORIGIN,
+  fakeServer,
+  postSigningMessage,
+  renderStepPage,
+  stepList,
+} from '../../test/document-harness';
 import { entryAction } from '../../lib/use-step-navigation';
 import { isSigningCompletedMessage } from '../../lib/use-signing-message';
 
