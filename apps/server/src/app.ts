@@ -28,6 +28,8 @@ import { refundRoutes } from './modules/refunds/refund-routes.js';
 import { webhookRoutes } from './modules/webhooks/webhook-routes.js';
 import { evidenceRoutes } from './modules/evidence/evidence-routes.js';
 import { exportRoutes } from './modules/refunds/export-routes.js';
+import { emitWebhookForAudit } from './modules/webhooks/audit-events.js';
+import { addAuditListener } from './lib/audit.js';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 /** The practice console (apps/console), served under /console with its own index.html for client routing. */
@@ -124,6 +126,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.get('/readyz', { schema: { hide: true } }, health);
 
   installIdempotency(app, ctx);
+  addAuditListener(emitWebhookForAudit);
   for (const register of routeModules) await register(app, ctx);
 
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/client.js';
-import { emitWebhookForAudit } from '../modules/webhooks/audit-events.js';
 
 export type ActorType = 'link' | 'staff' | 'system';
 
@@ -35,8 +34,16 @@ export async function writeAudit(q: Queryable, e: AuditEvent): Promise<void> {
       JSON.stringify(e.details ?? {}),
     ],
   );
-  // Outbound webhooks (issue 15): the events staff subscribe to are audit actions; queued in the same transaction.
-  await emitWebhookForAudit(q, e);
+  // Listeners run in the same transaction (outbound webhooks: their events are audit actions, queued with the change).
+  for (const listener of auditListeners) await listener(q, e);
+}
+
+export type AuditListener = (q: Queryable, e: AuditEvent) => Promise<void>;
+const auditListeners = new Set<AuditListener>();
+
+/** Registered once by the composition root (app.ts); a Set, so building several apps in one process adds it once. */
+export function addAuditListener(listener: AuditListener): void {
+  auditListeners.add(listener);
 }
 
 /** The actor and request facts of an HTTP request, for writeAudit. */

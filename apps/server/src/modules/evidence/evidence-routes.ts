@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { auditContext } from '../../lib/audit.js';
 import { requireStaff } from '../admin/require-staff.js';
-import { errorResponses } from '../links/route-support.js';
+import { errorResponses } from '../../http/route-support.js';
 import { buildEvidencePack } from './build-evidence-pack.js';
 
 /** GET /api/admin/links/:id/evidence.pdf — the dispute evidence pack (billing and admin). */

@@ -14,10 +14,10 @@ import {
   requestSessionToken,
   startPaymentTestEnv,
   type PaymentTestEnv,
-} from '../payments/payment-fixtures.js';
+} from '../../../test/support/payment-fixtures.js';
 import { buildSignServer } from '../signing/sign-server.js';
 import { prepareStepDocuments } from '../signing/prepare-step-documents.js';
-import { fixture, multipartFile, pdfText } from '../signing/signing-test-fixtures.js';
+import { fixture, multipartFile, pdfText } from '../../../test/support/signing-fixtures.js';
 
 /**
  * The dispute evidence pack of a paid test link: signed through the real signing service, paid through the sandbox

@@ -6,7 +6,7 @@ import { auditContext, writeAudit } from '../../lib/audit.js';
 import { toCsv, type CsvCell } from '../../lib/csv.js';
 import { badRequest } from '../../lib/errors.js';
 import { requireStaff } from '../admin/require-staff.js';
-import { errorResponses } from '../links/route-support.js';
+import { errorResponses } from '../../http/route-support.js';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'use YYYY-MM-DD');
 const rangeSchema = z.object({ from: day, to: day }).strict();

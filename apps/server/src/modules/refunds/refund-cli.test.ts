@@ -14,7 +14,7 @@ import {
   requestSessionToken,
   startPaymentTestEnv,
   type PaymentTestEnv,
-} from '../payments/payment-fixtures.js';
+} from '../../../test/support/payment-fixtures.js';
 
 /** `payments refund` and `links evidence` run as a user would (child processes) against a running server. */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');

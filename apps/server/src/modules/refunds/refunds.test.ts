@@ -9,7 +9,7 @@ import {
   startPaymentTestEnv,
   type PaymentTestEnv,
   type TestLink,
-} from '../payments/payment-fixtures.js';
+} from '../../../test/support/payment-fixtures.js';
 
 /**
  * Refunds and voids through the admin API against the sandbox gateway over real HTTP: the gateway decides void vs

@@ -13,7 +13,7 @@ import type { AppContext } from '../../context.js';
 import { auditContext, writeAudit } from '../../lib/audit.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { requireStaff } from '../admin/require-staff.js';
-import { errorResponses } from '../links/route-support.js';
+import { errorResponses } from '../../http/route-support.js';
 import { newWebhookSecret } from './signature.js';
 
 const STAFF_SECURITY = [{ bearer: [] }];

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import { staffToken } from '../../seed/seed-staff.js';
-import { createTestApp } from '../../test-support/context.js';
+import { createTestApp } from '../../../test/support/context.js';
 import { deliverDueWebhooks, startWebhookWorker } from './webhook-worker.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLinkId } from '../../lib/ids.js';
-import { payWithSandbox, startPaymentTestEnv, type PaymentTestEnv } from '../../modules/payments/payment-fixtures.js';
+import { payWithSandbox, startPaymentTestEnv, type PaymentTestEnv } from '../../../test/support/payment-fixtures.js';
 import { settleSandboxBatch } from '../../providers/gateway/sandbox.js';
 import { GatewayError } from '../../providers/gateway/types.js';
 
