@@ -18,9 +18,14 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     return reply.status(401).type('text/plain; charset=utf-8').send(error.body);
   }
   if (error instanceof AppError) {
-    return reply
-      .status(error.status)
-      .send({ error: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) });
+    const retry = (error as AppError & { retryAfterSeconds?: number }).retryAfterSeconds;
+    if (retry !== undefined) reply.header('retry-after', String(retry));
+    return reply.status(error.status).send({
+      error: error.code,
+      message: error.message,
+      ...(error.fields ? { fields: error.fields } : {}),
+      ...(retry !== undefined ? { retryAfterSeconds: retry } : {}),
+    });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const fields: Record<string, string> = {};
