@@ -20,6 +20,7 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (error instanceof AppError) {
     const retry = (error as AppError & { retryAfterSeconds?: number }).retryAfterSeconds;
     if (retry !== undefined) reply.header('retry-after', String(retry));
+    else if (error.status === 503) reply.header('retry-after', '2');
     return reply.status(error.status).send({
       error: error.code,
       message: error.message,

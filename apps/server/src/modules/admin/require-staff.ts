@@ -7,6 +7,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError, forbidden } from '../../lib/errors.js';
+import { markGuardFirst } from '../../http/guards-first.js';
 import { STAFF_COOKIE, verifyStaffSession } from '../console-auth/staff-sessions.js';
 import { verifyStaffToken } from './staff-tokens.js';
 
@@ -44,7 +45,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function requireStaff(ctx: AppContext, opts: RequireStaffOptions = {}) {
   const roles: readonly StaffRole[] | undefined = opts.roles ?? (opts.role ? [opts.role] : undefined);
   const publicOrigin = new URL(ctx.config.publicUrl).origin;
-  return async (request: FastifyRequest, reply: FastifyReply) => {
+  // Runs as onRequest even when a route lists it as preHandler: 401/403 before any body validation (400).
+  return markGuardFirst(async (request: FastifyRequest, reply: FastifyReply) => {
     const h = request.headers.authorization;
     const bearer = h && /^Bearer\s+\S+$/i.test(h) ? h.replace(/^Bearer\s+/i, '') : undefined;
     const cookie = request.cookies?.[STAFF_COOKIE];
@@ -75,7 +77,7 @@ export function requireStaff(ctx: AppContext, opts: RequireStaffOptions = {}) {
     }
     if (roles && !roles.includes(staff.role)) throw forbidden(roleMessage(roles));
     request.staff = { userId: staff.userId, email: staff.email, role: staff.role };
-  };
+  });
 }
 
 function roleMessage(roles: readonly StaffRole[]): string {
