@@ -19,7 +19,6 @@ import {
 } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { auditContext } from '../../lib/audit.js';
 import { createLink } from '../links/create-link.js';
