@@ -19,7 +19,7 @@ import type { AppContext } from '../../context.js';
 import { auditContext, writeAudit } from '../../lib/audit.js';
 import { AppError } from '../../lib/errors.js';
 import { requireStaff } from '../admin/require-staff.js';
-import { allowEmptyJsonBodies, errorResponses } from '../links/route-support.js';
+import { allowEmptyJsonBodies, errorResponses } from '../../http/route-support.js';
 import { checkStaffCredentials, recordSignIn, twoFactorRequired, type StaffAuthRow } from './check-credentials.js';
 import {
   ABSOLUTE_HOURS,

@@ -2,7 +2,7 @@ import { CONSOLE_CSRF_HEADER, SESSION_EXPIRES_HEADER } from '@paylink/shared';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureStaffUser } from '../../seed/seed-staff.js';
-import { createTestApp } from '../../test-support/context.js';
+import { createTestApp } from '../../../test/support/context.js';
 import { STAFF_COOKIE } from './staff-sessions.js';
 import { currentTotp } from './totp.js';
 

@@ -23,7 +23,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { auditContext } from '../../lib/audit.js';
 import { ROLES, requireStaff } from '../admin/require-staff.js';
-import { allowEmptyJsonBodies, errorResponses } from '../links/route-support.js';
+import { allowEmptyJsonBodies, errorResponses } from '../../http/route-support.js';
 import { boardChanges, queryBoard } from './board.js';
 import { queryFunnel } from './funnel.js';
 import { showConsoleLink } from './link-detail.js';

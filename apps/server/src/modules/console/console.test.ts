@@ -2,7 +2,7 @@ import { CONSOLE_CSRF_HEADER, StepRoutes, stepRoutesFor } from '@paylink/shared'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedLink } from '../../seed/sample-links.js';
 import { ensureStaffUser, staffToken } from '../../seed/seed-staff.js';
-import { createTestApp } from '../../test-support/context.js';
+import { createTestApp } from '../../../test/support/context.js';
 import { csvField } from './payments-report.js';
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
