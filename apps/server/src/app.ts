@@ -23,6 +23,8 @@ import { paymentRoutes } from './modules/payments/payment-routes.js';
 import { appConfigRoutes } from './modules/app-config/app-config-routes.js';
 import { vitalsRoutes } from './modules/vitals/vitals-routes.js';
 import { documentAdminRoutes } from './modules/signing/document-admin-routes.js';
+import { consoleAuthRoutes } from './modules/console-auth/console-auth-routes.js';
+import { consoleRoutes } from './modules/console/console-routes.js';
 import { gatewayCspOrigins } from './providers/gateway/browser-config.js';
 import { installIdempotency } from './modules/idempotency/idempotency.js';
 import { refundRoutes } from './modules/refunds/refund-routes.js';
@@ -89,6 +91,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
           bearer: { type: 'http', scheme: 'bearer' },
+          staffCookie: { type: 'apiKey', in: 'cookie', name: 'paylink_staff' },
         },
       },
     },
@@ -155,6 +158,8 @@ const routeModules: RouteModule[] = [
   webhookRoutes,
   evidenceRoutes,
   exportRoutes,
+  consoleAuthRoutes,
+  consoleRoutes,
 ];
 
 function contentSecurityPolicy(ctx: AppContext) {
