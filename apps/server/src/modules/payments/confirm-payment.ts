@@ -8,7 +8,7 @@ import type { Actor } from '../links/link-use-case.js';
 import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { loadPracticeInfo, type PracticeInfo } from '../outbox/practice-info.js';
 import { gatewayUnavailable } from './create-payment-session.js';
-import { findAttempt, type AttemptRow } from './payment-queries.js';
+import { findAttempt, firstOpenStepBeforePayment, stepsIncomplete, type AttemptRow } from './payment-queries.js';
 import { renderReceipt } from './payment-receipt.js';
 
 export interface ConfirmPaymentInput {
@@ -73,16 +73,30 @@ export async function confirmPayment(opts: {
   }
   const attempt = await verify(db, opts.gateway, link, input, txn);
 
-  const outcome = await db.transaction(async (tx): Promise<{ repeat: PaymentRow } | { recorded: PaymentRow }> => {
-    const locked = (await findLink(tx, link.id, { forUpdate: true }))!;
-    const payment = (await findPayment(tx, link.id))!;
-    if (payment.status === 'approved') return { repeat: payment };
-    if (payment.amount_cents !== attempt.amount_cents) {
-      throw notVerified('payment_mismatch', 'The payment does not match the amount recorded for this link.');
-    }
-    const recorded = await recordApproval(tx, { ...opts, link: locked, payment, attempt, txn: txn! });
-    return { recorded };
-  });
+  const outcome = await db.transaction(
+    async (tx): Promise<{ repeat: PaymentRow } | { recorded: PaymentRow } | { refused: string }> => {
+      const locked = (await findLink(tx, link.id, { forUpdate: true }))!;
+      const payment = (await findPayment(tx, link.id))!;
+      if (payment.status === 'approved') return { repeat: payment };
+      if (payment.amount_cents !== attempt.amount_cents) {
+        throw notVerified('payment_mismatch', 'The payment does not match the amount recorded for this link.');
+      }
+      const open = await firstOpenStepBeforePayment(tx, link.id);
+      if (open) return { refused: open };
+      const recorded = await recordApproval(tx, { ...opts, link: locked, payment, attempt, txn: txn! });
+      return { recorded };
+    },
+  );
+  if ('refused' in outcome) {
+    // The approval exists at the gateway: staff must see it (audit), even though the link cannot complete yet.
+    await writeAudit(db, {
+      ...opts.actor,
+      action: 'payment.confirmation_refused',
+      linkId: link.id,
+      details: { reason: 'steps_incomplete', routePath: outcome.refused, transactionId: input.transactionId },
+    });
+    throw stepsIncomplete(outcome.refused);
+  }
   if ('repeat' in outcome) return repeated(opts, outcome.repeat);
   return toResult(outcome.recorded);
 }

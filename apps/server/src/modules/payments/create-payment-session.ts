@@ -6,7 +6,15 @@ import type { CardGateway } from '../../providers/gateway/types.js';
 import { findPayment, requireUsableLink } from '../links/link-queries.js';
 import type { Actor } from '../links/link-use-case.js';
 import { isStepDocumentComplete } from '../signing/prepare-step-documents.js';
-import { findAttempt, findLiveAttempt, newAttemptId, retireStaleAttempts, type AttemptRow } from './payment-queries.js';
+import {
+  findAttempt,
+  findLiveAttempt,
+  firstOpenStepBeforePayment,
+  newAttemptId,
+  retireStaleAttempts,
+  stepsIncomplete,
+  type AttemptRow,
+} from './payment-queries.js';
 
 export const gatewayUnavailable = () =>
   new AppError(
@@ -61,6 +69,8 @@ async function planSession(
         `The amount does not match the payment recorded for this link (${formatUsd(payment.amount_cents)}). Reload the page.`,
       );
     }
+    const open = await firstOpenStepBeforePayment(tx, link.id);
+    if (open) throw stepsIncomplete(open);
     if (payment.payment_source_id === PaymentSource.Payor) {
       // The payor signs the payment authorisation before paying (spec section 5); the server re-checks it.
       const step = await tx.query<{ id: number }>('select id from link_step where link_id = $1 and route_path = $2', [
