@@ -9,6 +9,7 @@ import { getOrCreateSecret } from './lib/secrets.js';
 import { loadProviders } from './providers/index.js';
 import { sideServers } from './side-servers.js';
 import { startOutboxWorker } from './modules/outbox/outbox-worker.js';
+import { startReconcileWorker } from './modules/payments/reconcile-payment.js';
 import { runBootSeed, type BootSeedResult } from './seed/boot-seed.js';
 import { exposureWarning, providerLines } from './startup-report.js';
 
@@ -49,6 +50,22 @@ async function main() {
   const app = await buildApp(ctx);
   await app.listen({ port: config.PORT, host: config.HOST });
   const outbox = startOutboxWorker(ctx);
+  const reconciler = startReconcileWorker(
+    {
+      db,
+      gateway: ctx.providers.gateway,
+      log,
+      practiceFallback: {
+        name: config.PRACTICE_NAME,
+        senderName: config.senderName,
+        supportPhone: config.PRACTICE_PHONE,
+        supportEmail: config.PRACTICE_EMAIL,
+        logoUrl: config.PRACTICE_LOGO_URL ?? null,
+      },
+      timeZone: config.PRACTICE_TIME_ZONE,
+    },
+    15_000,
+  );
   const side: { name: string; origin: string; server: import('fastify').FastifyInstance }[] = [];
   for (const s of sideServers.filter((x) => x.enabled(ctx))) {
     const server = await s.build(ctx);
@@ -58,6 +75,7 @@ async function main() {
 
   const shutdown = async () => {
     await outbox.stop();
+    await reconciler.stop();
     for (const s of side) await s.server.close();
     await app.close();
     await db.close();

@@ -232,11 +232,25 @@ export const listPaymentsQuerySchema = z
   })
   .strict();
 
+/** A gateway approval staff must act on (issue 10): a second charge for a paid link, to void or refund. */
+export const paymentAttentionSchema = z.object({
+  attemptId: z.string(),
+  transactionId: z.string().nullable(),
+  /** US dollars. */
+  amount: z.number(),
+  reason: z.string(),
+  cardLast4: z.string().nullable(),
+  flaggedAt: z.string(),
+});
+export type PaymentAttention = z.infer<typeof paymentAttentionSchema>;
+
 export const paymentListItemSchema = adminPaymentSchema.extend({
   linkId: z.string(),
   firstName: z.string(),
   lastName: z.string(),
   createdAt: z.string(),
+  /** Approvals at the gateway that need a void or refund (empty when none). */
+  attention: z.array(paymentAttentionSchema).default([]),
 });
 
 export const listPaymentsResultSchema = z.object({ payments: z.array(paymentListItemSchema), total: z.number().int() });

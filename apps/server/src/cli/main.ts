@@ -144,7 +144,13 @@ program
     const q = new URLSearchParams();
     if (o.status) q.set('status', o.status);
     if (o.limit) q.set('limit', String(o.limit));
-    type P = LinkSummary['payment'] & { linkId: string; firstName: string; lastName: string; createdAt: string };
+    type P = LinkSummary['payment'] & {
+      linkId: string;
+      firstName: string;
+      lastName: string;
+      createdAt: string;
+      attention?: { transactionId: string | null; amount: number; reason: string }[];
+    };
     const r = await callApi<{ payments: NonNullable<P>[]; total: number }>(env, 'GET', `/api/admin/payments?${q}`);
     print(r, () =>
       r.payments.length
@@ -156,7 +162,12 @@ program
               `$${p.amount.toFixed(2)}`,
               p.paymentTypeId === 2 ? 'payment' : 'deposit',
               p.paymentSourceId === 2 ? 'payor' : 'patient',
-              p.status,
+              // A second approval at the gateway must be voided: say so on the row staff read.
+              p.attention?.length
+                ? `${p.status}; VOID NEEDED: ${p.attention
+                    .map((a) => `${a.transactionId ?? '?'} $${a.amount.toFixed(2)} (${a.reason})`)
+                    .join(', ')}`
+                : p.status,
               p.transactionId ?? '-',
               p.cardLast4 ? `${p.cardBrand ?? ''} ${p.cardLast4}`.trim() : '-',
               p.paidAt ?? '-',

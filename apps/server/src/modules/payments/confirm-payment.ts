@@ -7,7 +7,6 @@ import { findLink, findPayment, LINK_NOT_AUTHORIZED, type LinkRow, type PaymentR
 import type { Actor } from '../links/link-use-case.js';
 import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { loadPracticeInfo, type PracticeInfo } from '../outbox/practice-info.js';
-import { gatewayUnavailable } from './create-payment-session.js';
 import { findAttempt, firstOpenStepBeforePayment, stepsIncomplete, type AttemptRow } from './payment-queries.js';
 import { renderReceipt } from './payment-receipt.js';
 
@@ -28,6 +27,14 @@ export interface ConfirmPaymentResult {
   cardLast4: string | null;
   paidAt: string;
 }
+
+/** The gateway could not be asked: the payment may have gone through. Truthful, and safe to retry. */
+export const paymentUnconfirmed = () =>
+  new AppError(
+    503,
+    'payment_unconfirmed',
+    'We could not confirm your payment yet. Do not pay again: your card may have been charged. We will e-mail or text you as soon as it is confirmed.',
+  );
 
 const notVerified = (code: string, message: string) => new AppError(409, code, message);
 
@@ -68,7 +75,21 @@ export async function confirmPayment(opts: {
   try {
     txn = await opts.gateway.queryTransaction(input.transactionId);
   } catch (err) {
-    if (err instanceof GatewayError) throw gatewayUnavailable();
+    if (err instanceof GatewayError) {
+      // The card may well be charged: never say otherwise. The worker keeps asking the gateway on its own.
+      await db.query(
+        `update payment_attempt set status = 'unknown', reconcile_due_at = now() + interval '30 seconds',
+           updated_at = now() where link_id = $1 and status = 'open'`,
+        [link.id],
+      );
+      await writeAudit(db, {
+        ...opts.actor,
+        action: 'payment.confirmation_unknown',
+        linkId: link.id,
+        details: { transactionId: input.transactionId, reason: err.message },
+      });
+      throw paymentUnconfirmed();
+    }
     throw err;
   }
   const attempt = await verify(db, opts.gateway, link, input, txn);
@@ -148,7 +169,7 @@ async function verify(
   return attempt;
 }
 
-async function recordApproval(
+export async function recordApproval(
   tx: Queryable,
   o: {
     actor: Actor;

@@ -10,11 +10,16 @@ export interface AttemptRow {
   payment_id: number;
   amount_cents: number;
   gateway: 'converge' | 'sandbox';
-  status: 'creating' | 'open' | 'closed' | 'approved' | 'failed';
+  status: 'creating' | 'open' | 'unknown' | 'closed' | 'approved' | 'duplicate' | 'failed';
   session_token: string | null;
   transaction_id: string | null;
   created_at: Date;
   updated_at: Date;
+  /** Migration 0100: when the gateway is next asked about this attempt (null = outcome known). */
+  reconcile_due_at?: Date | null;
+  reconcile_tries?: number;
+  needs_attention?: boolean;
+  attention_reason?: string | null;
 }
 
 /** 24 hex characters: unguessable, and plain enough for any gateway's merchant-reference field. */
@@ -49,7 +54,7 @@ export async function retireStaleAttempts(q: Queryable, linkId: string, amountCe
 
 export async function findLiveAttempt(q: Queryable, linkId: string): Promise<AttemptRow | null> {
   const r = await q.query<AttemptRow>(
-    `select * from payment_attempt where link_id = $1 and status in ('creating', 'open')`,
+    `select * from payment_attempt where link_id = $1 and status in ('creating', 'open', 'unknown')`,
     [linkId],
   );
   return r.rows[0] ?? null;

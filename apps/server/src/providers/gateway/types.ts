@@ -33,6 +33,11 @@ export interface CardGateway {
   createSessionToken(req: SessionTokenRequest): Promise<string>;
   /** The transaction by gateway id, or null when the gateway does not know it. */
   queryTransaction(txnId: string): Promise<GatewayTransaction | null>;
+  /**
+   * Every transaction carrying our ssl_merchant_txn_id (txnquery by merchant transaction id and a date range): how an
+   * approval whose browser never reported it is found. Empty when the token was never used.
+   */
+  findByMerchantTxnId(merchantTxnId: string, since: Date): Promise<GatewayTransaction[]>;
 }
 
 /** The gateway could not be reached or refused the request; `code` is Converge's errorCode when it sent one. */

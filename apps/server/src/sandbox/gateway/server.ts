@@ -557,6 +557,16 @@ export async function buildSandboxGateway(ctx: AppContext): Promise<FastifyInsta
     if ((f.ssl_transaction_type ?? '').toLowerCase() !== 'txnquery') {
       return `<txn>${xmlFields({ ...gatewayError('4009', 'Invalid Transaction Type', 'The sandbox answers txnquery only.') })}</txn>`;
     }
+    if (!f.ssl_txn_id && f.ssl_merchant_txn_id) {
+      // Search by our merchant transaction id, as Converge's txnquery with a date range.
+      const m = await db.query<TxnRow>(
+        'select * from sandbox_gateway_transaction where merchant_txn_id = $1 and merchant_id = $2 order by created_at',
+        [f.ssl_merchant_txn_id, f.ssl_merchant_id],
+      );
+      return `<txnlist><ssl_txn_count>${m.rowCount}</ssl_txn_count>${m.rows
+        .map((t) => `<txn>${xmlFields(txnFields(t))}</txn>`)
+        .join('')}</txnlist>`;
+    }
     if (!f.ssl_txn_id) {
       return `<txn>${xmlFields({ ...gatewayError('4009', 'Required Field Not Supplied', 'ssl_txn_id is required.') })}</txn>`;
     }

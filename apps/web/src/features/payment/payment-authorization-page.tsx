@@ -383,6 +383,11 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
               t('payNow')
             )}
           </button>
+          {payment.checking && (
+            <p className="alert alert-info mt-3" role="status">
+              {t('checkingLastPayment')}
+            </p>
+          )}
           {!payEnabled && !payment.submitting && <p className="form-text text-center">{t('completeToPay')}</p>}
           <p className="encryption-notice">
             <span className="lock-icon" aria-hidden="true" />
