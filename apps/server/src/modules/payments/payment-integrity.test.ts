@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedLink } from '../../seed/sample-links.js';
-import { apiHeaders, mintPatientToken } from '../../test-support/context.js';
+import { apiHeaders, mintPatientToken } from '../../../test/support/context.js';
 import {
   confirm,
   createLinkAtPaymentStep,
@@ -8,7 +8,7 @@ import {
   requestSessionToken,
   startPaymentTestEnv,
   type PaymentTestEnv,
-} from './payment-fixtures.js';
+} from '../../../test/support/payment-fixtures.js';
 import { staffToken } from '../../seed/seed-staff.js';
 import { buildSandboxGateway } from '../../sandbox/gateway/server.js';
 import { reconcileDueAttempts } from './reconcile-payment.js';
