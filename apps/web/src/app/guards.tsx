@@ -45,6 +45,9 @@ function FirstLoadSync(props: { linkId: string }) {
   const [error, setError] = useState<ApiError | null>(null);
   // Arrived where the check sent us: from here on, in-app navigation keeps the store in step.
   const arrived = typeof phase === 'object' && phase.to === pathname;
+  // Latch it (state adjusted while rendering): the next in-app navigation (Next) changes the pathname, and the page
+  // must not go back to a spinner for ever.
+  if (arrived) setPhase('done');
 
   useEffect(() => {
     synced.add(store);
