@@ -20,12 +20,19 @@ import { paymentRoutes } from './modules/payments/payment-routes.js';
 import { appConfigRoutes } from './modules/app-config/app-config-routes.js';
 import { vitalsRoutes } from './modules/vitals/vitals-routes.js';
 import { documentAdminRoutes } from './modules/signing/document-admin-routes.js';
+import { messagingRoutes } from './modules/messaging/messaging-routes.js';
 import { gatewayCspOrigins } from './providers/gateway/browser-config.js';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
 /** Paths under /api that do not take the product API key (they have their own credentials or none). */
-const API_KEY_EXEMPT = [/^\/api\/admin(\/|$)/, /^\/api\/dev(\/|$)/, /^\/api\/docs(\/|$)/];
+const API_KEY_EXEMPT = [
+  /^\/api\/admin(\/|$)/,
+  /^\/api\/dev(\/|$)/,
+  /^\/api\/docs(\/|$)/,
+  // Twilio's webhooks carry X-Twilio-Signature instead (issue 14).
+  /^\/api\/webhooks\/twilio\//,
+];
 
 /** Log redaction: credentials and anything card-shaped never reach the logs. */
 const REDACT = [
@@ -113,6 +120,7 @@ const routeModules: RouteModule[] = [
   appConfigRoutes,
   vitalsRoutes,
   documentAdminRoutes,
+  messagingRoutes,
 ];
 
 function contentSecurityPolicy(ctx: AppContext) {

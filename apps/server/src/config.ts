@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseOptionalDuration, parseQuietHours } from './lib/durations.js';
 
 /**
  * Every setting the server reads, validated once at boot. A bad or missing value stops the process with a message
@@ -16,6 +17,19 @@ const optional = z
   .optional()
   .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
 const origin = z.url().transform((v) => v.replace(/\/+$/, ''));
+/** A duration like 30s, 24h or 3d, or `off` (null). */
+const offOrDuration = (def: string) =>
+  z
+    .string()
+    .default(def)
+    .transform((v, c) => {
+      const s = parseOptionalDuration(v);
+      if (s === undefined) {
+        c.addIssue({ code: 'custom', message: 'must be `off` or a duration like 30s, 90m, 24h or 3d' });
+        return z.NEVER;
+      }
+      return s;
+    });
 
 export const SANDBOX_API_KEY = 'paylink-sandbox-api-key';
 
@@ -114,6 +128,42 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: optional,
   /** The practice's contract PDF for the contract step (default: the bundled sample, assets/sample-contract.pdf). */
   CONTRACT_PDF_PATH: optional,
+  // Messaging (issue 14): reminder plan defaults (the console's practice settings override them), durations like
+  // 30s, 90m, 24h, 3d; `off` disables.
+  REMINDER_UNOPENED_AFTER: offOrDuration('24h'),
+  REMINDER_STALLED_AFTER: offOrDuration('48h'),
+  REMINDER_BEFORE_EXPIRY: z
+    .string()
+    .default('72h,24h')
+    .transform((v, c) => {
+      if (v.trim().toLowerCase() === 'off' || v.trim() === '') return [];
+      const out: number[] = [];
+      for (const part of v.split(',')) {
+        const s = parseOptionalDuration(part);
+        if (s === undefined || s === null) {
+          c.addIssue({ code: 'custom', message: 'must be `off` or durations like 72h,24h' });
+          return z.NEVER;
+        }
+        out.push(s);
+      }
+      return [...new Set(out)].sort((a, b) => b - a);
+    }),
+  REMINDER_QUIET_HOURS: z
+    .string()
+    .default('21-8')
+    .transform((v, c) => {
+      const q = parseQuietHours(v);
+      if (q === undefined) {
+        c.addIssue({ code: 'custom', message: 'must be `off` or local hours like 21-8 (no SMS from 21:00 to 8:00)' });
+        return z.NEVER;
+      }
+      return q;
+    }),
+  REMINDER_MIN_GAP: offOrDuration('24h'),
+  /** How often each process looks for due reminders and staff notifications. */
+  REMINDER_POLL_INTERVAL: offOrDuration('30s').refine((v) => v !== null, 'must be a duration like 30s'),
+  /** Also notified when a link is paid or a payment needs attention (besides the creating coordinator). */
+  PRACTICE_NOTIFY_EMAIL: optional,
 });
 
 export type Env = z.infer<typeof envSchema>;

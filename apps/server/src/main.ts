@@ -9,6 +9,7 @@ import { getOrCreateSecret } from './lib/secrets.js';
 import { loadProviders } from './providers/index.js';
 import { sideServers } from './side-servers.js';
 import { startOutboxWorker } from './modules/outbox/outbox-worker.js';
+import { startMessagingWorker } from './modules/messaging/messaging-worker.js';
 import { runBootSeed, type BootSeedResult } from './seed/boot-seed.js';
 
 /** Boot: config → database → migrations → providers → HTTP. Fails fast with a readable message. */
@@ -48,6 +49,7 @@ async function main() {
   const app = await buildApp(ctx);
   await app.listen({ port: config.PORT, host: config.HOST });
   const outbox = startOutboxWorker(ctx);
+  const messaging = startMessagingWorker(ctx);
   const side: { name: string; origin: string; server: import('fastify').FastifyInstance }[] = [];
   for (const s of sideServers.filter((x) => x.enabled(ctx))) {
     const server = await s.build(ctx);
@@ -56,6 +58,7 @@ async function main() {
   }
 
   const shutdown = async () => {
+    await messaging.stop();
     await outbox.stop();
     for (const s of side) await s.server.close();
     await app.close();

@@ -5,3 +5,4 @@ export * from './api.js';
 export * from './auth.js';
 export * from './admin.js';
 export * from './app-config.js';
+export * from './messaging.js';

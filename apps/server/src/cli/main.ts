@@ -61,6 +61,7 @@ links
   })
   .addOption(new Option('--lang <lang>', "patient's language for SMS and e-mail").choices(['en', 'es']))
   .option('--procedure <text>', 'procedure description shown on the invoice')
+  .addOption(new Option('--send <channel>', 'send the link to the patient right away').choices(['sms', 'email']))
   .action(async (o) => {
     const body = {
       firstName: o.firstName,
@@ -78,14 +79,34 @@ links
       expiresIn: o.expiresIn,
       language: o.lang,
       procedureDescription: o.procedure,
+      send: o.send,
     };
-    const created = await callApi<{ id: string; url: string; expiresAt: string }>(
+    const created = await callApi<{
+      id: string;
+      url: string;
+      expiresAt: string;
+      message?: { channel: string; to: string };
+    }>(env, 'POST', '/api/admin/links', body);
+    print(
+      created,
+      () =>
+        `Created link ${created.id}\n  ${created.url}\n  expires ${created.expiresAt}` +
+        (created.message ? `\n  sent by ${created.message.channel} to ${created.message.to}` : ''),
+    );
+  });
+
+links
+  .command('send <id>')
+  .description("send the link's personal URL to the patient by SMS or e-mail")
+  .addOption(new Option('--channel <channel>', 'sms or email').choices(['sms', 'email']).makeOptionMandatory())
+  .action(async (id: string, o: { channel: 'sms' | 'email' }) => {
+    const r = await callApi<{ id: string; channel: string; to: string }>(
       env,
       'POST',
-      '/api/admin/links',
-      body,
+      `/api/admin/links/${encodeURIComponent(id)}/send`,
+      { channel: o.channel },
     );
-    print(created, () => `Created link ${created.id}\n  ${created.url}\n  expires ${created.expiresAt}`);
+    print(r, () => `Sent ${id} by ${r.channel} to ${r.to} (message ${r.id})`);
   });
 
 links
