@@ -18,7 +18,7 @@ import { auditContext, writeAudit } from '../../lib/audit.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import { getOrCreateSecret } from '../../lib/secrets.js';
 import { requireStaff } from '../admin/require-staff.js';
-import { escapeHtml } from '../outbox/email-layout.js';
+import { escapeHtml, escapeXml } from '../../lib/escape.js';
 import { errorResponses } from '../links/route-support.js';
 import { recordTwilioStatus } from './delivery-status.js';
 import { practiceFor } from './link-messages.js';
@@ -317,7 +317,7 @@ export async function messagingRoutes(app: FastifyInstance, ctx: AppContext): Pr
       return reply
         .type('text/xml; charset=utf-8')
         .send(
-          `<?xml version="1.0" encoding="UTF-8"?><Response>${answer ? `<Message>${escapeHtml(answer)}</Message>` : ''}</Response>`,
+          `<?xml version="1.0" encoding="UTF-8"?><Response>${answer ? `<Message>${escapeXml(answer)}</Message>` : ''}</Response>`,
         );
     });
 
