@@ -6,12 +6,12 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { errorHandler } from './http/errors.js';
 import { requireApiKey } from './http/guards.js';
+import { registerStaticDist } from './http/static-assets.js';
 import { linkRoutes } from './modules/links/link-routes.js';
 import { adminRoutes } from './modules/admin/admin-routes.js';
 import { authRoutes } from './modules/auth/auth-routes.js';
@@ -143,7 +143,8 @@ function contentSecurityPolicy(ctx: AppContext) {
 async function registerWebApp(app: FastifyInstance) {
   const hasBuild = fs.existsSync(path.join(WEB_DIST, 'index.html'));
   if (hasBuild) {
-    await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false, cacheControl: false });
+    // Precompressed Brotli/gzip by negotiation; immutable hashed assets; index.html and /locales revalidated.
+    await registerStaticDist(app, { root: WEB_DIST });
   }
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0]!;
@@ -156,6 +157,6 @@ async function registerWebApp(app: FastifyInstance) {
     if (!hasBuild) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.sendFile('index.html');
   });
 }

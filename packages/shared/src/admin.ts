@@ -7,7 +7,8 @@ import { Languages, SignInMethods } from './ids.js';
  * (numbers with up to two decimals), integer cents in the database.
  */
 
-export const staffRoleSchema = z.enum(['admin', 'coordinator']);
+export const staffRoleSchema = z.enum(['admin', 'coordinator', 'billing']);
+export type StaffRole = z.infer<typeof staffRoleSchema>;
 
 export const staffUserSchema = z.object({
   id: z.string(),

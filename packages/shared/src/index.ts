@@ -5,4 +5,5 @@ export * from './api.js';
 export * from './auth.js';
 export * from './admin.js';
 export * from './app-config.js';
+export * from './console.js';
 export * from './messaging.js';

@@ -20,7 +20,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { auditContext } from '../../lib/audit.js';
-import { forbidden } from '../../lib/errors.js';
 import { createLink } from '../links/create-link.js';
 import { sendLink } from '../messaging/send-link.js';
 import { allowEmptyJsonBodies, errorResponses } from '../links/route-support.js';
@@ -29,7 +28,7 @@ import { createStaffUser } from './create-staff-user.js';
 import { listLinks } from './list-links.js';
 import { listPayments } from './list-payments.js';
 import { loginStaff } from './login-staff.js';
-import { requireStaff } from './require-staff.js';
+import { ROLES, requireStaff } from './require-staff.js';
 import { toStaffUser, type StaffUserRow } from './staff-queries.js';
 import { showLink } from './show-link.js';
 
@@ -42,7 +41,8 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     allowEmptyJsonBodies(scope);
     const r = scope.withTypeProvider<ZodTypeProvider>();
     const staff = requireStaff(ctx);
-    const admin = requireStaff(ctx, { role: 'admin' });
+    const admin = requireStaff(ctx, { roles: ROLES.admin });
+    const linkManager = requireStaff(ctx, { roles: ROLES.manageLinks });
     const tags = ['admin'];
     const { publicUrl } = ctx.config;
 
@@ -123,7 +123,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     r.post(
       '/api/admin/links',
       {
-        preHandler: staff,
+        preHandler: linkManager,
         schema: {
           tags,
           summary: 'Create a patient link',
@@ -132,15 +132,12 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
             'phone is given, else email; expiresIn like 14d, 36h or 90m (default LINK_DEFAULT_EXPIRY_DAYS).',
           security: STAFF_SECURITY,
           body: createLinkBodySchema,
-          response: { 201: createLinkResultSchema, ...errorResponses(400, 401) },
+          response: { 201: createLinkResultSchema, ...errorResponses(400, 401, 403) },
         },
       },
       async (request, reply) => {
         const { link, url, message } = await ctx.db.transaction(async (tx) => {
           const { send, ...input } = request.body;
-          if (send && !['admin', 'coordinator'].includes(request.staff!.role)) {
-            throw forbidden('Only admins and coordinators can send links.');
-          }
           const created = await createLink({
             tx,
             actor: auditContext(request),
@@ -207,14 +204,14 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
       r.post(
         path,
         {
-          preHandler: staff,
+          preHandler: linkManager,
           schema: {
             tags,
             summary,
             security: STAFF_SECURITY,
             params: adminLinkParamsSchema,
             body: emptyBodySchema,
-            response: { 200: linkSummarySchema, ...errorResponses(400, 401, 404, 409) },
+            response: { 200: linkSummarySchema, ...errorResponses(400, 401, 403, 404, 409) },
           },
         },
         async (request) =>
@@ -226,14 +223,14 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     r.post(
       '/api/admin/links/:id/extend',
       {
-        preHandler: staff,
+        preHandler: linkManager,
         schema: {
           tags,
           summary: 'Extend a link: expiresAt = max(expiresAt, now) + days (also revives an expired link)',
           security: STAFF_SECURITY,
           params: adminLinkParamsSchema,
           body: extendLinkBodySchema,
-          response: { 200: linkSummarySchema, ...errorResponses(400, 401, 404, 409) },
+          response: { 200: linkSummarySchema, ...errorResponses(400, 401, 403, 404, 409) },
         },
       },
       async (request) =>

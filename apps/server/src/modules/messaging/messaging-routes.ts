@@ -15,9 +15,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { auditContext, writeAudit } from '../../lib/audit.js';
-import { AppError, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, notFound } from '../../lib/errors.js';
 import { getOrCreateSecret } from '../../lib/secrets.js';
-import { requireStaff } from '../admin/require-staff.js';
+import { ROLES, requireStaff } from '../admin/require-staff.js';
 import { escapeHtml, escapeXml } from '../../lib/escape.js';
 import { errorResponses } from '../links/route-support.js';
 import { recordTwilioStatus } from './delivery-status.js';
@@ -35,7 +35,6 @@ const OPT_OUT = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUI
 const TWILIO_ANSWERS = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'START', 'UNSTOP', 'YES']);
 const OPT_IN = new Set(['START', 'UNSTOP', 'YES']);
 const HELP = new Set(['HELP', 'INFO', 'AYUDA']);
-const SENDER_ROLES = ['admin', 'coordinator'];
 
 /**
  * Messaging (issue 14): sending links, delivery statuses, reminders, consent. Staff routes under /api/admin; Twilio's
@@ -51,12 +50,8 @@ export async function messagingRoutes(app: FastifyInstance, ctx: AppContext): Pr
     );
     const r = scope.withTypeProvider<ZodTypeProvider>();
     const staff = requireStaff(ctx);
-    const roles = (allowed: string[], what: string) => async (request: FastifyRequest) => {
-      await staff(request);
-      if (!allowed.includes(request.staff!.role)) throw forbidden(`Only ${what} can do this.`);
-    };
-    const sender = roles(SENDER_ROLES, 'admins and coordinators');
-    const admin = roles(['admin'], 'an admin');
+    const sender = requireStaff(ctx, { roles: ROLES.manageLinks });
+    const admin = requireStaff(ctx, { roles: ROLES.admin });
     const tags = ['messaging'];
 
     r.post(

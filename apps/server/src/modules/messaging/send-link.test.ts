@@ -6,6 +6,7 @@ import { insertTestLink } from '../auth/auth-test-support.js';
 import { deliverDueMessages } from '../outbox/outbox-worker.js';
 import { SANDBOX_SMS_NUMBERS } from '../../providers/sms/sandbox-sms.js';
 import { coordinator } from './messaging-test-support.js';
+import { staffToken } from '../../seed/seed-staff.js';
 
 let app: FastifyInstance;
 let ctx: AppContext;
@@ -126,6 +127,13 @@ describe('sending a link', () => {
     expect((await send('x'.repeat(22), 'sms')).statusCode).toBe(404);
     expect((await send(cancelled, 'fax' as 'sms')).statusCode).toBe(400);
     expect((await send(cancelled, 'sms', {} as typeof staff.headers)).statusCode).toBe(401);
+    const billing = {
+      authorization: `Bearer ${await staffToken(ctx.db, { email: 'bill@practice.example', role: 'billing' })}`,
+    };
+    const active = await insertTestLink(ctx.db, { phone: '(555) 201-0005' });
+    expect((await send(active, 'sms', billing)).statusCode).toBe(403);
+    const list = await app.inject({ method: 'GET', url: `/api/admin/links/${active}/messages`, headers: billing });
+    expect(list.json()).toMatchObject({ messages: [] });
   });
 
   it('sandbox test numbers produce failed, undelivered and refused statuses', async () => {
