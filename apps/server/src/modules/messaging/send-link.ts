@@ -88,7 +88,7 @@ export async function sendLink(o: {
     ...o.actor,
     action: 'link.sent',
     linkId: link.id,
-    details: { channel, to: mask(channel, to), messageId: message.id },
+    details: { channel, to: mask(channel, to), messageId: message.id, outboxId: message.id },
   });
   return { id: message.id, channel, to };
 }

@@ -61,4 +61,26 @@ describe('staff notifications', () => {
     await notifyStaff(ctx);
     expect((await mails(id)).map((x) => x.to_address)).toEqual(['billing@practice.example']);
   });
+
+  it('a payment flagged for attention e-mails the creator and the billing address once', async () => {
+    const ana = await coordinator(ctx, 'ana.c@practice.example', 'Ana C');
+    const id = await insertTestLink(ctx.db, { phone: '(555) 601-0009' });
+    await ctx.db.query('update link set created_by = $2 where id = $1', [id, ana.id]);
+    await ctx.db.query(
+      `insert into audit_event (actor_type, action, link_id, details) values ('system', 'payment.reconciliation_flagged', $1, '{}')`,
+      [id],
+    );
+    await notifyStaff(ctx);
+    await notifyStaff(ctx);
+    const m = (
+      await ctx.db.query<{ to_address: string; subject: string; body_text: string }>(
+        `select to_address, subject, body_text from outbox_message where link_id = $1 and kind = 'staff-attention' order by to_address`,
+        [id],
+      )
+    ).rows;
+    expect(m.map((x) => x.to_address)).toEqual(['ana.c@practice.example', 'billing@practice.example']);
+    expect(m[0]!.subject).toBe("Needs attention: Ana Rivera's payment");
+    expect(m[0]!.body_text).toContain('The gateway and Paylink disagree about this payment');
+    expect(m[0]!.body_text).toContain(`/console/links/${id}`);
+  });
 });
