@@ -11,6 +11,7 @@ import { sideServers } from './side-servers.js';
 import { startOutboxWorker } from './modules/outbox/outbox-worker.js';
 import { startMessagingWorker } from './modules/messaging/messaging-worker.js';
 import { runBootSeed, type BootSeedResult } from './seed/boot-seed.js';
+import { exposureWarning, providerLines } from './startup-report.js';
 
 /** Boot: config → database → migrations → providers → HTTP. Fails fast with a readable message. */
 async function main() {
@@ -74,6 +75,10 @@ async function main() {
   console.log(`  App:     ${config.publicUrl}`);
   console.log(`  API:     ${config.publicUrl}/api/docs`);
   for (const s of side) console.log(`  ${`${s.name}:`.padEnd(8)} ${s.origin}`);
+  console.log(`  Listening on ${config.HOST}`);
+  for (const line of providerLines(config)) console.log(line);
+  const warning = exposureWarning(config);
+  if (warning.length) console.error(`\n${warning.join('\n')}\n`);
   printBootBanner(config, seed);
 }
 

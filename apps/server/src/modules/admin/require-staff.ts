@@ -2,6 +2,7 @@ import type { StaffRole } from '@paylink/shared';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError, forbidden } from '../../lib/errors.js';
+import { markGuardFirst } from '../../http/guards-first.js';
 import { verifyStaffToken } from './staff-tokens.js';
 
 /** Who may do what (issue 13). The console hides what a role cannot do; the server refuses it with 403. */
@@ -22,7 +23,8 @@ export interface RequireStaffOptions {
 /** preHandler for /api/admin: `Authorization: Bearer plk_...`; `roles` limits the route to those roles (else 403). */
 export function requireStaff(ctx: AppContext, opts: RequireStaffOptions = {}) {
   const roles: readonly StaffRole[] | undefined = opts.roles ?? (opts.role ? [opts.role] : undefined);
-  return async (request: FastifyRequest) => {
+  // Runs as onRequest even when a route lists it as preHandler: 401/403 before any body validation (400).
+  return markGuardFirst(async (request: FastifyRequest) => {
     const h = request.headers.authorization;
     const token = h && /^Bearer\s+\S+$/i.test(h) ? h.replace(/^Bearer\s+/i, '') : undefined;
     if (!token) throw new AppError(401, 'unauthorized', 'A staff token is required: Authorization: Bearer <token>.');
@@ -30,7 +32,7 @@ export function requireStaff(ctx: AppContext, opts: RequireStaffOptions = {}) {
     if (!staff) throw new AppError(401, 'unauthorized', 'The staff token is invalid, expired or revoked.');
     if (roles && !roles.includes(staff.role)) throw forbidden(roleMessage(roles));
     request.staff = { userId: staff.userId, email: staff.email, role: staff.role };
-  };
+  });
 }
 
 function roleMessage(roles: readonly StaffRole[]): string {
