@@ -19,7 +19,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import { getOrCreateSecret } from '../../lib/secrets.js';
 import { ROLES, requireStaff } from '../admin/require-staff.js';
 import { escapeHtml, escapeXml } from '../../lib/escape.js';
-import { errorResponses } from '../links/route-support.js';
+import { errorResponses } from '../../http/route-support.js';
 import { recordTwilioStatus } from './delivery-status.js';
 import { practiceFor } from './link-messages.js';
 import { keywordReply } from './message-texts.js';

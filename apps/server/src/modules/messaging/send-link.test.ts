@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { createTestApp } from '../../test-support/context.js';
-import { insertTestLink } from '../auth/auth-test-support.js';
+import { createTestApp } from '../../../test/support/context.js';
+import { insertTestLink } from '../../../test/support/auth.js';
 import { deliverDueMessages } from '../outbox/outbox-worker.js';
 import { SANDBOX_SMS_NUMBERS } from '../../providers/sms/sandbox-sms.js';
-import { coordinator } from './messaging-test-support.js';
+import { coordinator } from '../../../test/support/messaging.js';
 import { staffToken } from '../../seed/seed-staff.js';
 
 let app: FastifyInstance;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { createTestApp } from '../../test-support/context.js';
-import { insertTestLink } from '../auth/auth-test-support.js';
-import { coordinator } from './messaging-test-support.js';
+import { createTestApp } from '../../../test/support/context.js';
+import { insertTestLink } from '../../../test/support/auth.js';
+import { coordinator } from '../../../test/support/messaging.js';
 import { notifyStaff } from './staff-notifications.js';
 
 let app: FastifyInstance;

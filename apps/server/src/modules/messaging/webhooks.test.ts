@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { createTestApp } from '../../test-support/context.js';
-import { insertTestLink } from '../auth/auth-test-support.js';
+import { createTestApp } from '../../../test/support/context.js';
+import { insertTestLink } from '../../../test/support/auth.js';
 import { deliverDueMessages } from '../outbox/outbox-worker.js';
-import { coordinator, twilioForm } from './messaging-test-support.js';
+import { coordinator, twilioForm } from '../../../test/support/messaging.js';
 import { runDueReminders } from './run-reminders.js';
 
 let app: FastifyInstance;
