@@ -24,6 +24,8 @@ import { appConfigRoutes } from './modules/app-config/app-config-routes.js';
 import { vitalsRoutes } from './modules/vitals/vitals-routes.js';
 import { documentAdminRoutes } from './modules/signing/document-admin-routes.js';
 import { messagingRoutes } from './modules/messaging/messaging-routes.js';
+import { consoleAuthRoutes } from './modules/console-auth/console-auth-routes.js';
+import { consoleRoutes } from './modules/console/console-routes.js';
 import { gatewayCspOrigins } from './providers/gateway/browser-config.js';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -89,6 +91,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
           bearer: { type: 'http', scheme: 'bearer' },
+          staffCookie: { type: 'apiKey', in: 'cookie', name: 'paylink_staff' },
         },
       },
     },
@@ -150,6 +153,8 @@ const routeModules: RouteModule[] = [
   vitalsRoutes,
   documentAdminRoutes,
   messagingRoutes,
+  consoleAuthRoutes,
+  consoleRoutes,
 ];
 
 function contentSecurityPolicy(ctx: AppContext) {
