@@ -112,7 +112,7 @@ describe('the form', () => {
     await screen.findByRole('heading', { name: 'Payment Authorization' });
     expect(payNow()).toBeDisabled();
     await user.type(screen.getByLabelText('Card number'), '4000 0000-0000 0002 99');
-    expect(screen.getByLabelText('Card number')).toHaveValue('4000000000000002');
+    expect(screen.getByLabelText('Card number')).toHaveValue('4000 0000 0000 0002');
     expect(screen.getByTestId('card-type')).toHaveTextContent('Visa');
     expect(screen.getByTestId('card-type')).toHaveClass('card-type-visa');
     await user.type(screen.getByLabelText('Expiration date (MMYY)'), '1230');
@@ -138,7 +138,7 @@ describe('the form', () => {
     expect(screen.getByText('Enter a valid expiration month')).toBeInTheDocument();
     expect(expiry).toHaveAttribute('aria-invalid', 'true');
     await user.clear(expiry);
-    await user.type(expiry, '12/');
+    await user.type(expiry, '12a');
     expect(screen.getAllByText('Numbers only allowed').length).toBeGreaterThan(0);
     await user.clear(expiry);
     await user.type(expiry, '1201');

@@ -16,7 +16,14 @@ import { DocumentFrame } from '../documents/document-frame';
 import { useSigningMessage } from '../documents/use-signing-message';
 import { useStepNavigation } from '../documents/use-step-navigation';
 import { canPayNow, prefillCardForm, validateCardForm, type CardField, type CardForm } from './card-form';
-import { CVC_MAX, CARD_NUMBER_MAX, EXPIRY_LENGTH, detectCardBrand, sanitizeCardNumber } from './card-rules';
+import {
+  CVC_MAX,
+  caretAfterDigits,
+  detectCardBrand,
+  formatCardNumber,
+  normalizeExpiry,
+  sanitizeCardNumber,
+} from './card-rules';
 import { loadGateway } from './gateway/load-gateway';
 import type { GatewayGlobals } from './gateway/types';
 import { PaymentModal } from './payment-modal';
@@ -212,8 +219,20 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
                 type="text"
                 inputMode="numeric"
                 autoComplete="cc-number"
-                maxLength={CARD_NUMBER_MAX}
-                onChange={(e) => set('CardNumber', sanitizeCardNumber(e.target.value))}
+                value={formatCardNumber(form.CardNumber)}
+                onChange={(e) => {
+                  // Digits only are kept (no length rule on the raw text: a pasted "4000 0000 0000 0002" keeps
+                  // its 16 digits); the field shows them grouped, the caret stays after the same digit.
+                  const el = e.target;
+                  const caret = el.selectionStart ?? el.value.length;
+                  const before = el.value.slice(0, caret).replace(/\D+/g, '').length;
+                  const digits = sanitizeCardNumber(el.value);
+                  set('CardNumber', digits);
+                  const at = caretAfterDigits(formatCardNumber(digits), Math.min(before, digits.length));
+                  requestAnimationFrame(() => {
+                    if (el.ownerDocument.activeElement === el) el.setSelectionRange(at, at);
+                  });
+                }}
               />
               <span
                 className={`input-group-text card-type card-type-${brand?.brand ?? 'unknown'}`}
@@ -248,9 +267,9 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
                 inputMode="numeric"
                 autoComplete="cc-exp"
                 placeholder={t('fields.expiryPlaceholder')}
-                maxLength={EXPIRY_LENGTH}
+                maxLength={9}
                 aria-describedby={expiryError ? fid('ExpirationDate-error') : fid('ExpirationDate-hint')}
-                onChange={(e) => set('ExpirationDate', e.target.value)}
+                onChange={(e) => set('ExpirationDate', normalizeExpiry(e.target.value))}
               />
               {expiryError ? (
                 <FieldFeedback id={fid('ExpirationDate-error')}>
