@@ -9,6 +9,7 @@ import { useApiFailure } from '../../lib/use-api-failure';
 import { authErrorCode, authErrorText, isLinkStateFailure } from './auth-errors';
 import { messageLanguage } from './message-language';
 import { getCaptchaToken } from './turnstile';
+import { SessionExpiredNotice } from './session-expired-notice';
 
 /** The same loose shape check the server makes; the server has the last word (auth/invalid-email). */
 export const looksLikeEmail = (v: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim());
@@ -84,6 +85,7 @@ export function EmailSignIn(props: { linkId: string; captchaSiteKey: string | nu
   const showInvalid = touched && !valid;
   return (
     <PageLayout title={t('auth.emailTitle')}>
+      <SessionExpiredNotice />
       <form className="card-panel" onSubmit={(e) => void send(e)} noValidate>
         <p>{t('auth.emailInstruction')}</p>
         <div className="mb-3">

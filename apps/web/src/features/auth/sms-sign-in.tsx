@@ -10,6 +10,7 @@ import { useApiFailure } from '../../lib/use-api-failure';
 import { authErrorCode, authErrorText, isLinkStateFailure } from './auth-errors';
 import { messageLanguage } from './message-language';
 import { getCaptchaToken } from './turnstile';
+import { SessionExpiredNotice } from './session-expired-notice';
 
 const CODE_LENGTH = 6;
 
@@ -102,6 +103,7 @@ export function SmsSignIn(props: {
 
   return (
     <PageLayout title={t('auth.phoneTitle')}>
+      <SessionExpiredNotice />
       <div className="card-panel">
         <p>{t('auth.phoneInstruction')}</p>
         <div className="mb-3">

@@ -2,12 +2,12 @@
  * Card entry on a phone (issue 16, item 4): pasted and autofilled values keep working. The card number loses its
  * separators before any length rule and shows grouped; the expiry takes "MM/YY" and "MM / YY" and is kept as MMYY.
  */
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { PatientInfo } from '@paylink/shared';
 import { fakeServer, renderStepPage, stepList } from '../documents/test-harness';
-import { fakeGateway } from './gateway/fake-gateway';
+import { fakeGateway, type FakeGatewayScript } from './gateway/fake-gateway';
 import PaymentAuthorizationPage from './payment-authorization-page';
 
 const patient: PatientInfo = {
@@ -32,7 +32,7 @@ vi.setConfig({ testTimeout: 20_000 });
 beforeEach(() => window.localStorage.clear());
 afterEach(() => cleanup());
 
-async function renderPage() {
+async function renderPage(script?: FakeGatewayScript) {
   fakeServer((c) => {
     if (c.path === '/api/converge') return { text: 'session-tok' };
     if (c.path === '/api/linkpaymenthistory' && c.method === 'PUT') {
@@ -40,7 +40,7 @@ async function renderPage() {
     }
     return { json: {} };
   });
-  const gateway = fakeGateway();
+  const gateway = fakeGateway(script);
   await renderStepPage({
     path: '/paymentauthorization',
     element: <PaymentAuthorizationPage loadGatewayGlobals={async () => gateway} />,
@@ -91,3 +91,40 @@ it.each(['12/30', '12 / 30', '1230', '12/2030'])(
     expect(screen.queryByText('Check the expiration date')).not.toBeInTheDocument();
   },
 );
+
+async function fillAndPay(card = '4000000000000002') {
+  await user.type(screen.getByLabelText('Card number'), card);
+  await user.type(screen.getByLabelText('Expiration date (MMYY)'), '1230');
+  await user.type(screen.getByLabelText('CVC/CVV'), '123');
+  await user.click(screen.getByLabelText('I agree to the terms'));
+  await user.click(payNow());
+  return screen.findByRole('dialog');
+}
+
+it('a gateway error (nothing charged) has a neutral title; a decline keeps "Card Declined" (item 9)', async () => {
+  const error = { errorCode: 4017, errorMessage: 'Request timed out' };
+  await renderPage({ pay: (_d, cb) => cb.onError?.(error) });
+  const dialog = await fillAndPay();
+  expect(within(dialog).getByRole('heading', { name: 'Payment not completed' })).toBeInTheDocument();
+  expect(within(dialog).queryByText('Card Declined')).not.toBeInTheDocument();
+  expect(within(dialog).getByTestId('decline-message')).toHaveTextContent(/not charged/);
+});
+
+it('closing the decline modal puts focus on the card number, not <body>; Tab stays in the modal (item 10a)', async () => {
+  const declined = { ssl_result_message: 'DECLINED', ssl_cvv2_response: 'N', ssl_avs_response: 'Y' };
+  await renderPage({ pay: (_d, cb) => cb.onDeclined?.(declined) });
+  const dialog = await fillAndPay('4000000000000051');
+  expect(within(dialog).getByRole('heading', { name: 'Card Declined' })).toBeInTheDocument();
+  const ok = within(dialog).getByRole('button', { name: 'OK' });
+  await waitFor(() => expect(ok).toHaveFocus());
+  for (let i = 0; i < 6; i++) {
+    await user.tab();
+    expect(ok).toHaveFocus();
+  }
+  await user.tab({ shift: true });
+  expect(ok).toHaveFocus();
+  await user.click(ok);
+  await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  await waitFor(() => expect(screen.getByLabelText('Card number')).toHaveFocus());
+  expect(document.activeElement).not.toBe(document.body);
+});

@@ -292,7 +292,10 @@ describe('decline messages in Spanish', () => {
     await user.click(screen.getByLabelText('Acepto los términos'));
     await user.click(screen.getByRole('button', { name: 'PAGAR AHORA' }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('Tarjeta rechazada')).toBeInTheDocument();
+    // A gateway error (nothing charged) is titled neutrally; a decline is "Tarjeta rechazada" (decision 0163).
+    expect(
+      within(dialog).getByText('errorCode' in answer ? 'No se completó el pago' : 'Tarjeta rechazada'),
+    ).toBeInTheDocument();
     expect(within(dialog).getByText('No se pudo procesar el pago.')).toBeInTheDocument();
     expect(within(dialog).getByTestId('decline-message')).toHaveTextContent(text);
     expect(within(dialog).getByRole('button', { name: 'Aceptar' })).toBeInTheDocument();

@@ -60,6 +60,7 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
   const [touched, setTouched] = useState<Touched>({});
   const [today] = useState(() => new Date());
   const frameRef = useRef<HTMLIFrameElement>(null);
+  const payButton = useRef<HTMLButtonElement>(null);
   const documentUrl = paymentSource === PaymentSource.Payor ? (nav.step?.documentUrl ?? null) : null;
   const { signed } = useSigningMessage({ signOrigin: config.signOrigin, frameRef, documentUrl });
   const payment = useCardPayment({
@@ -393,7 +394,7 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
         </div>
 
         <div className="pay-actions">
-          <button type="submit" className="btn btn-primary btn-lg w-100" disabled={!payEnabled}>
+          <button ref={payButton} type="submit" className="btn btn-primary btn-lg w-100" disabled={!payEnabled}>
             {payment.submitting ? (
               <>
                 <Spinner small label={t('processing')} /> <span aria-hidden="true">{t('processing')}</span>
@@ -410,7 +411,17 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
         </div>
       </form>
 
-      <PaymentModal outcome={payment.failure} onClose={payment.closeModal} />
+      <PaymentModal
+        outcome={payment.failure}
+        onClose={payment.closeModal}
+        onExited={(closed) => {
+          // Focus goes back to a sensible control, never <body>: the card number to change after a decline or a
+          // failed authentication, PAY NOW when the service was unreachable (try again).
+          const target =
+            closed?.kind === 'unavailable' ? payButton.current : document.getElementById(fid('CardNumber'));
+          (target ?? payButton.current)?.focus();
+        }}
+      />
     </PageLayout>
   );
 }
