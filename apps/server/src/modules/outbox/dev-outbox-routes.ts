@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../lib/errors.js';
-import { escapeHtml } from './email-layout.js';
+import { escapeHtml } from '../../lib/escape.js';
 import { listOutbox, type OutboxItem } from './outbox-queries.js';
 
 const querySchema = z.object({ to: z.string().max(320).optional() });

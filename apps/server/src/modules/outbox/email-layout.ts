@@ -1,4 +1,5 @@
 import type { Language } from '@paylink/shared';
+import { escapeHtml } from '../../lib/escape.js';
 import type { PracticeInfo } from './practice-info.js';
 
 export interface EmailContent {
@@ -26,10 +27,6 @@ const FOOTER = {
     fallback: 'Si el botón no funciona, copie esta dirección en su navegador:',
   },
 } as const;
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 /** A branded e-mail in one language: HTML (inline styles, table layout that mail clients render) and plain text. */
 export function renderEmail(c: EmailContent): { html: string; text: string } {

@@ -1,9 +1,9 @@
+import { escapeHtml } from '../../lib/escape.js';
 import { authorizationModel, expectedSigner, invoiceModel, type DocumentData } from './documents.js';
 import { formatDate, TEXTS, type Lang, type Texts } from './sign-texts.js';
 import type { SubmissionFileRow } from './submission-queries.js';
 
-const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESC[c]!);
+const esc = escapeHtml;
 
 /** JSON inside <script type="application/json">: no way to close the element from the data. */
 const jsonForHtml = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');

@@ -1,4 +1,5 @@
 import { centsToDecimalString, parseDollarsToCents } from '@paylink/shared';
+import { escapeXml } from '../../lib/escape.js';
 import { GatewayError, type CardGateway, type GatewayTransaction, type SessionTokenRequest } from './types.js';
 
 /**
@@ -60,9 +61,6 @@ export function buildSessionTokenForm(creds: ConvergeCredentials, req: SessionTo
   return form;
 }
 
-const xmlEscape = (v: string) =>
-  v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
-
 /** The XML API takes one `xmldata` form field holding a flat <txn> element. */
 export function buildTxnQueryXml(creds: ConvergeCredentials, txnId: string): string {
   const fields: [string, string][] = [
@@ -72,7 +70,7 @@ export function buildTxnQueryXml(creds: ConvergeCredentials, txnId: string): str
     ['ssl_transaction_type', 'txnquery'],
     ['ssl_txn_id', txnId],
   ];
-  return `<txn>${fields.map(([k, v]) => `<${k}>${xmlEscape(v)}</${k}>`).join('')}</txn>`;
+  return `<txn>${fields.map(([k, v]) => `<${k}>${escapeXml(v)}</${k}>`).join('')}</txn>`;
 }
 
 const xmlUnescape = (v: string) =>

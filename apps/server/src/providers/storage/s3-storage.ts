@@ -1,4 +1,5 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { AwsV4Signer } from 'aws4fetch';
 import { assertStorageKey, type DocumentStorage } from './types.js';
 
 export interface S3Options {
@@ -12,10 +13,12 @@ export interface S3Options {
 }
 
 const sha256Hex = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
-const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest();
 
-/** AWS Signature Version 4 for one request: returns the headers to send (host, x-amz-date, content hash, auth). */
-export function signV4(opts: {
+/**
+ * AWS Signature Version 4 for one request (aws4fetch's signer): the headers to send. The payload hash is always given,
+ * so S3 checks the body (aws4fetch would otherwise sign S3 requests as UNSIGNED-PAYLOAD).
+ */
+export async function signV4(opts: {
   method: string;
   url: URL;
   headers?: Record<string, string>;
@@ -25,41 +28,20 @@ export function signV4(opts: {
   accessKeyId: string;
   secretAccessKey: string;
   date: Date;
-}): Record<string, string> {
-  const service = opts.service ?? 's3';
-  const amzDate = opts.date.toISOString().replace(/[:-]|\.\d{3}/g, '');
-  const day = amzDate.slice(0, 8);
-  const headers: Record<string, string> = {
-    ...Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v.trim()])),
-    host: opts.url.host,
-    'x-amz-content-sha256': opts.payloadHash,
-    'x-amz-date': amzDate,
-  };
-  const names = Object.keys(headers).sort();
-  const canonicalHeaders = names.map((n) => `${n}:${headers[n]}\n`).join('');
-  const signedHeaders = names.join(';');
-  const query = [...opts.url.searchParams.entries()]
-    .map(([k, v]) => [encodeURIComponent(k), encodeURIComponent(v)])
-    .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0))
-    .map(([k, v]) => `${k}=${v}`)
-    .join('&');
-  const canonicalRequest = [
-    opts.method,
-    opts.url.pathname || '/',
-    query,
-    canonicalHeaders,
-    signedHeaders,
-    opts.payloadHash,
-  ].join('\n');
-  const scope = `${day}/${opts.region}/${service}/aws4_request`;
-  const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonicalRequest)].join('\n');
-  const kDate = hmac(`AWS4${opts.secretAccessKey}`, day);
-  const kSigning = hmac(hmac(hmac(kDate, opts.region), service), 'aws4_request');
-  const signature = createHmac('sha256', kSigning).update(stringToSign).digest('hex');
-  return {
-    ...headers,
-    authorization: `AWS4-HMAC-SHA256 Credential=${opts.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`,
-  };
+}): Promise<Record<string, string>> {
+  const signer = new AwsV4Signer({
+    method: opts.method,
+    url: opts.url.toString(),
+    headers: { ...opts.headers, 'x-amz-content-sha256': opts.payloadHash },
+    accessKeyId: opts.accessKeyId,
+    secretAccessKey: opts.secretAccessKey,
+    region: opts.region,
+    service: opts.service ?? 's3',
+    allHeaders: true,
+    datetime: opts.date.toISOString().replace(/[:-]|\.\d{3}/g, ''),
+  });
+  const { headers } = await signer.sign();
+  return { ...Object.fromEntries(headers.entries()), host: opts.url.host };
 }
 
 /**
@@ -72,7 +54,7 @@ export function s3Storage(opts: S3Options): DocumentStorage {
   const request = async (method: string, key: string, body?: Uint8Array, contentType?: string) => {
     assertStorageKey(key);
     const url = new URL(`${endpoint}/${encodeURIComponent(opts.bucket)}/${key}`);
-    const headers = signV4({
+    const headers = await signV4({
       method,
       url,
       headers: contentType ? { 'content-type': contentType } : {},

@@ -35,8 +35,8 @@ describe('local document storage', () => {
 });
 
 describe('S3-compatible storage', () => {
-  it('signs requests exactly as AWS documents (Signature Version 4, GET Object example)', () => {
-    const headers = signV4({
+  it('signs requests exactly as AWS documents (Signature Version 4, GET Object example)', async () => {
+    const headers = await signV4({
       method: 'GET',
       url: new URL('https://examplebucket.s3.amazonaws.com/test.txt'),
       headers: { Range: 'bytes=0-9' },

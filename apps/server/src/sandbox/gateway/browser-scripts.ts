@@ -1,3 +1,4 @@
+import { escapeHtml } from '../../lib/escape.js';
 /**
  * The sandbox's browser scripts, with the same API as Converge's Checkout.js and Elavon's 3DS2 web SDK. They are
  * served from the gateway's origin and send card data only there (never to the app's API).
@@ -130,7 +131,7 @@ export function webSdkScript(origin: string): string {
 `;
 }
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = escapeHtml;
 
 const PAGE_STYLE = `body{font:15px/1.4 system-ui,sans-serif;margin:0;padding:16px;color:#1b1b1b}
 h1{font-size:18px;margin:0 0 8px}p{margin:0 0 10px}.es{color:#555;font-size:13px}

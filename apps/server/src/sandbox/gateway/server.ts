@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import { centsToDecimalString, formatUsd, parseDollarsToCents } from '@paylink/shared';
+import { escapeXml } from '../../lib/escape.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { parseConvergeXml } from '../../providers/gateway/converge.js';
@@ -147,10 +148,9 @@ function txnFields(t: TxnRow): Record<string, string> {
   };
 }
 
-const xmlEscape = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const xmlFields = (f: Record<string, string>) =>
   Object.entries(f)
-    .map(([k, v]) => `<${k}>${xmlEscape(v)}</${k}>`)
+    .map(([k, v]) => `<${k}>${escapeXml(v)}</${k}>`)
     .join('');
 
 export async function buildSandboxGateway(ctx: AppContext): Promise<FastifyInstance> {
