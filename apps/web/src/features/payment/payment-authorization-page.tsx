@@ -61,6 +61,7 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
   const [today] = useState(() => new Date());
   const frameRef = useRef<HTMLIFrameElement>(null);
   const payButton = useRef<HTMLButtonElement>(null);
+  const closedKind = useRef<string | undefined>(undefined);
   const documentUrl = paymentSource === PaymentSource.Payor ? (nav.step?.documentUrl ?? null) : null;
   const { signed } = useSigningMessage({ signOrigin: config.signOrigin, frameRef, documentUrl });
   const payment = useCardPayment({
@@ -413,12 +414,15 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
 
       <PaymentModal
         outcome={payment.failure}
-        onClose={payment.closeModal}
-        onExited={(closed) => {
+        onClose={() => {
+          closedKind.current = payment.failure?.kind;
+          payment.closeModal();
+        }}
+        onExited={() => {
           // Focus goes back to a sensible control, never <body>: the card number to change after a decline or a
           // failed authentication, PAY NOW when the service was unreachable (try again).
           const target =
-            closed?.kind === 'unavailable' ? payButton.current : document.getElementById(fid('CardNumber'));
+            closedKind.current === 'unavailable' ? payButton.current : document.getElementById(fid('CardNumber'));
           (target ?? payButton.current)?.focus();
         }}
       />

@@ -21,19 +21,17 @@ export type FailedOutcome = Exclude<PaymentOutcome, { kind: 'approved' }>;
 export function PaymentModal(props: {
   outcome: FailedOutcome | null;
   onClose: () => void;
-  onExited?: (outcome: FailedOutcome | null) => void;
+  onExited?: () => void;
 }) {
   const { t } = useTranslation('payment');
   const { outcome } = props;
   const isDecline = outcome?.kind === 'declined' || outcome?.kind === 'error';
-  const lastOutcome = useRef<FailedOutcome | null>(null);
-  if (outcome) lastOutcome.current = outcome;
   const okButton = useRef<HTMLButtonElement>(null);
   return (
     <Modal
       show={outcome !== null}
       onHide={props.onClose}
-      onExited={() => props.onExited?.(lastOutcome.current)}
+      onExited={() => props.onExited?.()}
       // The page decides where focus goes (the control that opened the modal is disabled by then).
       restoreFocus={false}
       centered
