@@ -399,7 +399,8 @@ export async function payNow(f: Flow): Promise<void> {
 /** The sandbox 3-D Secure lightbox: press Authenticate or Fail authentication. */
 export async function answerChallenge(f: Flow, answer: 'authenticate' | 'fail'): Promise<void> {
   const frame = f.page.frameLocator(`iframe[src^="${f.product.gatewayOrigin}"]`);
-  const name = answer === 'authenticate' ? /^authenticate$/i : /fail authentication/i;
+  const name =
+    answer === 'authenticate' ? /^(authenticate|autenticar)$/i : /fail authentication|fallar la autenticación/i;
   const button = frame.getByRole('button', { name }).or(f.page.getByRole('button', { name })).first();
   await press(f, button);
 }

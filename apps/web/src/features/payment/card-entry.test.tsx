@@ -32,7 +32,7 @@ vi.setConfig({ testTimeout: 20_000 });
 beforeEach(() => window.localStorage.clear());
 afterEach(() => cleanup());
 
-async function renderPage(script?: FakeGatewayScript) {
+async function renderPage(script?: FakeGatewayScript, over: Partial<PatientInfo> = {}) {
   fakeServer((c) => {
     if (c.path === '/api/converge') return { text: 'session-tok' };
     if (c.path === '/api/linkpaymenthistory' && c.method === 'PUT') {
@@ -45,7 +45,7 @@ async function renderPage(script?: FakeGatewayScript) {
     path: '/paymentauthorization',
     element: <PaymentAuthorizationPage loadGatewayGlobals={async () => gateway} />,
     steps: stepList(1, { '/patientinvoicedetail': 4, '/patientiddocs': 4, '/patientcontract': 4 }),
-    patient,
+    patient: { ...patient, ...over },
   });
   await screen.findByRole('heading', { name: 'Payment Authorization' });
   return gateway;
@@ -127,4 +127,13 @@ it('closing the decline modal puts focus on the card number, not <body>; Tab sta
   await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   await waitFor(() => expect(screen.getByLabelText('Card number')).toHaveFocus());
   expect(document.activeElement).not.toBe(document.body);
+});
+
+it('on a partial payment the non-refundable sentence says "payment", on a deposit "deposit" (item 9)', async () => {
+  await renderPage(undefined, { paymentType: 2, paymentAmount: 1500 });
+  expect(screen.getByText(/this payment is non-refundable/)).toBeInTheDocument();
+  expect(screen.queryByText(/deposit is non-refundable/)).not.toBeInTheDocument();
+  cleanup();
+  await renderPage();
+  expect(screen.getByText(/this deposit is non-refundable/)).toBeInTheDocument();
 });

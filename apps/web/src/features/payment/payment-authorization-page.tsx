@@ -370,7 +370,8 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
         </fieldset>
 
         <p id={fid('terms')} className="authorization-text">
-          {t('authorizationText', {
+          {/* A partial payment is not a deposit: the sentence names what is being paid (decision 0164). */}
+          {t(paymentType === 2 ? 'authorizationTextPayment' : 'authorizationText', {
             practice: config.practice.name,
             amount: formatUsd(dollarsToCents(amountDollars), locale),
           })}

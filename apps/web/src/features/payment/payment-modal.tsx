@@ -18,11 +18,7 @@ import type { PaymentOutcome } from './gateway/run-payment';
 
 export type FailedOutcome = Exclude<PaymentOutcome, { kind: 'approved' }>;
 
-export function PaymentModal(props: {
-  outcome: FailedOutcome | null;
-  onClose: () => void;
-  onExited?: () => void;
-}) {
+export function PaymentModal(props: { outcome: FailedOutcome | null; onClose: () => void; onExited?: () => void }) {
   const { t } = useTranslation('payment');
   const { outcome } = props;
   const isDecline = outcome?.kind === 'declined' || outcome?.kind === 'error';
