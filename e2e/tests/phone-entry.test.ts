@@ -134,6 +134,8 @@ for (const lng of ['es', 'en'] as const) {
         await paste(expiry, `12 / ${yy}`);
         assert.equal(await expiry.inputValue(), `12${yy}`);
         await paste(page.getByLabel(sayRe(lng, 'payment:fields.cvc')), '123');
+        // No address on file: the billing address is typed.
+        await page.getByLabel(sayRe(lng, 'payment:fields.billingAddress')).fill('1200 Ocean Avenue');
         await page.getByRole('checkbox', { name: sayRe(lng, 'payment:agree') }).check();
         await expectAccessible(page, `payment authorisation, filled in (${lng})`);
         await assertEnabled(payButton(f), 'PAY NOW');
