@@ -2,16 +2,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { errorHandler } from './http/errors.js';
+import { refuseControlChars } from './http/control-chars.js';
+import { guardsBeforeValidation } from './http/guards-first.js';
 import { requireApiKey } from './http/guards.js';
+import { registerStaticDist } from './http/static-assets.js';
 import { linkRoutes } from './modules/links/link-routes.js';
 import { adminRoutes } from './modules/admin/admin-routes.js';
 import { authRoutes } from './modules/auth/auth-routes.js';
@@ -81,6 +83,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
 
+  // Issue 11: no control characters in any input; staff tokens are checked before the body (401 before 400); no
+  // API answer is cached (they carry patient or staff data).
+  refuseControlChars(app);
+  guardsBeforeValidation(app);
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+
   const apiKey = requireApiKey(ctx);
   app.addHook('onRequest', async (request) => {
     const url = request.url.split('?')[0]!;
@@ -89,10 +99,22 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     await apiKey(request);
   });
 
-  app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
-    await ctx.db.query('select 1');
-    return reply.send({ status: 'ok' });
-  });
+  // Liveness and readiness in one answer: the process is up; 503 while the database cannot be reached.
+  const health = async (_req: unknown, reply: FastifyReply) => {
+    const up = await Promise.race([
+      ctx.db.query('select 1').then(
+        () => true,
+        () => false,
+      ),
+      new Promise<boolean>((r) => setTimeout(r, 3000, false).unref()),
+    ]);
+    return reply
+      .status(up ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send({ status: up ? 'ok' : 'unavailable', database: up ? 'up' : 'down' });
+  };
+  app.get('/healthz', { schema: { hide: true } }, health);
+  app.get('/readyz', { schema: { hide: true } }, health);
 
   for (const register of routeModules) await register(app, ctx);
 
@@ -135,7 +157,8 @@ function contentSecurityPolicy(ctx: AppContext) {
 async function registerWebApp(app: FastifyInstance) {
   const hasBuild = fs.existsSync(path.join(WEB_DIST, 'index.html'));
   if (hasBuild) {
-    await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false, cacheControl: false });
+    // Precompressed Brotli/gzip by negotiation; immutable hashed assets; index.html and /locales revalidated.
+    await registerStaticDist(app, { root: WEB_DIST });
   }
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0]!;
@@ -148,6 +171,6 @@ async function registerWebApp(app: FastifyInstance) {
     if (!hasBuild) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.sendFile('index.html');
   });
 }

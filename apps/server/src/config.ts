@@ -22,7 +22,8 @@ export const SANDBOX_API_KEY = 'paylink-sandbox-api-key';
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  HOST: z.string().default('0.0.0.0'),
+  /** Interface to listen on. Default: 127.0.0.1 in sandbox mode (sandbox codes must not leave the machine), else 0.0.0.0. */
+  HOST: optional,
   PORT: int(8080, 0, 65535),
   /** The app's public origin (links in SMS and e-mail point here). Default http://localhost:PORT. */
   PUBLIC_URL: origin.optional(),
@@ -119,6 +120,8 @@ const envSchema = z.object({
 export type Env = z.infer<typeof envSchema>;
 
 export interface Config extends Env {
+  /** The interface the servers listen on (see HOST). */
+  HOST: string;
   mode: 'sandbox' | 'production';
   publicUrl: string;
   gatewayOrigin: string;
@@ -172,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = 'localhost';
   return {
     ...e,
+    HOST: e.HOST ?? (mode === 'sandbox' ? '127.0.0.1' : '0.0.0.0'),
     mode,
     sandbox,
     publicUrl: e.PUBLIC_URL ?? `http://${host}:${e.PORT}`,

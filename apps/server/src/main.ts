@@ -10,6 +10,7 @@ import { loadProviders } from './providers/index.js';
 import { sideServers } from './side-servers.js';
 import { startOutboxWorker } from './modules/outbox/outbox-worker.js';
 import { runBootSeed, type BootSeedResult } from './seed/boot-seed.js';
+import { exposureWarning, providerLines } from './startup-report.js';
 
 /** Boot: config → database → migrations → providers → HTTP. Fails fast with a readable message. */
 async function main() {
@@ -71,6 +72,10 @@ async function main() {
   console.log(`  App:     ${config.publicUrl}`);
   console.log(`  API:     ${config.publicUrl}/api/docs`);
   for (const s of side) console.log(`  ${`${s.name}:`.padEnd(8)} ${s.origin}`);
+  console.log(`  Listening on ${config.HOST}`);
+  for (const line of providerLines(config)) console.log(line);
+  const warning = exposureWarning(config);
+  if (warning.length) console.error(`\n${warning.join('\n')}\n`);
   printBootBanner(config, seed);
 }
 

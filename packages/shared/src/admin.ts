@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { linkIdSchema } from './api.js';
 import { Languages, SignInMethods } from './ids.js';
+import { freeTextString, nameString, safeString } from './text.js';
 
 /**
  * The coordinator (admin) API under /api/admin and the CLI that calls it. Amounts are US dollars on the wire
  * (numbers with up to two decimals), integer cents in the database.
  */
 
-export const staffRoleSchema = z.enum(['admin', 'coordinator']);
+export const staffRoleSchema = z.enum(['admin', 'coordinator', 'billing']);
+export type StaffRole = z.infer<typeof staffRoleSchema>;
 
 export const staffUserSchema = z.object({
   id: z.string(),
@@ -21,7 +23,7 @@ export type StaffUser = z.infer<typeof staffUserSchema>;
 export const loginBodySchema = z
   .object({
     email: z.email('email must be an e-mail address').max(320),
-    password: z.string().min(1, 'password is required').max(1000),
+    password: safeString().min(1, 'password is required').max(1000),
   })
   .strict();
 
@@ -34,7 +36,7 @@ export const loginResultSchema = z.object({
 export const createStaffBodySchema = z
   .object({
     email: z.email('email must be an e-mail address').max(320),
-    name: z.string().trim().max(200).optional().default(''),
+    name: nameString(200).optional().default(''),
     password: z.string().min(12, 'password must be at least 12 characters').max(1000),
     role: staffRoleSchema.optional().default('coordinator'),
   })
@@ -77,12 +79,12 @@ export function normalizePhone(input: string): string | null {
   return null;
 }
 
-const text = (max: number) => z.string().trim().max(max).optional().default('');
+const text = (max: number) => freeTextString(max).optional().default('');
 
 export const createLinkBodySchema = z
   .object({
-    firstName: z.string().trim().min(1, 'firstName is required').max(100),
-    lastName: z.string().trim().min(1, 'lastName is required').max(100),
+    firstName: nameString(100).pipe(z.string().min(1, 'firstName is required')),
+    lastName: nameString(100).pipe(z.string().min(1, 'lastName is required')),
     address: text(200),
     city: text(100),
     state: text(50),
@@ -113,7 +115,7 @@ export const createLinkBodySchema = z
       .optional()
       .default('')
       .transform((v) => v.toLowerCase()),
-    payorName: z.string().trim().max(200).optional(),
+    payorName: nameString(200).optional(),
     payorEmail: z.email('payorEmail must be an e-mail address').max(320).optional(),
     isPaymentLinkLocked: z.boolean().optional().default(false),
     signInMethod: z.enum(SignInMethods).optional(),

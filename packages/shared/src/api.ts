@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PaymentSource, PaymentType, StepStatus } from './ids.js';
+import { nameString, safeString } from './text.js';
 
 /**
  * The HTTP contract of spec section 7. The server validates every route with these; the web app infers its types
@@ -149,15 +150,15 @@ export const convergeQuerySchema = z
 export const paymentLogBodySchema = z
   .object({
     linkStepId: intLike('linkStepId'),
-    payload: z.string().max(20_000, 'payload is too long'),
+    payload: safeString().max(20_000, 'payload is too long'),
   })
   .strict();
 
 export const confirmPaymentBodySchema = z
   .object({
     linkId: linkIdSchema,
-    transactionId: z.string().trim().min(1, 'transactionId is required').max(100),
-    payorFullName: z.string().trim().max(200).optional().default(''),
+    transactionId: safeString().trim().min(1, 'transactionId is required').max(100),
+    payorFullName: nameString(200).optional().default(''),
     payorEmail: z
       .union([z.email('payorEmail must be an e-mail address'), z.literal('')])
       .optional()
@@ -188,7 +189,7 @@ export const vitalsBodySchema = z
     name: z.enum(['CLS', 'FCP', 'INP', 'LCP', 'TTFB']),
     value: z.number().finite().nonnegative().max(1_000_000),
     rating: z.enum(['good', 'needs-improvement', 'poor']).optional(),
-    route: z.string().max(200),
+    route: safeString().max(200),
     id: z.string().max(100).optional(),
     navigationType: z.string().max(40).optional(),
   })

@@ -5,3 +5,5 @@ export * from './api.js';
 export * from './auth.js';
 export * from './admin.js';
 export * from './app-config.js';
+export * from './text.js';
+export * from './console.js';

@@ -76,3 +76,33 @@ describe('redactGatewayPayload', () => {
     expect(redactGatewayPayload('{"cardExpiryDate":"3012"}')).toBe('{"cardExpiryDate":"[redacted]"}');
   });
 });
+
+describe('redactGatewayPayload: expiries in free text and magnetic-stripe data (issue 11, finding 6)', () => {
+  it.each([
+    ['exp 12/27 declined', '12/27'],
+    ['Expires: 1227', '1227'],
+    ['valid thru 12/2027', '12/2027'],
+    ['card expiry date 09-28 refused', '09-28'],
+    ['{"message":"card 07/29 expired"}', '07/29'],
+  ])('%s loses %s', (payload, expiry) => {
+    expect(redactGatewayPayload(payload)).not.toContain(expiry);
+  });
+
+  it('removes the track-2 remainder after a PAN (=YYMM, service code, discretionary data)', () => {
+    const out = redactGatewayPayload('swiped ;4000000000000051=27121015432112345678? end');
+    expect(out).toContain('0051');
+    expect(out).not.toMatch(/2712|1015432112345678/);
+    expect(out).toContain('end');
+  });
+
+  it('removes the track-1 name and remainder', () => {
+    const out = redactGatewayPayload('%B4000000000000051^DIAZ/ANA^27121015432112345678?');
+    expect(out).not.toMatch(/DIAZ|ANA|2712/);
+    expect(out).toContain('0051');
+  });
+
+  it('keeps timestamps and amounts readable', () => {
+    const text = '{"at":"2026-11-22T10:15:00Z","amount":"500.00","date":"11/22/2026"}';
+    expect(redactGatewayPayload(text)).toBe(text);
+  });
+});

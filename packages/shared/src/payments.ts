@@ -132,6 +132,10 @@ function last4Only(value: string): string {
 export function redactGatewayPayload(payload: string): string {
   return (
     payload
+      // Magnetic-stripe data: track 1 (`%B<PAN>^NAME^YYMM…`) and track 2 (`;<PAN>=YYMM…`) keep the PAN (masked
+      // below) and lose the name, expiry, service code and discretionary data after the separator.
+      .replace(/(%?B?\d{12,19})\^[^^\n"]*\^[^\s"&,}<]*/g, '$1^[redacted]')
+      .replace(/((?:\d[ -]?){12,19}|\*{4,}\d{4})=\d{4}[^\s"&,}<]*/g, '$1=[redacted]')
       // Security codes and expiry dates by key: the value goes entirely.
       .replace(kv(CVC_KEY), '$1[redacted]')
       .replace(xml(CVC_KEY), '$1[redacted]$4')
@@ -142,6 +146,13 @@ export function redactGatewayPayload(payload: string): string {
         /\b((?:cvv2?|cvc2?|cvn|cid|security[ _-]?code|card[ _-]?code)\b[\s:=#"'\\]*)\d{3,4}(?!\d)/gi,
         '$1[redacted]',
       )
+      // Expiry dates in free text: "exp 12/27", "expires: 1227", "valid thru 12/2027", and any bare MM/YY or MM/YYYY
+      // that is not part of a longer date.
+      .replace(
+        /\b((?:exp(?:iry|iration|ires?)?(?:[ _-]?date)?|valid[ _-]?(?:thru|through|until)|good[ _-]?thru)\b[\s:=#"'\\.]*)(?:\d{1,2}\s*[/-]\s*\d{2,4}|\d{4})(?![\d/])/gi,
+        '$1[redacted]',
+      )
+      .replace(/(?<![\d/.-])(0[1-9]|1[0-2])\s?\/\s?(?:\d{2}|20\d{2})(?![\d/])/g, '[redacted]')
       // Card numbers by key, whatever their shape: last 4 only.
       .replace(kv(PAN_KEY), (_m, k: string, v: string) => `${k}${v.includes('*') ? v : last4Only(v)}`)
       .replace(xml(PAN_KEY), (_m, open: string, _k: string, v: string, close: string) =>

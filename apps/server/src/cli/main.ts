@@ -233,7 +233,7 @@ staff
   .requiredOption('--email <email>', 'e-mail')
   .requiredOption('--password <password>', 'password (at least 12 characters)')
   .option('--name <name>', 'display name')
-  .addOption(new Option('--role <role>', 'role').choices(['admin', 'coordinator']).default('coordinator'))
+  .addOption(new Option('--role <role>', 'role').choices(['admin', 'coordinator', 'billing']).default('coordinator'))
   .action(async (o) => {
     const r = await callApi<{ id: string; email: string; role: string }>(env, 'POST', '/api/admin/staff', {
       email: o.email,

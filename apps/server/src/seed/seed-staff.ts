@@ -1,3 +1,4 @@
+import type { StaffRole } from '@paylink/shared';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
@@ -15,7 +16,7 @@ export const ADMIN_TOKEN_FILE = 'admin-token';
 /** A staff user (created when missing) and a fresh token: for boot, tests and the e2e suite. */
 export async function ensureStaffUser(
   q: Queryable,
-  u: { email: string; name?: string; password?: string; role?: 'admin' | 'coordinator' },
+  u: { email: string; name?: string; password?: string; role?: StaffRole },
 ): Promise<{ user: StaffUserRow; created: boolean }> {
   const existing = await findStaffByEmail(q, u.email);
   if (existing) return { user: existing, created: false };
@@ -39,7 +40,7 @@ export async function ensureStaffUser(
 
 export async function staffToken(
   q: Queryable,
-  u: { email: string; role?: 'admin' | 'coordinator'; password?: string },
+  u: { email: string; role?: StaffRole; password?: string },
 ): Promise<string> {
   const { user } = await ensureStaffUser(q, u);
   return (await issueStaffToken(q, { userId: user.id, label: 'test', ttlHours: null })).token;

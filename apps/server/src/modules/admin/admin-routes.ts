@@ -27,7 +27,7 @@ import { createStaffUser } from './create-staff-user.js';
 import { listLinks } from './list-links.js';
 import { listPayments } from './list-payments.js';
 import { loginStaff } from './login-staff.js';
-import { requireStaff } from './require-staff.js';
+import { ROLES, requireStaff } from './require-staff.js';
 import { toStaffUser, type StaffUserRow } from './staff-queries.js';
 import { showLink } from './show-link.js';
 
@@ -40,7 +40,8 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     allowEmptyJsonBodies(scope);
     const r = scope.withTypeProvider<ZodTypeProvider>();
     const staff = requireStaff(ctx);
-    const admin = requireStaff(ctx, { role: 'admin' });
+    const admin = requireStaff(ctx, { roles: ROLES.admin });
+    const linkManager = requireStaff(ctx, { roles: ROLES.manageLinks });
     const tags = ['admin'];
     const { publicUrl } = ctx.config;
 
@@ -121,7 +122,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     r.post(
       '/api/admin/links',
       {
-        preHandler: staff,
+        preHandler: linkManager,
         schema: {
           tags,
           summary: 'Create a patient link',
@@ -130,7 +131,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
             'phone is given, else email; expiresIn like 14d, 36h or 90m (default LINK_DEFAULT_EXPIRY_DAYS).',
           security: STAFF_SECURITY,
           body: createLinkBodySchema,
-          response: { 201: createLinkResultSchema, ...errorResponses(400, 401) },
+          response: { 201: createLinkResultSchema, ...errorResponses(400, 401, 403) },
         },
       },
       async (request, reply) => {
@@ -184,14 +185,14 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
       r.post(
         path,
         {
-          preHandler: staff,
+          preHandler: linkManager,
           schema: {
             tags,
             summary,
             security: STAFF_SECURITY,
             params: adminLinkParamsSchema,
             body: emptyBodySchema,
-            response: { 200: linkSummarySchema, ...errorResponses(400, 401, 404, 409) },
+            response: { 200: linkSummarySchema, ...errorResponses(400, 401, 403, 404, 409) },
           },
         },
         async (request) =>
@@ -203,14 +204,14 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     r.post(
       '/api/admin/links/:id/extend',
       {
-        preHandler: staff,
+        preHandler: linkManager,
         schema: {
           tags,
           summary: 'Extend a link: expiresAt = max(expiresAt, now) + days (also revives an expired link)',
           security: STAFF_SECURITY,
           params: adminLinkParamsSchema,
           body: extendLinkBodySchema,
-          response: { 200: linkSummarySchema, ...errorResponses(400, 401, 404, 409) },
+          response: { 200: linkSummarySchema, ...errorResponses(400, 401, 403, 404, 409) },
         },
       },
       async (request) =>

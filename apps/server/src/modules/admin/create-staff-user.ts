@@ -1,4 +1,4 @@
-import type { StaffUser } from '@paylink/shared';
+import type { StaffRole, StaffUser } from '@paylink/shared';
 import type { Queryable } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { conflict } from '../../lib/errors.js';
@@ -12,7 +12,7 @@ export async function createStaffUser(opts: {
   email: string;
   name: string;
   password: string;
-  role: 'admin' | 'coordinator';
+  role: StaffRole;
 }): Promise<StaffUser> {
   const row = await insertStaffUser(opts.tx, {
     email: opts.email,

@@ -1,4 +1,4 @@
-import type { StaffUser } from '@paylink/shared';
+import type { StaffRole, StaffUser } from '@paylink/shared';
 import type { Queryable } from '../../db/client.js';
 
 export interface StaffUserRow {
@@ -6,7 +6,7 @@ export interface StaffUserRow {
   email: string;
   name: string;
   password_hash: string;
-  role: 'admin' | 'coordinator';
+  role: StaffRole;
   created_at: Date;
   disabled_at: Date | null;
 }
@@ -18,7 +18,7 @@ export async function findStaffByEmail(q: Queryable, email: string): Promise<Sta
 
 export async function insertStaffUser(
   q: Queryable,
-  u: { email: string; name: string; passwordHash: string; role: 'admin' | 'coordinator' },
+  u: { email: string; name: string; passwordHash: string; role: StaffRole },
 ): Promise<StaffUserRow | null> {
   const r = await q.query<StaffUserRow>(
     `insert into staff_user (email, name, password_hash, role) values ($1, $2, $3, $4)

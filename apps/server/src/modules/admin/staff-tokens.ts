@@ -1,3 +1,4 @@
+import type { StaffRole } from '@paylink/shared';
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/client.js';
 import { newToken } from '../../lib/ids.js';
@@ -9,7 +10,7 @@ export interface StaffIdentity {
   userId: string;
   email: string;
   name: string;
-  role: 'admin' | 'coordinator';
+  role: StaffRole;
   tokenId: string;
 }
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
-import { notFound } from '../../lib/errors.js';
+import { AppError, notFound } from '../../lib/errors.js';
 import { escapeHtml } from '../../lib/escape.js';
+import { verifyStaffToken } from '../admin/staff-tokens.js';
 import { listOutbox, type OutboxItem } from './outbox-queries.js';
 
 const querySchema = z.object({ to: z.string().max(320).optional() });
@@ -15,8 +16,17 @@ const uuid = z.uuid();
  */
 export async function devOutboxRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const sandboxOnly = async () => {
+  // Sign-in codes are credentials: only this machine (loopback) or a staff token may read them (issue 11, finding 1).
+  const sandboxOnly = async (request: FastifyRequest) => {
     if (ctx.config.mode !== 'sandbox') throw notFound();
+    if (isLoopback(request.ip)) return;
+    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (bearer && (await verifyStaffToken(ctx.db, bearer))) return;
+    throw new AppError(
+      403,
+      'outbox_local_only',
+      'The sandbox outbox is shown only on the machine running Paylink (localhost) or with a staff token.',
+    );
   };
 
   r.get(
@@ -55,6 +65,13 @@ export async function devOutboxRoutes(app: FastifyInstance, ctx: AppContext) {
       return reply.type('text/plain; charset=utf-8').send(m.body_text);
     },
   );
+}
+
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. `request.ip` honours TRUST_PROXY (the client behind the proxy). */
+export function isLoopback(ip: string | undefined): boolean {
+  if (!ip) return false;
+  const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  return v4 === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
 }
 
 /** Text with its URLs as links and 6-digit codes highlighted. */

@@ -8,6 +8,8 @@ import { unauthorized } from '../../lib/errors.js';
  */
 const ISSUER = 'paylink';
 const AUDIENCE = 'paylink-patient';
+/** patient_session.id is a uuid: anything else is refused before the query (it would be a database error). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface PatientSession {
   linkId: string;
@@ -58,7 +60,9 @@ export async function verifySession(opts: {
       audience: AUDIENCE,
       algorithms: ['HS256'],
     });
-    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') throw unauthorized();
+    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || !UUID.test(payload.sid)) {
+      throw unauthorized();
+    }
     linkId = payload.sub;
     sessionId = payload.sid;
   } catch (err) {

@@ -2,10 +2,12 @@ import { randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
 import { centsToDecimalString, formatUsd, parseDollarsToCents } from '@paylink/shared';
 import { escapeXml } from '../../lib/escape.js';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
+import { controlCharField } from '../../http/control-chars.js';
 import { parseConvergeXml } from '../../providers/gateway/converge.js';
 import { challengePage, checkoutScript, webSdkScript, type ChallengeLang } from './browser-scripts.js';
 import { sandboxGatewayCredentials } from './credentials.js';
@@ -166,9 +168,48 @@ export async function buildSandboxGateway(ctx: AppContext): Promise<FastifyInsta
     methods: ['GET', 'POST', 'OPTIONS'],
     allowedHeaders: ['content-type', 'authorization'],
   });
+  // The same security headers as the app (issue 11, finding 6); its scripts are loaded and its challenge page is
+  // framed by the app's origin only.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'", "'unsafe-inline'"],
+        'style-src': ["'unsafe-inline'"],
+        'img-src': ["'self'", 'data:'],
+        'form-action': ["'self'"],
+        'frame-ancestors': [config.publicUrl],
+        'base-uri': ["'none'"],
+        'object-src': ["'none'"],
+      },
+    },
+    frameguard: false,
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+  });
   app.addHook('onSend', async (_req, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
     reply.header('cache-control', 'no-store');
+  });
+  // Control characters never reach the database (PostgreSQL refuses NUL); errors never echo their cause.
+  app.addHook('preValidation', async (request, reply) => {
+    const field = controlCharField(request);
+    if (field) {
+      return reply
+        .status(400)
+        .send(gatewayError('4009', 'Invalid Field', `${field} must not contain control characters.`));
+    }
+  });
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'sandbox gateway error');
+    return reply
+      .status(status)
+      .send(
+        status === 500
+          ? gatewayError('5000', 'Internal Error', 'The gateway could not process the request. Please try again.')
+          : gatewayError('4009', 'Invalid Request', 'The request could not be read.'),
+      );
   });
 
   const credsOk = async (f: Record<string, string>) => {

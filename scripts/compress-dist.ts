@@ -1,0 +1,89 @@
+/**
+ * Precompression of built web apps (issue 17): writes `file.br` (Brotli, quality 11) and `file.gz` (gzip, level 9)
+ * beside every text asset of a built dist, so the server sends them by `Accept-Encoding` negotiation
+ * (@fastify/static `preCompressed`) with no compression work per request.
+ *
+ * Generic for any Vite dist: with no arguments it compresses every `apps/<name>/dist` that has an index.html (the
+ * patient app and the console alike). `npm run build` runs it as `postbuild`.
+ *   node --import tsx scripts/compress-dist.ts [dist-dir …]
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+const TEXT = /\.(js|mjs|css|html|json|svg|txt|xml|webmanifest|map|wasm|ico)$/i;
+/** Below this the headers cost more than the bytes saved. */
+const MIN_BYTES = 256;
+
+export interface CompressStats {
+  files: number;
+  bytes: number;
+  brBytes: number;
+  gzBytes: number;
+}
+
+function* walk(dir: string): Generator<string> {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) yield* walk(p);
+    else if (e.isFile()) yield p;
+  }
+}
+
+/** Compresses every text file under `dir` (idempotent: rewrites siblings that are older than their source). */
+export function compressDist(dir: string): CompressStats {
+  const stats: CompressStats = { files: 0, bytes: 0, brBytes: 0, gzBytes: 0 };
+  for (const file of walk(dir)) {
+    if (!TEXT.test(file) || file.includes(`${path.sep}.vite${path.sep}`)) continue;
+    const src = fs.readFileSync(file);
+    if (src.length < MIN_BYTES) continue;
+    const mtime = fs.statSync(file).mtimeMs;
+    const br = brotliCompressSync(src, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: src.length,
+      },
+    });
+    const gz = gzipSync(src, { level: 9 });
+    stats.files++;
+    stats.bytes += src.length;
+    // A variant that is not smaller is not written: the server then falls back to the next encoding or identity.
+    for (const [ext, data] of [
+      ['.br', br],
+      ['.gz', gz],
+    ] as const) {
+      const out = file + ext;
+      if (data.length >= src.length) {
+        fs.rmSync(out, { force: true });
+        continue;
+      }
+      if (!fs.existsSync(out) || fs.statSync(out).mtimeMs < mtime || fs.statSync(out).size !== data.length) {
+        fs.writeFileSync(out, data);
+      }
+      if (ext === '.br') stats.brBytes += data.length;
+      else stats.gzBytes += data.length;
+    }
+  }
+  return stats;
+}
+
+/** Every built app under apps/ (a dist with an index.html). */
+export function builtDists(root: string): string[] {
+  const apps = path.join(root, 'apps');
+  return fs
+    .readdirSync(apps)
+    .map((name) => path.join(apps, name, 'dist'))
+    .filter((d) => fs.existsSync(path.join(d, 'index.html')));
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  const root = path.resolve(import.meta.dirname, '..');
+  const dirs = process.argv.slice(2).length ? process.argv.slice(2) : builtDists(root);
+  for (const dir of dirs) {
+    const s = compressDist(dir);
+    const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+    console.log(
+      `precompressed ${path.relative(root, path.resolve(dir))}: ${s.files} files, ${kb(s.bytes)} → br ${kb(s.brBytes)}, gz ${kb(s.gzBytes)}`,
+    );
+  }
+}
