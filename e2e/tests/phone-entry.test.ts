@@ -17,6 +17,7 @@ import {
   paymentDialog,
   say,
   sayRe,
+  SIGN_UI,
   signDocumentStep,
   submitPatientInfo,
   uploadIdStep,
@@ -115,8 +116,19 @@ for (const lng of ['es', 'en'] as const) {
           const route = new URL(page.url()).pathname;
           if (route === '/paymentauthorization') break;
           await nextButton(f).waitFor();
-          if (route === '/patientiddocs') await uploadIdStep(f, { seed: guard + 1 });
-          else await signDocumentStep(f, { by: 'type' });
+          if (route === '/patientiddocs') {
+            // Item 2: the guidance once (the page's five items, none inside the frame) and, on a phone, the upload
+            // controls first: the first "choose" button is on the first screen, the list comes after the frame.
+            const frame = page.frameLocator(`iframe[src^="${product.signOrigin}"]`);
+            const choose = frame.getByRole('button', { name: SIGN_UI.choose.front });
+            await choose.waitFor();
+            assert.equal(await frame.locator('ol').count(), 0, 'no second instruction list inside the frame');
+            const list = page.getByRole('list', { name: say(lng, 'steps:idInstructions.listLabel') });
+            const [button, listBox] = [await choose.boundingBox(), await list.boundingBox()];
+            assert.ok(button && listBox && button.y < listBox.y, 'the upload controls come before the instructions');
+            assert.ok(button.y + button.height < SCREENSHOT_PHONE.height * 1.1, `upload button at y=${button.y}`);
+            await uploadIdStep(f, { seed: guard + 1 });
+          } else await signDocumentStep(f, { by: 'type' });
           await expectAccessible(page, `${route} signed (${lng})`);
           await nextStep(f);
         }
