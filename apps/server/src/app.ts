@@ -13,7 +13,7 @@ import { errorHandler } from './http/errors.js';
 import { refuseControlChars } from './http/control-chars.js';
 import { guardsBeforeValidation } from './http/guards-first.js';
 import { requireApiKey } from './http/guards.js';
-import { registerStaticDist } from './http/static-assets.js';
+import { guessLanguage, localePreloadLink, registerStaticDist } from './http/static-assets.js';
 import { linkRoutes } from './modules/links/link-routes.js';
 import { adminRoutes } from './modules/admin/admin-routes.js';
 import { authRoutes } from './modules/auth/auth-routes.js';
@@ -25,6 +25,8 @@ import { documentAdminRoutes } from './modules/signing/document-admin-routes.js'
 import { gatewayCspOrigins } from './providers/gateway/browser-config.js';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+/** The practice console (apps/console), served under /console with its own index.html for client routing. */
+export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../console/dist');
 
 /** Paths under /api that do not take the product API key (they have their own credentials or none). */
 const API_KEY_EXEMPT = [/^\/api\/admin(\/|$)/, /^\/api\/dev(\/|$)/, /^\/api\/docs(\/|$)/];
@@ -120,6 +122,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
+  await registerConsoleApp(app);
   await registerWebApp(app);
   return app;
 }
@@ -153,6 +156,36 @@ function contentSecurityPolicy(ctx: AppContext) {
   };
 }
 
+/**
+ * The built console: its files under /console/; every other GET under /console answers its index.html so deep links
+ * (/console/links/abc) work after a reload. A second @fastify/static instance, so decorateReply is off.
+ */
+async function registerConsoleApp(app: FastifyInstance) {
+  const indexFile = path.join(CONSOLE_DIST, 'index.html');
+  const hasBuild = fs.existsSync(indexFile);
+  if (hasBuild) {
+    // Same serving rules as the patient app (precompressed, immutable hashed assets); its own prefix.
+    await registerStaticDist(app, { root: CONSOLE_DIST, prefix: '/console/', decorateReply: false });
+  }
+  const index = async (_request: unknown, reply: FastifyReply) => {
+    if (!hasBuild) {
+      return reply.status(503).type('text/plain').send('The console is not built yet: run `npm run build`.');
+    }
+    return reply
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(await fs.promises.readFile(indexFile));
+  };
+  app.get('/console', { schema: { hide: true } }, index);
+  app.get('/console/*', { schema: { hide: true } }, async (request, reply) => {
+    const url = request.url.split('?')[0]!;
+    if (url.startsWith('/console/assets/') || /\.[a-z0-9]+$/i.test(url)) {
+      return reply.status(404).type('text/plain').send('Not Found');
+    }
+    return index(request, reply);
+  });
+}
+
 /** The built web app: static files, /locales, and index.html for every other non-API GET (client routing). */
 async function registerWebApp(app: FastifyInstance) {
   const hasBuild = fs.existsSync(path.join(WEB_DIST, 'index.html'));
@@ -171,6 +204,7 @@ async function registerWebApp(app: FastifyInstance) {
     if (!hasBuild) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
-    return reply.sendFile('index.html');
+    // The first i18n namespace downloads alongside the JavaScript, not after it runs.
+    return reply.header('link', localePreloadLink(guessLanguage(request))).sendFile('index.html');
   });
 }

@@ -5,16 +5,16 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dollarsToCents, formatUsd, PaymentSource, StepRoutes } from '@paylink/shared';
-import { useAppConfig } from '../../app/app-config';
-import { useAppSelector } from '../../app/hooks';
+import { useAppConfig } from '../../lib/app-config';
+import { useAppSelector } from '../../store/hooks';
 import { ErrorDisplay } from '../../components/error-display';
 import { PageLayout } from '../../components/page-layout';
 import { Spinner } from '../../components/spinner';
 import { useNeutralizeBack } from '../../lib/use-neutralize-back';
 import { selectPatient } from '../../store/patient-slice';
-import { DocumentFrame } from '../documents/document-frame';
-import { useSigningMessage } from '../documents/use-signing-message';
-import { useStepNavigation } from '../documents/use-step-navigation';
+import { DocumentFrame } from '../../components/document-frame';
+import { useSigningMessage } from '../../lib/use-signing-message';
+import { useStepNavigation } from '../../lib/use-step-navigation';
 import { canPayNow, prefillCardForm, validateCardForm, type CardField, type CardForm } from './card-form';
 import {
   CVC_MAX,
