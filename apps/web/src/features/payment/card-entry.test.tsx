@@ -6,7 +6,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { PatientInfo } from '@paylink/shared';
-import { fakeServer, renderStepPage, stepList } from '../documents/test-harness';
+import { fakeServer, renderStepPage, stepList } from '../../test/document-harness';
 import { fakeGateway, type FakeGatewayScript } from './gateway/fake-gateway';
 import PaymentAuthorizationPage from './payment-authorization-page';
 
