@@ -7,9 +7,10 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { errorHandler } from './http/errors.js';
+import { openApiTransform, openApiTransformObject } from './http/openapi.js';
 import { refuseControlChars } from './http/control-chars.js';
 import { guardsBeforeValidation } from './http/guards-first.js';
 import { requireApiKey } from './http/guards.js';
@@ -22,6 +23,8 @@ import { paymentRoutes } from './modules/payments/payment-routes.js';
 import { appConfigRoutes } from './modules/app-config/app-config-routes.js';
 import { vitalsRoutes } from './modules/vitals/vitals-routes.js';
 import { documentAdminRoutes } from './modules/signing/document-admin-routes.js';
+import { consoleAuthRoutes } from './modules/console-auth/console-auth-routes.js';
+import { consoleRoutes } from './modules/console/console-routes.js';
 import { gatewayCspOrigins } from './providers/gateway/browser-config.js';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -74,15 +77,19 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         title: 'Paylink API',
         version: '1.0.0',
         description: 'Patient payment links (spec section 7) and the admin API.',
+        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
       },
+      servers: [{ url: ctx.config.publicUrl, description: 'This Paylink server (PUBLIC_URL)' }],
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
           bearer: { type: 'http', scheme: 'bearer' },
+          staffCookie: { type: 'apiKey', in: 'cookie', name: 'paylink_staff' },
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
+    transformObject: openApiTransformObject,
   });
 
   // Issue 11: no control characters in any input; staff tokens are checked before the body (401 before 400); no
@@ -138,6 +145,8 @@ const routeModules: RouteModule[] = [
   appConfigRoutes,
   vitalsRoutes,
   documentAdminRoutes,
+  consoleAuthRoutes,
+  consoleRoutes,
 ];
 
 function contentSecurityPolicy(ctx: AppContext) {
