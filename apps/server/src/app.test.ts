@@ -11,7 +11,7 @@ describe('composition root', () => {
   it('answers /healthz when the database answers', async () => {
     const r = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(r.statusCode).toBe(200);
-    expect(r.json()).toEqual({ status: 'ok' });
+    expect(r.json()).toEqual({ status: 'ok', database: 'up' });
   });
 
   it('sends security headers', async () => {
@@ -40,5 +40,16 @@ describe('composition root', () => {
     await t.ctx.db.query(`insert into audit_event (actor_type, action) values ('system', 'test')`);
     await expect(t.ctx.db.query(`update audit_event set action = 'x'`)).rejects.toThrow(/append-only/);
     await expect(t.ctx.db.query(`delete from audit_event`)).rejects.toThrow(/append-only/);
+  });
+});
+
+describe('health when the database is gone', () => {
+  it('answers 503 with database: down, and the process keeps serving', async () => {
+    const t = await createTestApp();
+    await t.ctx.db.close();
+    const r = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(r.statusCode).toBe(503);
+    expect(r.json()).toEqual({ status: 'unavailable', database: 'down' });
+    await t.app.close();
   });
 });

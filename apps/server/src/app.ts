@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
@@ -26,6 +26,8 @@ import { documentAdminRoutes } from './modules/signing/document-admin-routes.js'
 import { gatewayCspOrigins } from './providers/gateway/browser-config.js';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+/** The practice console (apps/console), served under /console with its own index.html for client routing. */
+export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../console/dist');
 
 /** Paths under /api that do not take the product API key (they have their own credentials or none). */
 const API_KEY_EXEMPT = [/^\/api\/admin(\/|$)/, /^\/api\/dev(\/|$)/, /^\/api\/docs(\/|$)/];
@@ -101,15 +103,28 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     await apiKey(request);
   });
 
-  app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
-    await ctx.db.query('select 1');
-    return reply.send({ status: 'ok' });
-  });
+  // Liveness and readiness in one answer: the process is up; 503 while the database cannot be reached.
+  const health = async (_req: unknown, reply: FastifyReply) => {
+    const up = await Promise.race([
+      ctx.db.query('select 1').then(
+        () => true,
+        () => false,
+      ),
+      new Promise<boolean>((r) => setTimeout(r, 3000, false).unref()),
+    ]);
+    return reply
+      .status(up ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send({ status: up ? 'ok' : 'unavailable', database: up ? 'up' : 'down' });
+  };
+  app.get('/healthz', { schema: { hide: true } }, health);
+  app.get('/readyz', { schema: { hide: true } }, health);
 
   for (const register of routeModules) await register(app, ctx);
 
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
+  await registerConsoleApp(app);
   await registerWebApp(app);
   return app;
 }
@@ -141,6 +156,36 @@ function contentSecurityPolicy(ctx: AppContext) {
     'frame-ancestors': ["'none'"],
     'upgrade-insecure-requests': null,
   };
+}
+
+/**
+ * The built console: its files under /console/; every other GET under /console answers its index.html so deep links
+ * (/console/links/abc) work after a reload. A second @fastify/static instance, so decorateReply is off.
+ */
+async function registerConsoleApp(app: FastifyInstance) {
+  const indexFile = path.join(CONSOLE_DIST, 'index.html');
+  const hasBuild = fs.existsSync(indexFile);
+  if (hasBuild) {
+    // Same serving rules as the patient app (precompressed, immutable hashed assets); its own prefix.
+    await registerStaticDist(app, { root: CONSOLE_DIST, prefix: '/console/', decorateReply: false });
+  }
+  const index = async (_request: unknown, reply: FastifyReply) => {
+    if (!hasBuild) {
+      return reply.status(503).type('text/plain').send('The console is not built yet: run `npm run build`.');
+    }
+    return reply
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(await fs.promises.readFile(indexFile));
+  };
+  app.get('/console', { schema: { hide: true } }, index);
+  app.get('/console/*', { schema: { hide: true } }, async (request, reply) => {
+    const url = request.url.split('?')[0]!;
+    if (url.startsWith('/console/assets/') || /\.[a-z0-9]+$/i.test(url)) {
+      return reply.status(404).type('text/plain').send('Not Found');
+    }
+    return index(request, reply);
+  });
 }
 
 /** The built web app: static files, /locales, and index.html for every other non-API GET (client routing). */

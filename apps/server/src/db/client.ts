@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { AppError } from '../lib/errors.js';
 
 /** The smallest surface both PGlite and node-postgres give us: parameterised queries and transactions. */
 export interface Queryable {
@@ -23,15 +24,55 @@ export interface Db extends Queryable {
 // int8 (bigint) and numeric come back as strings from node-postgres; we keep money in int4 cents and
 // ids in int4/text so both drivers return the same JS types.
 
+/**
+ * The database cannot be reached (server restarting, connection killed, network gone). Answered 503: the request
+ * changed nothing it acknowledged and is safe to retry.
+ */
+export class DatabaseUnavailableError extends AppError {
+  constructor(override readonly cause?: unknown) {
+    super(503, 'database_unavailable', 'The service is briefly unavailable. Please try again in a moment.');
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+/** SQLSTATE classes and socket errors that mean "the connection is gone", not "the query is wrong". */
+const CONNECTION_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08003', '08006', '08001', '08004']);
+const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH']);
+export function isConnectionError(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  if (err instanceof DatabaseUnavailableError) return true;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && (CONNECTION_SQLSTATES.has(code) || CONNECTION_ERRNOS.has(code))) return true;
+  const message = (err as { message?: unknown }).message;
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Client was closed/i.test(
+      message,
+    )
+  );
+}
+
+const unavailableOr = (err: unknown) => (isConnectionError(err) ? new DatabaseUnavailableError(err) : err);
+
 export function openPostgres(url: string): Db {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    // While the server is down, fail a request in seconds (503) instead of queueing it for ever.
+    connectionTimeoutMillis: 5000,
+    keepAlive: true,
+  });
   pool.on('error', () => {
     /* a broken idle client is dropped by the pool; queries report their own errors */
   });
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
-      const r = await c.query(sql, params);
-      return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+      try {
+        const r = await c.query(sql, params);
+        return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+      } catch (err) {
+        throw unavailableOr(err);
+      }
     },
   });
   const base = wrap(pool);
@@ -39,21 +80,39 @@ export function openPostgres(url: string): Db {
     kind: 'postgres',
     query: base.query,
     async transaction(fn) {
-      const client = await pool.connect();
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        throw unavailableOr(err);
+      }
+      // A checked-out client has no pool listener: without ours, a dropped connection is an unhandled 'error'
+      // event that ends the process. A broken client is released with its error, so the pool discards it.
+      let broken: Error | null = null;
+      const onError = (err: Error) => {
+        broken = err;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn(wrap(client));
         await client.query('COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
+        if (isConnectionError(err)) broken ??= err as Error;
+        if (!broken) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        throw unavailableOr(err);
       } finally {
-        client.release();
+        client.off('error', onError);
+        client.release(broken ?? undefined);
       }
     },
     async exec(sql) {
-      await pool.query(sql);
+      try {
+        await pool.query(sql);
+      } catch (err) {
+        throw unavailableOr(err);
+      }
     },
     async close() {
       await pool.end();

@@ -18,6 +18,7 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     return reply.status(401).type('text/plain; charset=utf-8').send(error.body);
   }
   if (error instanceof AppError) {
+    if (error.status === 503) reply.header('retry-after', '2');
     return reply
       .status(error.status)
       .send({ error: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) });

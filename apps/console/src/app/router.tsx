@@ -1,0 +1,48 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { SignInPage } from '../features/auth/sign-in-page';
+import { ConsoleLayout } from './console-layout';
+import { RouteError } from './route-error';
+import { NotFoundPage } from './not-found-page';
+
+/** Every screen but sign-in is its own lazy chunk. */
+export const routes: RouteObject[] = [
+  { path: '/sign-in', element: <SignInPage />, errorElement: <RouteError /> },
+  {
+    path: '/',
+    element: <ConsoleLayout />,
+    errorElement: <RouteError />,
+    children: [
+      { index: true, lazy: () => import('../features/links/board-page').then((m) => ({ Component: m.BoardPage })) },
+      {
+        path: 'links/new',
+        lazy: () => import('../features/links/new-link-page').then((m) => ({ Component: m.NewLinkPage })),
+      },
+      {
+        path: 'links/:id',
+        lazy: () => import('../features/links/link-detail-page').then((m) => ({ Component: m.LinkDetailPage })),
+      },
+      {
+        path: 'payments',
+        lazy: () => import('../features/payments/payments-page').then((m) => ({ Component: m.PaymentsPage })),
+      },
+      {
+        path: 'funnel',
+        lazy: () => import('../features/funnel/funnel-page').then((m) => ({ Component: m.FunnelPage })),
+      },
+      { path: 'staff', lazy: () => import('../features/staff/staff-page').then((m) => ({ Component: m.StaffPage })) },
+      {
+        path: 'settings',
+        lazy: () => import('../features/settings/settings-page').then((m) => ({ Component: m.SettingsPage })),
+      },
+      {
+        path: 'security',
+        lazy: () => import('../features/auth/security-page').then((m) => ({ Component: m.SecurityPage })),
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+export function createConsoleRouter() {
+  return createBrowserRouter(routes, { basename: '/console' });
+}

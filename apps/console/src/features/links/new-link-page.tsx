@@ -1,0 +1,260 @@
+import { useState } from 'react';
+import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { createLinkBodySchema } from '@paylink/shared';
+import { ApiError } from '../../shared/api/client';
+import { Field } from '../../shared/forms/field';
+import { PageTitle } from '../../shared/components/page-title';
+import { useErrorMessage } from '../../shared/components/query-state';
+import { createLink } from './link-actions-api';
+import { SendPanel } from './send-panel';
+
+interface FormValues {
+  firstName: string;
+  lastName: string;
+  phone: string;
+  email: string;
+  address: string;
+  city: string;
+  state: string;
+  zipCode: string;
+  hasPayor: boolean;
+  payorName: string;
+  payorEmail: string;
+  isPaymentLinkLocked: boolean;
+  signInMethod: '' | 'sms' | 'email';
+  language: 'en' | 'es';
+  expiresIn: string;
+  procedureDescription: string;
+}
+
+const EMPTY: FormValues = {
+  firstName: '',
+  lastName: '',
+  phone: '',
+  email: '',
+  address: '',
+  city: '',
+  state: '',
+  zipCode: '',
+  hasPayor: false,
+  payorName: '',
+  payorEmail: '',
+  isPaymentLinkLocked: false,
+  signInMethod: '',
+  language: 'en',
+  expiresIn: '',
+  procedureDescription: '',
+};
+
+/** The form's values → the body of POST /api/admin/links (empty optional fields left out). */
+export function toCreateLinkBody(v: FormValues) {
+  const { hasPayor, payorName, payorEmail, signInMethod, expiresIn, ...rest } = v;
+  return {
+    ...rest,
+    ...(hasPayor && payorName.trim() ? { payorName: payorName.trim() } : {}),
+    ...(hasPayor && payorEmail.trim() ? { payorEmail: payorEmail.trim() } : {}),
+    ...(signInMethod ? { signInMethod } : {}),
+    ...(expiresIn.trim() ? { expiresIn: expiresIn.trim() } : {}),
+  };
+}
+
+/** Validated with the server's own schema (createLinkBodySchema), after the same mapping the request uses. */
+const resolver: Resolver<FormValues> = async (values) => {
+  const parsed = createLinkBodySchema.safeParse(toCreateLinkBody(values));
+  if (parsed.success) return { values, errors: {} };
+  const errors: FieldErrors<FormValues> = {};
+  for (const issue of parsed.error.issues) {
+    const name = String(issue.path[0] ?? '') as keyof FormValues;
+    if (name in EMPTY && !errors[name]) errors[name] = { type: issue.code, message: issue.message };
+  }
+  return { values: {}, errors };
+};
+
+export function NewLinkPage() {
+  const { t } = useTranslation();
+  const [created, setCreated] = useState<{ id: string; url: string; values: FormValues } | null>(null);
+  return (
+    <>
+      <PageTitle>{t('newLink.title')}</PageTitle>
+      {created ? (
+        <Created created={created} onAnother={() => setCreated(null)} />
+      ) : (
+        <NewLinkForm onCreated={setCreated} />
+      )}
+    </>
+  );
+}
+
+function Created(props: { created: { id: string; url: string; values: FormValues }; onAnother: () => void }) {
+  const { t } = useTranslation();
+  const { id, url, values } = props.created;
+  return (
+    <section className="card" aria-labelledby="created-heading">
+      <div className="card-body">
+        <div className="alert alert-success" role="status">
+          {t('newLink.created', { name: `${values.firstName} ${values.lastName}` })}
+        </div>
+        <h2 id="created-heading" className="h5">
+          {t('newLink.sendTitle')}
+        </h2>
+        <p className="mb-2">
+          <span className="text-secondary">{t('newLink.url')}: </span>
+          <code className="text-break" data-testid="link-url">
+            {url}
+          </code>
+        </p>
+        <SendPanel id={id} url={url} phone={values.phone} email={values.email} />
+        <hr />
+        <div className="d-flex flex-wrap gap-3">
+          <Link to={`/links/${id}`}>{t('newLink.viewLink')}</Link>
+          <button type="button" className="btn btn-link p-0" onClick={props.onAnother}>
+            {t('newLink.another')}
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function NewLinkForm(props: { onCreated: (c: { id: string; url: string; values: FormValues }) => void }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const errorMessage = useErrorMessage();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<FormValues>({
+    resolver,
+    defaultValues: EMPTY,
+  });
+  const { register, formState } = form;
+  const { errors, isSubmitting } = formState;
+  const hasPayor = useWatch({ control: form.control, name: 'hasPayor' });
+
+  const submit = form.handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const res = await createLink(toCreateLinkBody(values));
+      void queryClient.invalidateQueries({ queryKey: ['board'] });
+      props.onCreated({ id: res.id, url: res.url, values });
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 400 && Object.keys(e.fields).length) {
+        for (const [name, message] of Object.entries(e.fields)) {
+          if (name in EMPTY) form.setError(name as keyof FormValues, { type: 'server', message });
+        }
+      }
+      setFailure(errorMessage(e));
+    }
+  });
+
+  const text = (
+    name: keyof FormValues,
+    label: string,
+    opts: { type?: string; autoComplete?: string; hint?: string; col?: string } = {},
+  ) => (
+    <Field name={name} label={label} error={errors[name]} hint={opts.hint} className={`${opts.col ?? 'col-md-6'} mb-3`}>
+      {(a) => (
+        <input
+          {...register(name)}
+          {...a}
+          type={opts.type ?? 'text'}
+          autoComplete={opts.autoComplete ?? 'off'}
+          className={`form-control ${a.className}`}
+        />
+      )}
+    </Field>
+  );
+
+  return (
+    <form noValidate onSubmit={(e) => void submit(e)} className="card">
+      <div className="card-body">
+        <fieldset className="row">
+          <legend className="h5">{t('newLink.patient')}</legend>
+          {text('firstName', t('newLink.firstName'))}
+          {text('lastName', t('newLink.lastName'))}
+          {text('phone', t('newLink.phone'), { type: 'tel' })}
+          {text('email', t('newLink.email'), { type: 'email' })}
+          {text('address', t('newLink.address'), { col: 'col-12' })}
+          {text('city', t('newLink.city'), { col: 'col-md-5' })}
+          {text('state', t('newLink.state'), { col: 'col-6 col-md-3' })}
+          {text('zipCode', t('newLink.zipCode'), { col: 'col-6 col-md-4' })}
+          <Field
+            name="procedure"
+            label={t('newLink.procedure')}
+            error={errors.procedureDescription}
+            className="col-12 mb-3"
+          >
+            {(a) => (
+              <textarea
+                {...register('procedureDescription')}
+                {...a}
+                rows={2}
+                className={`form-control ${a.className}`}
+              />
+            )}
+          </Field>
+        </fieldset>
+
+        <fieldset className="row">
+          <legend className="h5">{t('newLink.payorSection')}</legend>
+          <div className="col-12 mb-3 form-check ms-2">
+            <input {...register('hasPayor')} type="checkbox" className="form-check-input" id="has-payor" />
+            <label className="form-check-label" htmlFor="has-payor">
+              {t('newLink.payorToggle')}
+            </label>
+          </div>
+          {hasPayor && (
+            <>
+              {text('payorName', t('newLink.payorName'))}
+              {text('payorEmail', t('newLink.payorEmail'), { type: 'email' })}
+            </>
+          )}
+        </fieldset>
+
+        <fieldset className="row">
+          <legend className="h5">{t('newLink.options')}</legend>
+          <div className="col-12 mb-3 form-check ms-2">
+            <input {...register('isPaymentLinkLocked')} type="checkbox" className="form-check-input" id="locked" />
+            <label className="form-check-label" htmlFor="locked">
+              {t('newLink.locked')}
+            </label>
+          </div>
+          <Field
+            name="signInMethod"
+            label={t('newLink.signInMethod')}
+            error={errors.signInMethod}
+            className="col-md-6 mb-3"
+          >
+            {(a) => (
+              <select {...register('signInMethod')} {...a} className={`form-select ${a.className}`}>
+                <option value="">{t('newLink.signInAuto')}</option>
+                <option value="sms">{t('newLink.signInSms')}</option>
+                <option value="email">{t('newLink.signInEmail')}</option>
+              </select>
+            )}
+          </Field>
+          <Field name="language" label={t('newLink.language')} error={errors.language} className="col-md-6 mb-3">
+            {(a) => (
+              <select {...register('language')} {...a} className={`form-select ${a.className}`}>
+                <option value="en">English</option>
+                <option value="es">Español</option>
+              </select>
+            )}
+          </Field>
+          {text('expiresIn', t('newLink.expiresIn'), { hint: t('newLink.expiresHint') })}
+        </fieldset>
+
+        {failure && (
+          <div className="alert alert-danger" role="alert">
+            {failure}
+          </div>
+        )}
+        <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
+          {isSubmitting && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
+          {t('newLink.create')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,287 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { createStaffBodySchema } from '@paylink/shared';
+import { api, ApiError } from '../../shared/api/client';
+import { staffRoleSchema, type StaffListItem } from '../../shared/api/contract';
+import { ConfirmDialog } from '../../shared/components/confirm-dialog';
+import { PageTitle } from '../../shared/components/page-title';
+import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
+import { Field } from '../../shared/forms/field';
+import { formatDateTime } from '../../shared/lib/format';
+import { useSession } from '../../shared/session/use-session';
+
+const ROLES = staffRoleSchema.options;
+const newStaffSchema = createStaffBodySchema.extend({ role: staffRoleSchema });
+interface NewStaff {
+  email: string;
+  name: string;
+  password: string;
+  role: (typeof ROLES)[number];
+}
+
+const STAFF_KEY = ['staff'];
+const updateStaff = (id: string, body: Record<string, unknown>) =>
+  api.patch<StaffListItem>(`/api/admin/staff/${encodeURIComponent(id)}`, { body });
+
+export function StaffPage() {
+  const { t } = useTranslation();
+  const staff = useQuery({
+    queryKey: STAFF_KEY,
+    queryFn: ({ signal }) => api.get<{ staff: StaffListItem[] }>('/api/admin/staff', { signal }),
+  });
+  return (
+    <>
+      <PageTitle>{t('staff.title')}</PageTitle>
+      {staff.isPending ? (
+        <Loading />
+      ) : staff.error ? (
+        <ErrorAlert error={staff.error} onRetry={() => void staff.refetch()} />
+      ) : (
+        <StaffTable staff={staff.data.staff} />
+      )}
+      <AddStaff />
+    </>
+  );
+}
+
+function StaffTable(props: { staff: StaffListItem[] }) {
+  const { t } = useTranslation();
+  const me = useSession().data?.user.id;
+  const queryClient = useQueryClient();
+  const errorMessage = useErrorMessage();
+  const [confirm, setConfirm] = useState<{ kind: 'deactivate' | 'reset'; user: StaffListItem } | null>(null);
+  const [rowError, setRowError] = useState<string | null>(null);
+  const change = useMutation({
+    mutationFn: (v: { user: StaffListItem; body?: Record<string, unknown>; reset?: boolean }) =>
+      v.reset
+        ? api.post<StaffListItem>(`/api/admin/staff/${encodeURIComponent(v.user.id)}/reset-2fa`)
+        : updateStaff(v.user.id, v.body ?? {}),
+    onSuccess: () => {
+      setConfirm(null);
+      setRowError(null);
+      void queryClient.invalidateQueries({ queryKey: STAFF_KEY });
+    },
+    onError: (e) => setRowError(errorMessage(e)),
+  });
+  const name = (u: StaffListItem) => u.name || u.email;
+  return (
+    <>
+      {rowError && !confirm && (
+        <div className="alert alert-danger" role="alert">
+          {rowError}
+        </div>
+      )}
+      <div className="table-responsive-md">
+        <table className="table bg-white border stack-table align-middle">
+          <caption className="visually-hidden">{t('staff.title')}</caption>
+          <thead className="table-light">
+            <tr>
+              <th scope="col">{t('staff.name')}</th>
+              <th scope="col">{t('staff.role')}</th>
+              <th scope="col">{t('staff.lastSignIn')}</th>
+              <th scope="col">{t('staff.twoFactor')}</th>
+              <th scope="col">{t('staff.status')}</th>
+              <th scope="col">
+                <span className="visually-hidden">{t('detail.actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.staff.map((u) => (
+              <tr key={u.id} data-staff-email={u.email}>
+                <td data-label={t('staff.name')}>
+                  <div>
+                    <div className="fw-semibold">
+                      {name(u)} {u.id === me && <span className="text-secondary">{t('staff.you')}</span>}
+                    </div>
+                    <div className="small text-secondary">{u.email}</div>
+                  </div>
+                </td>
+                <td data-label={t('staff.role')}>
+                  <select
+                    className="form-select form-select-sm"
+                    aria-label={t('staff.changeRole', { name: name(u) })}
+                    value={u.role}
+                    disabled={u.id === me || change.isPending}
+                    onChange={(e) => change.mutate({ user: u, body: { role: e.target.value } })}
+                  >
+                    {ROLES.map((r) => (
+                      <option key={r} value={r}>
+                        {t(`roles.${r}`)}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td data-label={t('staff.lastSignIn')}>
+                  {u.lastSignInAt ? formatDateTime(u.lastSignInAt) : t('staff.never')}
+                </td>
+                <td data-label={t('staff.twoFactor')}>{u.twoFactorEnabled ? t('security.on') : t('common.no')}</td>
+                <td data-label={t('staff.status')}>{u.disabledAt ? t('staff.deactivated') : t('staff.active')}</td>
+                <td>
+                  {u.id !== me && (
+                    <div className="d-flex flex-wrap gap-1 justify-content-end">
+                      {u.disabledAt ? (
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-outline-primary"
+                          onClick={() => change.mutate({ user: u, body: { disabled: false } })}
+                        >
+                          {t('staff.reactivate')}
+                          <span className="visually-hidden"> {name(u)}</span>
+                        </button>
+                      ) : (
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-outline-danger"
+                          onClick={() => setConfirm({ kind: 'deactivate', user: u })}
+                        >
+                          {t('staff.deactivate')}
+                          <span className="visually-hidden"> {name(u)}</span>
+                        </button>
+                      )}
+                      {u.twoFactorEnabled && (
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-outline-secondary"
+                          onClick={() => setConfirm({ kind: 'reset', user: u })}
+                        >
+                          {t('staff.resetTwoFactor')}
+                          <span className="visually-hidden"> {name(u)}</span>
+                        </button>
+                      )}
+                    </div>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <ConfirmDialog
+        show={!!confirm}
+        title={
+          confirm
+            ? confirm.kind === 'deactivate'
+              ? t('staff.deactivateTitle', { name: name(confirm.user) })
+              : t('staff.resetTitle', { name: name(confirm.user) })
+            : ''
+        }
+        body={confirm?.kind === 'deactivate' ? t('staff.deactivateBody') : t('staff.resetBody')}
+        confirmLabel={confirm?.kind === 'deactivate' ? t('staff.deactivate') : t('staff.resetTwoFactor')}
+        danger
+        busy={change.isPending}
+        error={confirm ? rowError : null}
+        onConfirm={() =>
+          confirm &&
+          change.mutate(
+            confirm.kind === 'deactivate'
+              ? { user: confirm.user, body: { disabled: true } }
+              : { user: confirm.user, reset: true },
+          )
+        }
+        onCancel={() => {
+          setConfirm(null);
+          setRowError(null);
+        }}
+      />
+    </>
+  );
+}
+
+function AddStaff() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const errorMessage = useErrorMessage();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [added, setAdded] = useState<string | null>(null);
+  const form = useForm<NewStaff>({
+    resolver: zodResolver(newStaffSchema) as never,
+    defaultValues: { email: '', name: '', password: '', role: 'coordinator' },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const submit = form.handleSubmit(async (values) => {
+    setFailure(null);
+    setAdded(null);
+    try {
+      await api.post('/api/admin/staff', { body: values });
+      setAdded(values.name || values.email);
+      form.reset();
+      void queryClient.invalidateQueries({ queryKey: STAFF_KEY });
+    } catch (e) {
+      setFailure(e instanceof ApiError && e.status === 409 ? e.message : errorMessage(e));
+    }
+  });
+  return (
+    <section className="card mt-4" aria-labelledby="add-staff-heading">
+      <form className="card-body row" noValidate onSubmit={(e) => void submit(e)}>
+        <h2 id="add-staff-heading" className="h5 col-12">
+          {t('staff.add')}
+        </h2>
+        <Field name="name" label={t('staff.name')} error={errors.name} className="col-md-6 mb-3">
+          {(a) => (
+            <input {...form.register('name')} {...a} autoComplete="off" className={`form-control ${a.className}`} />
+          )}
+        </Field>
+        <Field name="email" label={t('staff.email')} error={errors.email} className="col-md-6 mb-3">
+          {(a) => (
+            <input
+              {...form.register('email')}
+              {...a}
+              type="email"
+              autoComplete="off"
+              className={`form-control ${a.className}`}
+            />
+          )}
+        </Field>
+        <Field name="role" label={t('staff.role')} error={errors.role} className="col-md-6 mb-3">
+          {(a) => (
+            <select {...form.register('role')} {...a} className={`form-select ${a.className}`}>
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {t(`roles.${r}`)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          name="newPassword"
+          label={t('staff.password')}
+          hint={t('staff.passwordHint')}
+          error={errors.password}
+          className="col-md-6 mb-3"
+        >
+          {(a) => (
+            <input
+              {...form.register('password')}
+              {...a}
+              type="password"
+              autoComplete="new-password"
+              className={`form-control ${a.className}`}
+            />
+          )}
+        </Field>
+        <div className="col-12" aria-live="polite">
+          {added && (
+            <div className="alert alert-success" role="status">
+              {t('staff.created', { name: added })}
+            </div>
+          )}
+          {failure && (
+            <div className="alert alert-danger" role="alert">
+              {failure}
+            </div>
+          )}
+        </div>
+        <div className="col-12">
+          <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
+            {t('staff.add')}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * The console's one API client. The staff session is an httpOnly SameSite=Strict cookie, so every call goes with
+ * credentials 'same-origin' and never sees a token; changes carry the CSRF header the server asks for. Errors: ApiError { status, code, message } for a non-2xx answer
+ * ({ error, message } bodies), NetworkError when the server could not be reached.
+ */
+
+import { CONSOLE_BACKGROUND_HEADER, CONSOLE_CSRF_HEADER, SESSION_EXPIRES_HEADER } from './contract';
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(messageOf(status, body));
+  }
+  get code(): string | undefined {
+    const b = this.body as { error?: unknown } | null;
+    return b && typeof b === 'object' && typeof b.error === 'string' ? b.error : undefined;
+  }
+  /** Field problems of a 400 answer ({ fields: { "payor.email": "message" } }). */
+  get fields(): Record<string, string> {
+    const b = this.body as { fields?: unknown } | null;
+    return b && typeof b === 'object' && b.fields && typeof b.fields === 'object'
+      ? (b.fields as Record<string, string>)
+      : {};
+  }
+}
+
+export class NetworkError extends Error {
+  override name = 'NetworkError';
+}
+
+function messageOf(status: number, body: unknown): string {
+  if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') {
+    return (body as { message: string }).message;
+  }
+  if (typeof body === 'string' && body) return body;
+  return `Error ${status}`;
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+export interface RequestOptions {
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** A poll, not the person: does not extend the idle time-out on the server. */
+  background?: boolean;
+}
+
+export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {}))
+    if (v !== undefined && v !== null && v !== '') qs.append(k, String(v));
+  const s = qs.toString();
+  const relative = `${path}${s ? `?${s}` : ''}`;
+  return typeof window === 'undefined' ? relative : new URL(relative, window.location.origin).toString();
+}
+
+/** Listeners told when any call answers 401 (the session ended elsewhere: signed out everywhere, timed out). */
+const unauthorizedListeners = new Set<() => void>();
+export function onUnauthorized(fn: () => void): () => void {
+  unauthorizedListeners.add(fn);
+  return () => unauthorizedListeners.delete(fn);
+}
+
+/** Listeners told the session's new idle expiry (ISO) after every answer that carries it. */
+const sessionExpiryListeners = new Set<(expiresAt: string) => void>();
+export function onSessionExpiry(fn: (expiresAt: string) => void): () => void {
+  sessionExpiryListeners.add(fn);
+  return () => sessionExpiryListeners.delete(fn);
+}
+
+async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  // CSRF: the server refuses a cookie-authenticated change without this header (a form on another site cannot set it).
+  if (method !== 'GET') headers[CONSOLE_CSRF_HEADER] = '1';
+  if (opts.background) headers[CONSOLE_BACKGROUND_HEADER] = '1';
+  let res: Response;
+  try {
+    res = await fetch(buildUrl(path, opts.query), {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: opts.signal,
+    });
+  } catch (e) {
+    if (e instanceof DOMException && e.name === 'AbortError') throw e;
+    throw new NetworkError('network');
+  }
+  const expires = res.headers.get(SESSION_EXPIRES_HEADER);
+  if (expires) sessionExpiryListeners.forEach((fn) => fn(expires));
+  if (res.status === 204) return undefined as T;
+  const type = res.headers.get('content-type') ?? '';
+  const body: unknown = type.includes('json') ? await res.json().catch(() => null) : await res.text();
+  if (!res.ok) {
+    if (res.status === 401 && !path.startsWith('/api/admin/session')) unauthorizedListeners.forEach((fn) => fn());
+    throw new ApiError(res.status, body);
+  }
+  return body as T;
+}
+
+export const api = {
+  get: <T>(path: string, opts?: RequestOptions) => request<T>('GET', path, opts),
+  post: <T>(path: string, opts?: RequestOptions) => request<T>('POST', path, { body: {}, ...opts }),
+  put: <T>(path: string, opts?: RequestOptions) => request<T>('PUT', path, { body: {}, ...opts }),
+  patch: <T>(path: string, opts?: RequestOptions) => request<T>('PATCH', path, { body: {}, ...opts }),
+  delete: <T>(path: string, opts?: RequestOptions) => request<T>('DELETE', path, opts),
+};

@@ -1,0 +1,32 @@
+/** What each staff role may do in the console (the server enforces the same on every route; this only hides). */
+export type StaffRole = 'admin' | 'coordinator' | 'billing';
+
+export type Permission =
+  | 'links.view'
+  | 'links.create'
+  | 'links.manage'
+  | 'payments.view'
+  | 'payments.export'
+  | 'funnel.view'
+  | 'staff.manage'
+  | 'settings.manage';
+
+const GRANTS: Record<StaffRole, readonly Permission[]> = {
+  admin: [
+    'links.view',
+    'links.create',
+    'links.manage',
+    'payments.view',
+    'payments.export',
+    'funnel.view',
+    'staff.manage',
+    'settings.manage',
+  ],
+  coordinator: ['links.view', 'links.create', 'links.manage', 'payments.view', 'payments.export', 'funnel.view'],
+  billing: ['links.view', 'payments.view', 'payments.export', 'funnel.view'],
+};
+
+export function can(role: string | undefined, permission: Permission): boolean {
+  if (!role || !(role in GRANTS)) return false;
+  return GRANTS[role as StaffRole].includes(permission);
+}

@@ -1,0 +1,205 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../context.js';
+import { createLinkAtPaymentStep, freePort, payWithSandbox } from '../modules/payments/payment-fixtures.js';
+import { openPostgres } from './client.js';
+
+/**
+ * Fault test (needs DATABASE_URL, so it runs in .ci/run's PostgreSQL pass): the real server under a little load of
+ * payments while every backend of its database is killed, several times. The process must stay up, answer 503 (not
+ * 500, not a crash) while the database is gone, serve again without a restart, and lose nothing it acknowledged: the
+ * approvals at the sandbox gateway and the recorded payments agree.
+ */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const DATABASE_URL = process.env.DATABASE_URL;
+const children: ChildProcess[] = [];
+const cleanups: (() => Promise<void> | void)[] = [];
+afterAll(async () => {
+  for (const c of children) {
+    if (c.exitCode === null) {
+      const exited = new Promise((r) => c.once('exit', r));
+      c.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (c.exitCode === null) c.kill('SIGKILL');
+    }
+  }
+  for (const f of cleanups) await f();
+});
+
+async function startServer(dbUrl: string) {
+  const [port, signPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paylink-fault-'));
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('PAYLINK_') && k !== 'DATABASE_URL' && k !== 'PORT'),
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...base,
+      PORT: String(port),
+      SIGN_PORT: String(signPort),
+      GATEWAY_PORT: String(gatewayPort),
+      HOST: '127.0.0.1',
+      PAYLINK_DATA_DIR: dataDir,
+      PAYLINK_MODE: 'sandbox',
+      PAYLINK_DEMO_LINKS: 'false',
+      LOG_LEVEL: 'fatal',
+      DATABASE_URL: dbUrl,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const deadline = Date.now() + 90_000;
+  while (!output.includes('npm run paylink -- --help')) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    gatewayOrigin: `http://127.0.0.1:${gatewayPort}`,
+    child,
+    output: () => output,
+  };
+}
+
+describe.skipIf(!DATABASE_URL)('database connection loss under load (needs DATABASE_URL)', () => {
+  it('keeps the process up, answers 503 while the database is gone, recovers, and loses no approval', async () => {
+    const name = `paylink_fault_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: DATABASE_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const u = new URL(DATABASE_URL!);
+    u.pathname = `/${name}`;
+    const dbUrl = u.toString();
+    // The test's own connections are named so the killer spares them: only the server loses its database.
+    const db = openPostgres(`${dbUrl}?application_name=paylink-fault-test`);
+    cleanups.push(async () => {
+      await db.close();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    });
+
+    const server = await startServer(dbUrl);
+    const secret = await db.query<{ value: string }>(`select value from app_secret where name = 'session'`);
+    const ctx = {
+      db,
+      sessionKeys: { secret: new TextEncoder().encode(secret.rows[0]!.value), ttlMinutes: 60 },
+      config: { apiKey: 'paylink-sandbox-api-key' },
+    } as unknown as AppContext;
+
+    const statuses: number[] = [];
+    const call = async (url: string, init: RequestInit) => {
+      const r = await fetch(url, init);
+      statuses.push(r.status);
+      return r;
+    };
+    // What a patient's phone does: retry what failed (503 is "try again"), with a little backoff.
+    const retry = async <T>(fn: () => Promise<T | null>): Promise<T> => {
+      for (let i = 0; ; i++) {
+        const v = await fn();
+        if (v !== null) return v;
+        if (i > 200) throw new Error('no success after 200 tries');
+        await new Promise((r) => setTimeout(r, Math.min(50 * (i + 1), 500)));
+      }
+    };
+
+    let stop = false;
+    let paid = 0;
+    const patient = async () => {
+      while (!stop) {
+        const link = await createLinkAtPaymentStep(ctx, { amountDollars: 300 });
+        const token = await retry(async () => {
+          const r = await call(`${server.url}/api/converge?amount=300`, { method: 'POST', headers: link.headers });
+          if (r.status === 200) return r.text();
+          expect([502, 503]).toContain(r.status);
+          return null;
+        });
+        const pay = await retry(async () => {
+          const { pay } = await payWithSandbox(server.gatewayOrigin, {
+            sessionToken: token,
+            card: '4000000000000002',
+            amountCents: 30000,
+          }).catch(() => ({ pay: null }));
+          return pay?.ssl_result === '0' ? pay : null;
+        });
+        await retry(async () => {
+          const r = await call(`${server.url}/api/linkpaymenthistory`, {
+            method: 'PUT',
+            headers: { ...link.headers, 'content-type': 'application/json' },
+            body: JSON.stringify({
+              linkId: link.linkId,
+              transactionId: pay.ssl_txn_id,
+              payorFullName: '',
+              payorEmail: '',
+            }),
+          });
+          if (r.status === 200) return true;
+          expect([502, 503]).toContain(r.status);
+          return null;
+        });
+        paid++;
+      }
+    };
+
+    let failure: unknown = null;
+    const load = Promise.all(
+      [1, 2, 3, 4].map(() =>
+        patient().catch((err: unknown) => {
+          failure ??= err;
+          stop = true;
+        }),
+      ),
+    );
+    const waitForPayments = async (n: number) => {
+      const target = paid + n;
+      while (paid < target && !stop) {
+        if (server.child.exitCode !== null) stop = true;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const killer = new pg.Client({ connectionString: DATABASE_URL });
+    await killer.connect();
+    let killed = 0;
+    for (let round = 0; round < 4; round++) {
+      await waitForPayments(2);
+      if (stop) break;
+      const r = await killer.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+         where datname = $1 and backend_type = 'client backend' and pid <> pg_backend_pid()
+           and application_name <> 'paylink-fault-test'`,
+        [name],
+      );
+      killed += r.rowCount ?? 0;
+    }
+    await killer.end();
+    await waitForPayments(2);
+    stop = true;
+    await load;
+    expect(server.child.exitCode, server.output()).toBeNull();
+    if (failure) throw failure;
+
+    expect(killed).toBeGreaterThan(0);
+    expect(statuses).not.toContain(500);
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok', database: 'up' });
+
+    const approvals = await db.query<{ n: number }>(
+      `select count(*)::int as n from sandbox_gateway_transaction where result = '0'`,
+    );
+    const payments = await db.query<{ n: number }>(`select count(*)::int as n from payment where status = 'approved'`);
+    expect(payments.rows[0]!.n).toBe(paid);
+    expect(approvals.rows[0]!.n).toBe(payments.rows[0]!.n);
+  }, 240_000);
+});

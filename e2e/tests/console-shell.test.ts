@@ -1,0 +1,49 @@
+// The practice console's shell in a real browser: served at /console by the product, deep links fall back to its
+// index.html, a signed-out visit lands on the sign-in screen (keeping where it was going), EN/ES switch, axe-clean
+// in both languages on a phone and a desktop.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { expectAccessible } from '../support/a11y.js';
+import type { RunningProduct } from '../support/server.js';
+import { setUpProduct } from '../support/suite.js';
+
+let product: RunningProduct;
+let browser: Browser;
+setUpProduct((p, b) => ((product = p), (browser = b)));
+
+test('console: served at /console, deep links, sign-in screen in EN and ES, axe-clean', async () => {
+  const res = await fetch(`${product.baseUrl}/console/links/abc123?x=1`);
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-type') ?? '', /text\/html/);
+  assert.match(await res.text(), /\/console\/assets\//, 'the console index.html, not the patient app');
+  assert.equal((await fetch(`${product.baseUrl}/console/assets/nope.js`)).status, 404);
+
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.goto(`${product.baseUrl}/console/sign-in?next=%2Flinks%2Fabc123`);
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    await expectAccessible(page, `console sign-in EN ${viewport.width}px`);
+
+    // Keyboard: the heading has focus; Tab reaches the e-mail field first, then the password.
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('type')), 'email');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('type')), 'password');
+
+    // Validation before any request, announced on the fields.
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Enter an e-mail address like name@example.com.').waitFor();
+    assert.equal(await page.getByLabel('E-mail').getAttribute('aria-invalid'), 'true');
+
+    await page.getByRole('button', { name: 'Español' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Iniciar sesión' }).waitFor();
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
+    await expectAccessible(page, `console sign-in ES ${viewport.width}px`);
+    await context.close();
+  }
+});
