@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StepRoutes } from '@paylink/shared';
 import { buildSignServer } from '../modules/signing/sign-server.js';
 import { prepareStepDocuments } from '../modules/signing/prepare-step-documents.js';
-import { seedLinkWithSteps } from '../modules/signing/signing-test-fixtures.js';
+import { seedLinkWithSteps } from '../../test/support/signing-fixtures.js';
 import { seedLink } from '../seed/sample-links.js';
 import { staffToken } from '../seed/seed-staff.js';
-import { createTestApp } from '../test-support/context.js';
+import { createTestApp } from '../../test/support/context.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 

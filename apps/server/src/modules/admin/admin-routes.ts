@@ -21,7 +21,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { auditContext } from '../../lib/audit.js';
 import { createLink } from '../links/create-link.js';
-import { allowEmptyJsonBodies, errorResponses } from '../links/route-support.js';
+import { allowEmptyJsonBodies, errorResponses } from '../../http/route-support.js';
 import { changeLink } from './change-link.js';
 import { createStaffUser } from './create-staff-user.js';
 import { listLinks } from './list-links.js';

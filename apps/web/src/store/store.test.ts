@@ -2,11 +2,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import CryptoJS from 'crypto-js';
 import { makeStore } from './store';
 import { PERSIST_STORAGE_KEY } from './persist';
-import { setPatient } from '../store/patient-slice';
-import { signedIn } from '../store/auth-slice';
-import { setLink } from '../store/link-slice';
-import { setPayment } from '../store/payment-slice';
-import { setContinue } from '../store/continue-slice';
+import { setPatient } from './patient-slice';
+import { signedIn } from './auth-slice';
+import { setLink } from './link-slice';
+import { setPayment } from './payment-slice';
+import { setContinue } from './continue-slice';
 
 const patient = {
   firstName: 'Zelda',
