@@ -2,10 +2,10 @@ import { deflateSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { StepRoutes } from '@paylink/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../test-support/context.js';
+import { createTestApp } from '../../../test/support/context.js';
 import { prepareStepDocuments } from '../signing/prepare-step-documents.js';
 import { buildSignServer } from '../signing/sign-server.js';
-import { multipartFile, seedLinkWithSteps } from '../signing/signing-test-fixtures.js';
+import { multipartFile, seedLinkWithSteps } from '../../../test/support/signing-fixtures.js';
 
 /** Issue 11, finding 2: image decompression bombs are refused from the header, before any decode. */
 function crc32(buf: Buffer): number {

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateGroup } from '../../http/rate-limits.js';
 import { seedLink } from '../../seed/sample-links.js';
-import { apiHeaders, createTestApp } from '../../test-support/context.js';
+import { apiHeaders, createTestApp } from '../../../test/support/context.js';
 
 /** Issue 11, finding 5: an outer per-IP layer, stricter on sign-in, the phone lookup, vitals and staff sign-in. */
 const apps: Awaited<ReturnType<typeof createTestApp>>[] = [];

@@ -7,10 +7,10 @@ import { StepRoutes } from '@paylink/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffToken } from '../../seed/seed-staff.js';
 import { seedLink } from '../../seed/sample-links.js';
-import { createTestApp } from '../../test-support/context.js';
+import { createTestApp } from '../../../test/support/context.js';
 import { prepareStepDocuments } from '../signing/prepare-step-documents.js';
 import { buildSignServer } from '../signing/sign-server.js';
-import { seedLinkWithSteps } from '../signing/signing-test-fixtures.js';
+import { seedLinkWithSteps } from '../../../test/support/signing-fixtures.js';
 
 /** Issue 11, finding 4: patient- and staff-entered names never carry terminal escape sequences to the CLI. */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
