@@ -21,6 +21,8 @@ export interface RunningProduct {
   gatewayOrigin: string;
   dataDir: string;
   env: Record<string, string>;
+  /** The server process id (the bench reads its memory). */
+  pid: number | undefined;
   /** What the server printed so far (stdout + stderr), for failure reports and log scans. */
   output: () => string;
   /** Stops the server process and keeps its data (to inspect the database afterwards). */
@@ -112,6 +114,7 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
     gatewayOrigin: env.GATEWAY_ORIGIN!,
     dataDir,
     env,
+    pid: child.pid,
     output: () => output,
     halt,
     stop: async () => {

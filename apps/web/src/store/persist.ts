@@ -3,9 +3,11 @@
  * AES-CBC encrypted with a passphrase from the build config (VITE_PERSIST_KEY), rehydration time-out 5000 ms.
  * The session token is blanked before anything is written, and a slice that cannot be decrypted (another key,
  * tampering) comes back as its initial state.
+ * Each slice is encrypted in the storage layer with WebCrypto (decision 0171), byte-compatible with what
+ * redux-persist-transform-encrypt + crypto-js wrote before, so stored state survives the change with no migration.
  */
 import { createTransform, type PersistConfig, type Storage } from 'redux-persist';
-import { encryptTransform } from 'redux-persist-transform-encrypt';
+import { decryptText, encryptText } from '../lib/openssl-aes';
 
 export const PERSIST_KEY = 'paylink';
 export const PERSIST_STORAGE_KEY = `persist:${PERSIST_KEY}`;
@@ -21,6 +23,45 @@ export const localStorageAdapter: Storage = {
   setItem: async (key: string, value: string) => ls()?.setItem(key, value),
   removeItem: async (key: string) => ls()?.removeItem(key),
 };
+
+/**
+ * The stored value is redux-persist's outer JSON `{ slice: "<slice JSON>" }`; every slice's JSON is replaced by the
+ * JSON string of its OpenSSL-format AES text (what the crypto-js transform stored). A slice that does not decrypt is
+ * read back as `null`, which `fallBackToInitial` turns into the slice's initial state. Writes are queued so an
+ * older write never lands after a newer one.
+ */
+export function encryptedStorage(inner: Storage, passphrase: string): Storage {
+  let queue: Promise<unknown> = Promise.resolve();
+  const mapSlices = async (json: string, f: (v: string) => Promise<string>) => {
+    const outer = JSON.parse(json) as Record<string, string>;
+    const entries = await Promise.all(Object.entries(outer).map(async ([k, v]) => [k, await f(v)] as const));
+    return JSON.stringify(Object.fromEntries(entries));
+  };
+  return {
+    getItem: async (key: string) => {
+      await queue;
+      const raw = (await inner.getItem(key)) as string | null;
+      if (!raw) return raw;
+      try {
+        return await mapSlices(raw, (v) => decryptText(JSON.parse(v) as string, passphrase).catch(() => 'null'));
+      } catch {
+        return null; // not our format at all: start clean
+      }
+    },
+    setItem: (key: string, value: string) => {
+      const write = queue.then(async () =>
+        inner.setItem(key, await mapSlices(value, async (v) => JSON.stringify(await encryptText(v, passphrase)))),
+      );
+      queue = write.catch(() => undefined);
+      return write;
+    },
+    removeItem: (key: string) => {
+      const write = queue.then(() => inner.removeItem(key));
+      queue = write.catch(() => undefined);
+      return write;
+    },
+  };
+}
 
 /** auth.access_token lives in memory only. */
 const blankToken = createTransform(
@@ -43,13 +84,9 @@ export function persistConfig<S>(opts: {
   return {
     key: PERSIST_KEY,
     version: 1,
-    storage: opts.storage ?? localStorageAdapter,
+    storage: encryptedStorage(opts.storage ?? localStorageAdapter, opts.passphrase),
     timeout: 5000,
-    // In: blank → fallback (identity) → encrypt. Out (reverse): decrypt → fallback → blank.
-    transforms: [
-      blankToken,
-      fallBackToInitial,
-      encryptTransform({ secretKey: opts.passphrase, onError: () => undefined }),
-    ],
+    // In: blank → fallback (identity), then the storage encrypts. Out: the storage decrypts, then fallback → blank.
+    transforms: [blankToken, fallBackToInitial],
   };
 }

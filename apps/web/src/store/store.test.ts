@@ -93,6 +93,26 @@ describe('persisted state', () => {
     expect(s.auth.access_token).toBe('');
   });
 
+  it('reads state that the crypto-js transform wrote before the WebCrypto change (no migration needed)', async () => {
+    // What redux-persist-transform-encrypt 5 + crypto-js 4 stored: each slice's JSON, AES.encrypt(json, key).
+    const old = (v: unknown) => JSON.stringify(CryptoJS.AES.encrypt(JSON.stringify(v), 'right-key').toString());
+    window.localStorage.setItem(
+      PERSIST_STORAGE_KEY,
+      JSON.stringify({
+        patient: old({ patient: [patient] }),
+        link: old({ redirect_link: '', link_id: 'AbCdEfGhIjKlMnOpQrStUv12' }),
+        continue: old({ isContinue: true }),
+        _persist: old({ version: 1, rehydrated: true }),
+      }),
+    );
+    const { store, persistor } = makeStore({ passphrase: 'right-key' });
+    await ready(persistor);
+    const s = store.getState();
+    expect(s.patient.patient[0]?.lastName).toBe('Quintero');
+    expect(s.link.link_id).toBe('AbCdEfGhIjKlMnOpQrStUv12');
+    expect(s.continue.isContinue).toBe(true);
+  });
+
   it('a wrong key gives a clean state', async () => {
     await storeWithData('right-key');
     const { store, persistor } = makeStore({ passphrase: 'another-key' });
