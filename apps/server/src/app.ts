@@ -7,9 +7,10 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
 import { errorHandler } from './http/errors.js';
+import { openApiTransform, openApiTransformObject } from './http/openapi.js';
 import { refuseControlChars } from './http/control-chars.js';
 import { guardsBeforeValidation } from './http/guards-first.js';
 import { registerRateLimits } from './http/rate-limits.js';
@@ -75,7 +76,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         title: 'Paylink API',
         version: '1.0.0',
         description: 'Patient payment links (spec section 7) and the admin API.',
+        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
       },
+      servers: [{ url: ctx.config.publicUrl, description: 'This Paylink server (PUBLIC_URL)' }],
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
@@ -83,7 +86,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
+    transformObject: openApiTransformObject,
   });
 
   // Issue 11: no control characters in any input; staff tokens are checked before the body (401 before 400); no
