@@ -34,7 +34,7 @@ const en = {
   invoiceNote:
     'This invoice covers the amount you chose to pay now. The rest of your balance will be invoiced separately.',
   authText: (p: { practice: string; patient: string; amount: string; payor: string }) => [
-    `I, ${p.payor}, authorize ${p.practice} to charge ${p.amount} to the card I provide on the next screen as a payment for the care of ${p.patient}.`,
+    `I, ${p.payor}, authorize ${p.practice} to charge ${p.amount} to the card I enter in the card form on this page as a payment for the care of ${p.patient}.`,
     'I understand that this deposit is non-refundable.',
     'I understand that the patient must be present with this card on the pre-op day, or the surgeon may cancel the procedure.',
     'I confirm that I am the cardholder or am authorized to use this card.',
@@ -154,16 +154,16 @@ const es: typeof en = {
   billedBy: 'De',
   billTo: 'Facturar a',
   description: 'Descripción',
-  amount: 'Importe',
+  amount: 'Monto',
   total: 'Total a pagar ahora',
   paymentType: { 1: 'Depósito', 2: 'Pago parcial' },
   noAmount: 'Aún no elegido',
   procedureFallback: 'Procedimiento quirúrgico',
   phone: 'Teléfono',
   email: 'Correo electrónico',
-  invoiceNote: 'Esta factura cubre el importe que eligió pagar ahora. El resto de su saldo se facturará por separado.',
+  invoiceNote: 'Esta factura cubre el monto que eligió pagar ahora. El resto de su saldo se facturará por separado.',
   authText: (p) => [
-    `Yo, ${p.payor}, autorizo a ${p.practice} a cobrar ${p.amount} a la tarjeta que indicaré en la siguiente pantalla como pago por la atención de ${p.patient}.`,
+    `Yo, ${p.payor}, autorizo a ${p.practice} a cobrar ${p.amount} a la tarjeta que indique en el formulario de tarjeta de esta página como pago por la atención de ${p.patient}.`,
     'Entiendo que este depósito no es reembolsable.',
     'Entiendo que el paciente debe presentarse con esta tarjeta el día preoperatorio; de lo contrario, el cirujano puede cancelar el procedimiento.',
     'Confirmo que soy el titular de la tarjeta o que estoy autorizado a usarla.',
