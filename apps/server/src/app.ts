@@ -13,6 +13,7 @@ import { errorHandler } from './http/errors.js';
 import { openApiTransform, openApiTransformObject } from './http/openapi.js';
 import { refuseControlChars } from './http/control-chars.js';
 import { guardsBeforeValidation } from './http/guards-first.js';
+import { registerRateLimits } from './http/rate-limits.js';
 import { requireApiKey } from './http/guards.js';
 import { guessLanguage, localePreloadLink, registerStaticDist } from './http/static-assets.js';
 import { linkRoutes } from './modules/links/link-routes.js';
@@ -102,6 +103,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Issue 11: no control characters in any input; staff tokens are checked before the body (401 before 400); no
   // API answer is cached (they carry patient or staff data).
   refuseControlChars(app);
+  await registerRateLimits(app, ctx.config);
   guardsBeforeValidation(app);
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');

@@ -127,6 +127,18 @@ const envSchema = z.object({
   S3_BUCKET: optional,
   S3_ACCESS_KEY_ID: optional,
   S3_SECRET_ACCESS_KEY: optional,
+  // Per-IP rate limits (issue 11): requests per minute and address, by group; 0 turns a group off (docs/security.md).
+  RATE_LIMIT_DEFAULT_PER_MINUTE: int(1200, 0, 1_000_000),
+  RATE_LIMIT_AUTH_PER_MINUTE: int(30, 0, 1_000_000),
+  RATE_LIMIT_LOOKUP_PER_MINUTE: int(30, 0, 1_000_000),
+  RATE_LIMIT_VITALS_PER_MINUTE: int(60, 0, 1_000_000),
+  RATE_LIMIT_STAFF_LOGIN_PER_MINUTE: int(20, 0, 1_000_000),
+  RATE_LIMIT_CSP_REPORT_PER_MINUTE: int(30, 0, 1_000_000),
+  /** Shared rate-limit counters for several processes (e.g. redis://127.0.0.1:6379); empty: in memory per process. */
+  REDIS_URL: optional,
+  RATE_LIMIT_REDIS_PREFIX: z.string().default('paylink-rl:'),
+  /** The web-vitals table keeps at most this many rows (the oldest go first). */
+  VITALS_MAX_ROWS: int(100_000, 100, 100_000_000),
   /** The practice's contract PDF for the contract step (default: the bundled sample, assets/sample-contract.pdf). */
   CONTRACT_PDF_PATH: optional,
   // Messaging (issue 14): reminder plan defaults (the console's practice settings override them), durations like

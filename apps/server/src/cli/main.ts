@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseDuration, type LinkDetail, type LinkSummary } from '@paylink/shared';
 import { CliError, callApi, resolveCliEnv } from './api-client.js';
-import { linkDetailText, linksTable, table } from './format.js';
+import { forTerminal, jsonForTerminal, linkDetailText, linksTable, table } from './format.js';
 
 /**
  * `npm run paylink -- <command>`: a thin client of the admin API (docs/coordinator.md). It finds the server from
@@ -12,7 +12,7 @@ const program = new Command();
 const env = resolveCliEnv();
 
 const print = (json: unknown, human: () => string) => {
-  console.log(program.opts().json ? JSON.stringify(json, null, 2) : human());
+  console.log(program.opts().json ? jsonForTerminal(json) : forTerminal(human()));
 };
 
 const positiveInt = (name: string) => (v: string) => {
@@ -370,11 +370,11 @@ async function readStdin(): Promise<string> {
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CliError) {
-    if (program.opts().json) console.error(JSON.stringify({ error: err.message, fields: err.details }));
+    if (program.opts().json) console.error(jsonForTerminal({ error: err.message, fields: err.details }));
     else {
-      console.error(`error: ${err.message}`);
+      console.error(forTerminal(`error: ${err.message}`));
       for (const [k, v] of Object.entries(err.details ?? {})) {
-        if (!err.message.includes(v)) console.error(`  ${k}: ${v}`);
+        if (!err.message.includes(v)) console.error(forTerminal(`  ${k}: ${v}`));
       }
     }
     process.exit(1);

@@ -89,6 +89,9 @@ const en = {
       `This file is too large. The limit is ${mb} MB: take a new photo or choose a smaller file.`,
     wrongType: 'This file type is not accepted. Upload a JPEG, PNG, HEIC photo or a PDF.',
     unreadable: 'This file could not be read. Take a new photo or choose another file.',
+    tooManyPixels:
+      'This image has too many pixels (more than 40 megapixels). Take a new photo or choose a smaller one.',
+    busy: 'We are processing many files right now. Wait a moment and try again.',
     encryptedPdf: 'This PDF is password-protected. Upload a PDF without a password or a photo.',
     duplicate: 'This exact file was already uploaded. Do not upload the same document twice: choose the other side.',
     missingFiles: 'Upload both the front and the back before you submit.',
@@ -215,6 +218,9 @@ const es: typeof en = {
       `El archivo es demasiado grande. El límite es de ${mb} MB: tome una foto nueva o elija un archivo más pequeño.`,
     wrongType: 'Este tipo de archivo no se acepta. Suba una foto JPEG, PNG, HEIC o un PDF.',
     unreadable: 'No se pudo leer el archivo. Tome una foto nueva o elija otro archivo.',
+    tooManyPixels:
+      'Esta imagen tiene demasiados píxeles (más de 40 megapíxeles). Tome una foto nueva o elija una más pequeña.',
+    busy: 'Estamos procesando muchos archivos en este momento. Espere un momento e inténtelo de nuevo.',
     encryptedPdf: 'Este PDF está protegido con contraseña. Suba un PDF sin contraseña o una foto.',
     duplicate: 'Este mismo archivo ya se subió. No suba el mismo documento dos veces: elija el otro lado.',
     missingFiles: 'Suba el frente y el reverso antes de enviar.',
