@@ -10,6 +10,7 @@ import { loadProviders } from './providers/index.js';
 import { sideServers } from './side-servers.js';
 import { startOutboxWorker } from './modules/outbox/outbox-worker.js';
 import { startReconcileWorker } from './modules/payments/reconcile-payment.js';
+import { startMessagingWorker } from './modules/messaging/messaging-worker.js';
 import { runBootSeed, type BootSeedResult } from './seed/boot-seed.js';
 import { exposureWarning, providerLines } from './startup-report.js';
 
@@ -66,6 +67,7 @@ async function main() {
     },
     15_000,
   );
+  const messaging = startMessagingWorker(ctx);
   const side: { name: string; origin: string; server: import('fastify').FastifyInstance }[] = [];
   for (const s of sideServers.filter((x) => x.enabled(ctx))) {
     const server = await s.build(ctx);
@@ -74,6 +76,7 @@ async function main() {
   }
 
   const shutdown = async () => {
+    await messaging.stop();
     await outbox.stop();
     await reconciler.stop();
     for (const s of side) await s.server.close();

@@ -124,6 +124,8 @@ export const createLinkBodySchema = z
     language: z.enum(Languages).optional().default('en'),
     expiresIn: expiresInSchema.optional(),
     procedureDescription: text(500),
+    /** Send the personal link right away by SMS or e-mail (issue 14). */
+    send: z.enum(['sms', 'email']).optional(),
   })
   .strict()
   .transform((v, ctx) => {
@@ -141,7 +143,13 @@ export type CreateLinkInput = z.output<typeof createLinkBodySchema>;
 
 export const linkStateSchema = z.enum(['active', 'expired', 'cancelled', 'completed']);
 
-export const createLinkResultSchema = z.object({ id: z.string(), url: z.string(), expiresAt: z.string() });
+export const createLinkResultSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  expiresAt: z.string(),
+  /** Present when the create request asked to send the link (issue 14). */
+  message: z.object({ id: z.string(), channel: z.enum(['sms', 'email']), to: z.string() }).optional(),
+});
 
 export const adminPaymentSchema = z.object({
   paymentTypeId: z.number().int(),

@@ -7,3 +7,4 @@ export * from './admin.js';
 export * from './app-config.js';
 export * from './text.js';
 export * from './console.js';
+export * from './messaging.js';

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { BoardQuery, BoardRow } from '../../shared/api/contract';
+import { TableScroll } from '../../shared/components/table-scroll';
 import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading } from '../../shared/components/query-state';
 import { StateBadge, useStepLabel } from '../../shared/components/link-labels';
@@ -129,7 +130,7 @@ function Filters(props: {
         update({ q: q.trim() || null });
       }}
     >
-      <div className="col-12 col-lg-4">
+      <div className="col-12 col-lg-6">
         <label htmlFor={`${id}-q`} className="form-label small mb-1">
           {t('board.search')}
         </label>
@@ -178,7 +179,7 @@ function Filters(props: {
           ))}
         </select>
       </div>
-      <div className="col-6 col-md-3 col-lg-1">
+      <div className="col-6 col-md-3 col-lg-2">
         <label htmlFor={`${id}-coordinator`} className="form-label small mb-1">
           {t('board.coordinator')}
         </label>
@@ -192,7 +193,7 @@ function Filters(props: {
           <option value="me">{t('board.me')}</option>
         </select>
       </div>
-      <div className="col-6 col-md-3 col-lg-1">
+      <div className="col-6 col-md-3 col-lg-2">
         <label htmlFor={`${id}-from`} className="form-label small mb-1">
           {t('board.from')}
         </label>
@@ -204,7 +205,7 @@ function Filters(props: {
           onChange={(e) => update({ from: e.target.value || null })}
         />
       </div>
-      <div className="col-6 col-md-3 col-lg-1">
+      <div className="col-6 col-md-3 col-lg-2">
         <label htmlFor={`${id}-to`} className="form-label small mb-1">
           {t('board.to')}
         </label>
@@ -217,7 +218,7 @@ function Filters(props: {
         />
       </div>
       {props.hasFilters && (
-        <div className="col-6 col-md-3 col-lg-1">
+        <div className="col-6 col-md-3 col-lg-2">
           <button
             type="button"
             className="btn btn-outline-secondary w-100"
@@ -238,7 +239,7 @@ function BoardTable(props: { rows: BoardRow[] }) {
   const { t } = useTranslation();
   const stepLabel = useStepLabel();
   return (
-    <div className="table-responsive-md">
+    <TableScroll className="table-responsive-md" label={t('board.caption')}>
       <table className="table table-hover bg-white border link-table stack-table mb-2">
         <caption className="visually-hidden">{t('board.caption')}</caption>
         <thead className="table-light">
@@ -304,6 +305,6 @@ function BoardTable(props: { rows: BoardRow[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
