@@ -293,6 +293,8 @@ export async function signDocumentStep(
   if (o.axe) await expectAccessible(page, o.axe);
   await signInFrame(f, frame, { by: o.by, name: o.name });
   await assertEnabled(next, 'Next after signing', 30_000);
+  // Judge the screen again after the change: the "Document completed" status only exists now (issue 16, 10b).
+  if (o.axe) await expectAccessible(page, `${o.axe}, signed`);
 }
 
 /** Uploads the front (PNG) and back (JPEG) of an ID in the signing frame, then waits for Next. */
@@ -324,6 +326,7 @@ export async function uploadIdStep(f: Flow, o: { axe?: string; seed?: number } =
   }
   await press(f, frame.getByRole('button', { name: SIGN_UI.submitUpload }));
   await assertEnabled(next, 'Next after the ID upload', 30_000);
+  if (o.axe) await expectAccessible(f.page, `${o.axe}, uploaded`);
 }
 
 export async function nextStep(f: Flow): Promise<void> {
@@ -399,7 +402,8 @@ export async function payNow(f: Flow): Promise<void> {
 /** The sandbox 3-D Secure lightbox: press Authenticate or Fail authentication. */
 export async function answerChallenge(f: Flow, answer: 'authenticate' | 'fail'): Promise<void> {
   const frame = f.page.frameLocator(`iframe[src^="${f.product.gatewayOrigin}"]`);
-  const name = answer === 'authenticate' ? /^authenticate$/i : /fail authentication/i;
+  const name =
+    answer === 'authenticate' ? /^(authenticate|autenticar)$/i : /fail authentication|fallar la autenticación/i;
   const button = frame.getByRole('button', { name }).or(f.page.getByRole('button', { name })).first();
   await press(f, button);
 }

@@ -65,6 +65,12 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
     GATEWAY_ORIGIN: `http://127.0.0.1:${gatewayPort}`,
     PAYLINK_DATA_DIR: dataDir,
     PAYLINK_MODE: 'sandbox',
+    // One browser on 127.0.0.1 drives many sign-ins a minute: the per-IP layer stays on, with room for the suite.
+    RATE_LIMIT_DEFAULT_PER_MINUTE: '100000',
+    RATE_LIMIT_AUTH_PER_MINUTE: '10000',
+    RATE_LIMIT_LOOKUP_PER_MINUTE: '10000',
+    RATE_LIMIT_VITALS_PER_MINUTE: '10000',
+    RATE_LIMIT_STAFF_LOGIN_PER_MINUTE: '10000',
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...extraEnv,

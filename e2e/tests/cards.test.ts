@@ -39,8 +39,8 @@ const THREE_DS = {
   title: 'We were unable to process your payment',
   lines: ['Transaction could not authenticate. Please use another form of payment.'],
 };
-const declined = (message: string) => ({
-  title: 'Card Declined',
+const declined = (message: string, title = 'Card Declined') => ({
+  title,
   lines: ['Unable to process payment.', 'Verify the information you entered is correct.', message],
 });
 
@@ -59,7 +59,11 @@ test('every decline and 3-D Secure failure shows its modal; then an approved Mas
       { card: CARDS.declined, modal: declined('DECLINED') },
       {
         card: CARDS.luhnInvalid,
-        modal: declined('The Credit Card Number supplied in the authorization request appears to be invalid.'),
+        // A gateway error, not a decline: nothing was charged, so the title is neutral (decision 0163).
+        modal: declined(
+          'The Credit Card Number supplied in the authorization request appears to be invalid.',
+          'Payment not completed',
+        ),
       },
     ];
     const checked = new Set<string>();
@@ -78,7 +82,10 @@ test('every decline and 3-D Secure failure shows its modal; then an approved Mas
     // Gateway error: errorMessage wins over everything else.
     await fillCard(f, { number: CARDS.gatewayError, cvc: CVC });
     await payNow(f);
-    const dialog = await expectPaymentModal(f, { title: 'Card Declined', lines: ['Unable to process payment.'] });
+    const dialog = await expectPaymentModal(f, {
+      title: 'Payment not completed',
+      lines: ['Unable to process payment.'],
+    });
     const shown = await dialog.innerText();
     assert.ok(
       shown.includes('The transaction could not be processed. Please try again later.') ||

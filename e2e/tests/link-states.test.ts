@@ -133,6 +133,12 @@ test('session: a warning a minute before the hour, then expiry signs out to /aut
     // Past the hour: signed out, back to /auth.
     await page.clock.fastForward('01:00');
     await expectRoute(page, '/auth');
+    // It says why (issue 16, item 8), and the page is still accessible with the notice.
+    await page
+      .getByRole('status')
+      .filter({ hasText: text('en', 'auth.sessionExpired') })
+      .waitFor();
+    await expectAccessible(page, 'auth after the session expired');
     // The session cookie is HttpOnly: signing out asks the server to clear it.
     await eventually(
       async () =>

@@ -51,5 +51,5 @@ describe('health when the database is gone', () => {
     expect(r.statusCode).toBe(503);
     expect(r.json()).toEqual({ status: 'unavailable', database: 'down' });
     await t.app.close();
-  });
+  }, 90_000);
 });

@@ -13,6 +13,7 @@ import { errorHandler } from './http/errors.js';
 import { openApiTransform, openApiTransformObject } from './http/openapi.js';
 import { refuseControlChars } from './http/control-chars.js';
 import { guardsBeforeValidation } from './http/guards-first.js';
+import { registerRateLimits } from './http/rate-limits.js';
 import { requireApiKey } from './http/guards.js';
 import { guessLanguage, localePreloadLink, registerStaticDist } from './http/static-assets.js';
 import { linkRoutes } from './modules/links/link-routes.js';
@@ -23,6 +24,7 @@ import { paymentRoutes } from './modules/payments/payment-routes.js';
 import { appConfigRoutes } from './modules/app-config/app-config-routes.js';
 import { vitalsRoutes } from './modules/vitals/vitals-routes.js';
 import { documentAdminRoutes } from './modules/signing/document-admin-routes.js';
+import { messagingRoutes } from './modules/messaging/messaging-routes.js';
 import { consoleAuthRoutes } from './modules/console-auth/console-auth-routes.js';
 import { consoleRoutes } from './modules/console/console-routes.js';
 import { gatewayCspOrigins } from './providers/gateway/browser-config.js';
@@ -39,7 +41,13 @@ export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../console/dist');
 
 /** Paths under /api that do not take the product API key (they have their own credentials or none). */
-const API_KEY_EXEMPT = [/^\/api\/admin(\/|$)/, /^\/api\/dev(\/|$)/, /^\/api\/docs(\/|$)/];
+const API_KEY_EXEMPT = [
+  /^\/api\/admin(\/|$)/,
+  /^\/api\/dev(\/|$)/,
+  /^\/api\/docs(\/|$)/,
+  // Twilio's webhooks carry X-Twilio-Signature instead (issue 14).
+  /^\/api\/webhooks\/twilio\//,
+];
 
 /** Log redaction: credentials and anything card-shaped never reach the logs. */
 const REDACT = [
@@ -102,6 +110,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Issue 11: no control characters in any input; staff tokens are checked before the body (401 before 400); no
   // API answer is cached (they carry patient or staff data).
   refuseControlChars(app);
+  await registerRateLimits(app, ctx.config);
   guardsBeforeValidation(app);
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
@@ -158,6 +167,7 @@ const routeModules: RouteModule[] = [
   webhookRoutes,
   evidenceRoutes,
   exportRoutes,
+  messagingRoutes,
   consoleAuthRoutes,
   consoleRoutes,
 ];

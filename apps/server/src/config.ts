@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseOptionalDuration, parseQuietHours } from './lib/durations.js';
 
 /**
  * Every setting the server reads, validated once at boot. A bad or missing value stops the process with a message
@@ -16,6 +17,19 @@ const optional = z
   .optional()
   .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
 const origin = z.url().transform((v) => v.replace(/\/+$/, ''));
+/** A duration like 30s, 24h or 3d, or `off` (null). */
+const offOrDuration = (def: string) =>
+  z
+    .string()
+    .default(def)
+    .transform((v, c) => {
+      const s = parseOptionalDuration(v);
+      if (s === undefined) {
+        c.addIssue({ code: 'custom', message: 'must be `off` or a duration like 30s, 90m, 24h or 3d' });
+        return z.NEVER;
+      }
+      return s;
+    });
 
 export const SANDBOX_API_KEY = 'paylink-sandbox-api-key';
 
@@ -113,8 +127,56 @@ const envSchema = z.object({
   S3_BUCKET: optional,
   S3_ACCESS_KEY_ID: optional,
   S3_SECRET_ACCESS_KEY: optional,
+  // Per-IP rate limits (issue 11): requests per minute and address, by group; 0 turns a group off (docs/security.md).
+  RATE_LIMIT_DEFAULT_PER_MINUTE: int(1200, 0, 1_000_000),
+  RATE_LIMIT_AUTH_PER_MINUTE: int(30, 0, 1_000_000),
+  RATE_LIMIT_LOOKUP_PER_MINUTE: int(30, 0, 1_000_000),
+  RATE_LIMIT_VITALS_PER_MINUTE: int(60, 0, 1_000_000),
+  RATE_LIMIT_STAFF_LOGIN_PER_MINUTE: int(20, 0, 1_000_000),
+  RATE_LIMIT_CSP_REPORT_PER_MINUTE: int(30, 0, 1_000_000),
+  /** Shared rate-limit counters for several processes (e.g. redis://127.0.0.1:6379); empty: in memory per process. */
+  REDIS_URL: optional,
+  RATE_LIMIT_REDIS_PREFIX: z.string().default('paylink-rl:'),
+  /** The web-vitals table keeps at most this many rows (the oldest go first). */
+  VITALS_MAX_ROWS: int(100_000, 100, 100_000_000),
   /** The practice's contract PDF for the contract step (default: the bundled sample, assets/sample-contract.pdf). */
   CONTRACT_PDF_PATH: optional,
+  // Messaging (issue 14): reminder plan defaults (the console's practice settings override them), durations like
+  // 30s, 90m, 24h, 3d; `off` disables.
+  REMINDER_UNOPENED_AFTER: offOrDuration('24h'),
+  REMINDER_STALLED_AFTER: offOrDuration('48h'),
+  REMINDER_BEFORE_EXPIRY: z
+    .string()
+    .default('72h,24h')
+    .transform((v, c) => {
+      if (v.trim().toLowerCase() === 'off' || v.trim() === '') return [];
+      const out: number[] = [];
+      for (const part of v.split(',')) {
+        const s = parseOptionalDuration(part);
+        if (s === undefined || s === null) {
+          c.addIssue({ code: 'custom', message: 'must be `off` or durations like 72h,24h' });
+          return z.NEVER;
+        }
+        out.push(s);
+      }
+      return [...new Set(out)].sort((a, b) => b - a);
+    }),
+  REMINDER_QUIET_HOURS: z
+    .string()
+    .default('21-8')
+    .transform((v, c) => {
+      const q = parseQuietHours(v);
+      if (q === undefined) {
+        c.addIssue({ code: 'custom', message: 'must be `off` or local hours like 21-8 (no SMS from 21:00 to 8:00)' });
+        return z.NEVER;
+      }
+      return q;
+    }),
+  REMINDER_MIN_GAP: offOrDuration('24h'),
+  /** How often each process looks for due reminders and staff notifications. */
+  REMINDER_POLL_INTERVAL: offOrDuration('30s').refine((v) => v !== null, 'must be a duration like 30s'),
+  /** Also notified when a link is paid or a payment needs attention (besides the creating coordinator). */
+  PRACTICE_NOTIFY_EMAIL: optional,
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -10,6 +10,8 @@ import { loadProviders } from './providers/index.js';
 import { sideServers } from './side-servers.js';
 import { startOutboxWorker } from './modules/outbox/outbox-worker.js';
 import { startWebhookWorker } from './modules/webhooks/webhook-worker.js';
+import { startReconcileWorker } from './modules/payments/reconcile-payment.js';
+import { startMessagingWorker } from './modules/messaging/messaging-worker.js';
 import { runBootSeed, type BootSeedResult } from './seed/boot-seed.js';
 import { exposureWarning, providerLines } from './startup-report.js';
 
@@ -51,6 +53,23 @@ async function main() {
   await app.listen({ port: config.PORT, host: config.HOST });
   const outbox = startOutboxWorker(ctx);
   const webhooks = startWebhookWorker(ctx, { pollMs: config.OUTBOX_POLL_INTERVAL_MS });
+  const reconciler = startReconcileWorker(
+    {
+      db,
+      gateway: ctx.providers.gateway,
+      log,
+      practiceFallback: {
+        name: config.PRACTICE_NAME,
+        senderName: config.senderName,
+        supportPhone: config.PRACTICE_PHONE,
+        supportEmail: config.PRACTICE_EMAIL,
+        logoUrl: config.PRACTICE_LOGO_URL ?? null,
+      },
+      timeZone: config.PRACTICE_TIME_ZONE,
+    },
+    15_000,
+  );
+  const messaging = startMessagingWorker(ctx);
   const side: { name: string; origin: string; server: import('fastify').FastifyInstance }[] = [];
   for (const s of sideServers.filter((x) => x.enabled(ctx))) {
     const server = await s.build(ctx);
@@ -59,8 +78,10 @@ async function main() {
   }
 
   const shutdown = async () => {
+    await messaging.stop();
     await outbox.stop();
     await webhooks.stop();
+    await reconciler.stop();
     for (const s of side) await s.server.close();
     await app.close();
     await db.close();

@@ -124,6 +124,8 @@ export const createLinkBodySchema = z
     language: z.enum(Languages).optional().default('en'),
     expiresIn: expiresInSchema.optional(),
     procedureDescription: text(500),
+    /** Send the personal link right away by SMS or e-mail (issue 14). */
+    send: z.enum(['sms', 'email']).optional(),
   })
   .strict()
   .transform((v, ctx) => {
@@ -141,7 +143,13 @@ export type CreateLinkInput = z.output<typeof createLinkBodySchema>;
 
 export const linkStateSchema = z.enum(['active', 'expired', 'cancelled', 'completed']);
 
-export const createLinkResultSchema = z.object({ id: z.string(), url: z.string(), expiresAt: z.string() });
+export const createLinkResultSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  expiresAt: z.string(),
+  /** Present when the create request asked to send the link (issue 14). */
+  message: z.object({ id: z.string(), channel: z.enum(['sms', 'email']), to: z.string() }).optional(),
+});
 
 export const adminPaymentSchema = z.object({
   paymentTypeId: z.number().int(),
@@ -237,11 +245,25 @@ export const listPaymentsQuerySchema = z
   })
   .strict();
 
+/** A gateway approval staff must act on (issue 10): a second charge for a paid link, to void or refund. */
+export const paymentAttentionSchema = z.object({
+  attemptId: z.string(),
+  transactionId: z.string().nullable(),
+  /** US dollars. */
+  amount: z.number(),
+  reason: z.string(),
+  cardLast4: z.string().nullable(),
+  flaggedAt: z.string(),
+});
+export type PaymentAttention = z.infer<typeof paymentAttentionSchema>;
+
 export const paymentListItemSchema = adminPaymentSchema.extend({
   linkId: z.string(),
   firstName: z.string(),
   lastName: z.string(),
   createdAt: z.string(),
+  /** Approvals at the gateway that need a void or refund (empty when none). */
+  attention: z.array(paymentAttentionSchema).default([]),
 });
 
 export const listPaymentsResultSchema = z.object({ payments: z.array(paymentListItemSchema), total: z.number().int() });

@@ -82,8 +82,14 @@ export const emailSendBodySchema = z
   })
   .strict();
 export type EmailSendBody = z.infer<typeof emailSendBodySchema>;
-/** Always `{ sent: true }`, whether or not the address matched the one on file. */
-export const emailSendResultSchema = z.object({ sent: z.literal(true) });
+/**
+ * Always `{ sent: true }`, whether or not the address matched the one on file, with the resend cooldown the page
+ * counts down (the same for every answer, so it tells nothing about the address).
+ */
+export const emailSendResultSchema = z.object({
+  sent: z.literal(true),
+  resendAfterSeconds: z.number().int().nonnegative(),
+});
 export type EmailSendResult = z.infer<typeof emailSendResultSchema>;
 
 /** POST /api/auth/email/verify — the click on the /auth page after opening the e-mailed link. A malformed oobCode →

@@ -8,3 +8,4 @@ export * from './app-config.js';
 export * from './money.js';
 export * from './text.js';
 export * from './console.js';
+export * from './messaging.js';

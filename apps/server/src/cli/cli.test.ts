@@ -209,6 +209,36 @@ describe('paylink CLI against a running server', () => {
     expect(refused.code).toBe(1);
     expect(fs.existsSync(out + '.2')).toBe(false);
   });
+  it('links create --send and links send queue the personal link by SMS or e-mail', async () => {
+    const created = await cli([
+      'links',
+      'create',
+      '--first-name',
+      'Ana',
+      '--last-name',
+      'Send',
+      '--phone',
+      '(555) 010-7799',
+      '--email',
+      'ana.send@example.com',
+      '--send',
+      'sms',
+    ]);
+    expect(created.code).toBe(0);
+    expect(created.stdout).toMatch(/sent by sms to \+15550107799/);
+    const id = /Created link (\S+)/.exec(created.stdout)![1]!;
+    const sent = await cli(['--json', 'links', 'send', id, '--channel', 'email']);
+    expect(sent.code).toBe(0);
+    expect(JSON.parse(sent.stdout)).toMatchObject({ channel: 'email', to: 'ana.send@example.com' });
+    const kinds = await t.ctx.db.query<{ channel: string }>(
+      `select channel from outbox_message where link_id = $1 and kind = 'link-send' order by created_at`,
+      [id],
+    );
+    expect(kinds.rows.map((r) => r.channel)).toEqual(['sms', 'email']);
+    const bad = await cli(['links', 'send', id, '--channel', 'fax']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/fax/);
+  });
 
   it('funnel prints the stages and payments export writes RFC 4180 CSV', async () => {
     const { link } = await seedLink(t.ctx, { firstName: 'Comma, "Quoted"', lastName: 'Export' });

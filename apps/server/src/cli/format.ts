@@ -1,4 +1,4 @@
-import type { LinkDetail, LinkSummary } from '@paylink/shared';
+import { printable, type LinkDetail, type LinkSummary } from '@paylink/shared';
 
 const usd = (dollars: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(dollars);
 const when = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/:\d\d\.\d+Z$/, 'Z') : '-');
@@ -58,4 +58,20 @@ export function linkDetailText(l: LinkDetail): string {
     table(l.timeline.map((e) => [`  ${when(e.at)}`, e.actorType, e.action, e.ip ?? ''])),
   ];
   return lines.join('\n');
+}
+
+/**
+ * Everything the CLI prints goes through here (issue 11, finding 4): patient- and staff-entered text could carry
+ * escape sequences that clear the screen, retitle the window or plant OSC 8/52 links. Controls become `?`.
+ */
+export function forTerminal(text: string): string {
+  return printable(text);
+}
+
+/** JSON output: JSON.stringify escapes C0 but not DEL, C1 or bidi overrides; those are escaped too (still valid JSON). */
+export function jsonForTerminal(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(
+    /[\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

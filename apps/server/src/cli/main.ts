@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseDuration, type LinkDetail, type LinkSummary } from '@paylink/shared';
 import { CliError, callApi, resolveCliEnv } from './api-client.js';
-import { linkDetailText, linksTable, table } from './format.js';
+import { forTerminal, jsonForTerminal, linkDetailText, linksTable, table } from './format.js';
 
 /**
  * `npm run paylink -- <command>`: a thin client of the admin API (docs/coordinator.md). It finds the server from
@@ -13,7 +13,7 @@ const program = new Command();
 const env = resolveCliEnv();
 
 const print = (json: unknown, human: () => string) => {
-  console.log(program.opts().json ? JSON.stringify(json, null, 2) : human());
+  console.log(program.opts().json ? jsonForTerminal(json) : forTerminal(human()));
 };
 
 const positiveInt = (name: string) => (v: string) => {
@@ -62,6 +62,7 @@ links
   })
   .addOption(new Option('--lang <lang>', "patient's language for SMS and e-mail").choices(['en', 'es']))
   .option('--procedure <text>', 'procedure description shown on the invoice')
+  .addOption(new Option('--send <channel>', 'send the link to the patient right away').choices(['sms', 'email']))
   .action(async (o) => {
     const body = {
       firstName: o.firstName,
@@ -79,14 +80,34 @@ links
       expiresIn: o.expiresIn,
       language: o.lang,
       procedureDescription: o.procedure,
+      send: o.send,
     };
-    const created = await callApi<{ id: string; url: string; expiresAt: string }>(
+    const created = await callApi<{
+      id: string;
+      url: string;
+      expiresAt: string;
+      message?: { channel: string; to: string };
+    }>(env, 'POST', '/api/admin/links', body);
+    print(
+      created,
+      () =>
+        `Created link ${created.id}\n  ${created.url}\n  expires ${created.expiresAt}` +
+        (created.message ? `\n  sent by ${created.message.channel} to ${created.message.to}` : ''),
+    );
+  });
+
+links
+  .command('send <id>')
+  .description("send the link's personal URL to the patient by SMS or e-mail")
+  .addOption(new Option('--channel <channel>', 'sms or email').choices(['sms', 'email']).makeOptionMandatory())
+  .action(async (id: string, o: { channel: 'sms' | 'email' }) => {
+    const r = await callApi<{ id: string; channel: string; to: string }>(
       env,
       'POST',
-      '/api/admin/links',
-      body,
+      `/api/admin/links/${encodeURIComponent(id)}/send`,
+      { channel: o.channel },
     );
-    print(created, () => `Created link ${created.id}\n  ${created.url}\n  expires ${created.expiresAt}`);
+    print(r, () => `Sent ${id} by ${r.channel} to ${r.to} (message ${r.id})`);
   });
 
 links
@@ -162,7 +183,13 @@ payments
     const q = new URLSearchParams();
     if (o.status) q.set('status', o.status);
     if (o.limit) q.set('limit', String(o.limit));
-    type P = LinkSummary['payment'] & { linkId: string; firstName: string; lastName: string; createdAt: string };
+    type P = LinkSummary['payment'] & {
+      linkId: string;
+      firstName: string;
+      lastName: string;
+      createdAt: string;
+      attention?: { transactionId: string | null; amount: number; reason: string }[];
+    };
     const r = await callApi<{ payments: NonNullable<P>[]; total: number }>(env, 'GET', `/api/admin/payments?${q}`);
     print(r, () =>
       r.payments.length
@@ -174,7 +201,12 @@ payments
               `$${p.amount.toFixed(2)}`,
               p.paymentTypeId === 2 ? 'payment' : 'deposit',
               p.paymentSourceId === 2 ? 'payor' : 'patient',
-              p.status,
+              // A second approval at the gateway must be voided: say so on the row staff read.
+              p.attention?.length
+                ? `${p.status}; VOID NEEDED: ${p.attention
+                    .map((a) => `${a.transactionId ?? '?'} $${a.amount.toFixed(2)} (${a.reason})`)
+                    .join(', ')}`
+                : p.status,
               p.transactionId ?? '-',
               p.cardLast4 ? `${p.cardBrand ?? ''} ${p.cardLast4}`.trim() : '-',
               p.paidAt ?? '-',
@@ -405,11 +437,11 @@ async function readStdin(): Promise<string> {
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CliError) {
-    if (program.opts().json) console.error(JSON.stringify({ error: err.message, fields: err.details }));
+    if (program.opts().json) console.error(jsonForTerminal({ error: err.message, fields: err.details }));
     else {
-      console.error(`error: ${err.message}`);
+      console.error(forTerminal(`error: ${err.message}`));
       for (const [k, v] of Object.entries(err.details ?? {})) {
-        if (!err.message.includes(v)) console.error(`  ${k}: ${v}`);
+        if (!err.message.includes(v)) console.error(forTerminal(`  ${k}: ${v}`));
       }
     }
     process.exit(1);

@@ -20,6 +20,13 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<{
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     PAYLINK_DATA_DIR: `./.tmp/test-${process.pid}`,
+    // Integration tests call from one address many times a minute; the per-IP layer has its own tests.
+    RATE_LIMIT_DEFAULT_PER_MINUTE: '0',
+    RATE_LIMIT_AUTH_PER_MINUTE: '0',
+    RATE_LIMIT_LOOKUP_PER_MINUTE: '0',
+    RATE_LIMIT_VITALS_PER_MINUTE: '0',
+    RATE_LIMIT_STAFF_LOGIN_PER_MINUTE: '0',
+    RATE_LIMIT_CSP_REPORT_PER_MINUTE: '0',
     ...env,
   });
   const db = await createTestDb();

@@ -13,7 +13,7 @@ import { StepStatus, StepRoutes } from '@paylink/shared';
 import { useAppSelector } from '../store/hooks';
 import { isSessionValid } from '../store/auth-slice';
 import { selectSteps } from '../store/step-production-slice';
-import { authPath } from '../lib/session';
+import { authPath, type AuthRouteState } from '../lib/session';
 import { UnauthorizedPage } from '../features/errors/error-pages';
 import { continueCheck } from '../features/patient-info/load-patient-info';
 import { useApiFailure } from '../lib/use-api-failure';
@@ -26,7 +26,11 @@ export function RequireSession() {
   const auth = useAppSelector((s) => s.auth);
   const linkId = useAppSelector((s) => s.link.link_id);
   if (!linkId) return <Navigate to="/forbidden" replace />;
-  if (!isSessionValid(auth)) return <Navigate to={authPath(linkId)} replace />;
+  if (!isSessionValid(auth)) {
+    // A session that existed and ran out (not a first visit) is explained on /auth.
+    const state: AuthRouteState | undefined = auth.exp_Date ? { sessionExpired: true } : undefined;
+    return <Navigate to={authPath(linkId)} replace state={state} />;
+  }
   return <FirstLoadSync linkId={linkId} />;
 }
 
@@ -45,6 +49,9 @@ function FirstLoadSync(props: { linkId: string }) {
   const [error, setError] = useState<ApiError | null>(null);
   // Arrived where the check sent us: from here on, in-app navigation keeps the store in step.
   const arrived = typeof phase === 'object' && phase.to === pathname;
+  // Latch it (state adjusted while rendering): the next in-app navigation (Next) changes the pathname, and the page
+  // must not go back to a spinner for ever.
+  if (arrived) setPhase('done');
 
   useEffect(() => {
     synced.add(store);

@@ -47,7 +47,10 @@ describe('ProgressBar (spec screen 9)', () => {
     expect(items.map((li) => li.classList.contains('is-completed'))).toEqual([true, true, false, false, false, false]);
     expect(items.map((li) => li.classList.contains('is-active'))).toEqual([false, false, true, true, true, true]);
     expect(items[2]).toHaveAttribute('aria-current', 'step');
-    expect(items[0]).toHaveTextContent('Step 1 of 6: completed');
-    expect(items[3]).toHaveTextContent('Step 4 of 6');
+    // Named, with done / current / to do (issue 16, item 10c).
+    expect(items[0]).toHaveTextContent('Step 1 of 6, patient information: completed');
+    expect(items[2]).toHaveTextContent('Step 3 of 6, patient ID: current step');
+    expect(items[3]).toHaveTextContent('Step 4 of 6, contract: not done yet');
+    expect(items[4]).toHaveTextContent('Step 5 of 6, payment: not done yet');
   });
 });

@@ -34,7 +34,21 @@ export function ProgressBar(props: { steps?: LinkStep[]; currentRoutePath?: stri
                 {n}
               </span>
               <span className="visually-hidden">
-                {t(done ? 'progress.stepCompleted' : 'progress.stepActive', { number: n, total: steps.length })}
+                {/* Each step says its name and whether it is done, current or still to do (issue 16, 10c). */}
+                {t(
+                  done
+                    ? 'progress.stepNamedCompleted'
+                    : isCurrent
+                      ? 'progress.stepNamedCurrent'
+                      : 'progress.stepNamedTodo',
+                  {
+                    number: n,
+                    total: steps.length,
+                    name: t(`progress.names.${step.routePath}`, {
+                      defaultValue: t('progress.stepActive', { number: n, total: steps.length }),
+                    }),
+                  },
+                )}
               </span>
             </li>
           );

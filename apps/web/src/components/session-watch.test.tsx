@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse, http, server, setupMsw } from '../test/msw';
@@ -8,6 +8,8 @@ import { signedIn } from '../store/auth-slice';
 import type { AppDispatch } from '../store/store';
 
 setupMsw();
+// Whole pages on a busy machine: room for slow runs, not a timing assertion.
+vi.setConfig({ testTimeout: 20_000 });
 
 const endsIn = (ms: number) => (d: AppDispatch) => {
   d(setLink({ link_id: LINK_ID }));
@@ -50,5 +52,24 @@ describe('session expiry (WCAG 2.2.1)', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/auth'), { timeout: 6000 });
     expect(router.state.location.search).toBe(`?id=${LINK_ID}`);
     expect(store.getState().auth).toEqual({ access_token: '', auth_email: '', exp_Date: '' });
+  });
+
+  it.each([
+    ['en', 'Your session expired for your security. Sign in again to continue where you left off.'],
+    ['es', 'Su sesión caducó por su seguridad. Inicie sesión de nuevo para continuar donde lo dejó.'],
+  ] as const)('says why on /auth after the session ran out (%s, issue 16)', async (lng, message) => {
+    freshPatientInfo();
+    server.use(http.get('*/api/auth/options', () => HttpResponse.json({ method: 'email', captchaSiteKey: null })));
+    const { router } = await renderApp('/patientinfo', { setup: endsIn(1500), lng });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'), { timeout: 6000 });
+    expect(await screen.findByTestId('session-expired', {}, { timeout: 10_000 })).toHaveTextContent(message);
+    expect(screen.getByTestId('session-expired')).toHaveAttribute('role', 'status');
+  });
+
+  it('a first visit to /auth says nothing about an expired session', async () => {
+    server.use(http.get('*/api/auth/options', () => HttpResponse.json({ method: 'email', captchaSiteKey: null })));
+    await renderApp(`/auth?id=${LINK_ID}`);
+    await screen.findByLabelText('Email address');
+    expect(screen.queryByTestId('session-expired')).not.toBeInTheDocument();
   });
 });

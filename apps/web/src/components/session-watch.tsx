@@ -45,7 +45,7 @@ export function SessionWatch() {
     const timers: number[] = [];
     const expire = () => {
       setWarning(false);
-      if (guarded) signOutAndRedirect(dispatch, navigate, linkId);
+      if (guarded) signOutAndRedirect(dispatch, navigate, linkId, 'expired');
       else dispatch(signOut());
     };
     if (expiry <= now) {

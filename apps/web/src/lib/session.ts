@@ -8,11 +8,33 @@ export function authPath(linkId: string | undefined): string {
   return linkId ? `/auth?id=${encodeURIComponent(linkId)}` : '/auth';
 }
 
-export function signOutAndRedirect(dispatch: AppDispatch, navigate: NavigateFunction, linkId: string | undefined) {
+/** Router state /auth reads to say why the patient is there (issue 16, item 8). */
+export interface AuthRouteState {
+  sessionExpired?: boolean;
+}
+
+/**
+ * Set when a session ran out in this tab, read by /auth. Kept beside the router state because the guard that sees
+ * the signed-out store may redirect to /auth again (without state) in the same tick as the sign-out.
+ */
+let sessionExpiredPending = false;
+export const sessionExpiredNoticePending = () => sessionExpiredPending;
+export const clearSessionExpiredNotice = () => {
+  sessionExpiredPending = false;
+};
+
+export function signOutAndRedirect(
+  dispatch: AppDispatch,
+  navigate: NavigateFunction,
+  linkId: string | undefined,
+  reason?: 'expired',
+) {
   // Best effort: an expired session may already be gone on the server.
   void api.post('/api/auth/logout').catch(() => undefined);
   dispatch(signOut());
-  void navigate(authPath(linkId), { replace: true });
+  if (reason === 'expired') sessionExpiredPending = true;
+  const state: AuthRouteState | undefined = reason === 'expired' ? { sessionExpired: true } : undefined;
+  void navigate(authPath(linkId), { replace: true, state });
 }
 
 /** A JWT's exp claim as an ISO date (for a token that arrives in the jwt_authorization query parameter). */

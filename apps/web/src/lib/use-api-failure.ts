@@ -53,7 +53,8 @@ export function useApiFailure() {
           void navigate(r.path, { replace: true });
           return null;
         case 'signOut':
-          signOutAndRedirect(dispatch, navigate, store.getState().link.link_id);
+          // The server no longer accepts the session (it expired or was ended): say so on /auth.
+          signOutAndRedirect(dispatch, navigate, store.getState().link.link_id, 'expired');
           return null;
         case 'catchAll':
           void navigate('/notfound', { replace: true, state: { reason: r.reason } });

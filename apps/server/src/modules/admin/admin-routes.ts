@@ -22,6 +22,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { auditContext } from '../../lib/audit.js';
 import { createLink } from '../links/create-link.js';
+import { sendLink } from '../messaging/send-link.js';
 import { allowEmptyJsonBodies, errorResponses } from '../../http/route-support.js';
 import { changeLink } from './change-link.js';
 import { createStaffUser } from './create-staff-user.js';
@@ -140,17 +141,35 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
         },
       },
       async (request, reply) => {
-        const { link, url } = await ctx.db.transaction((tx) =>
-          createLink({
+        const { link, url, message } = await ctx.db.transaction(async (tx) => {
+          const { send, ...input } = request.body;
+          const created = await createLink({
             tx,
             actor: auditContext(request),
             publicUrl,
-            input: request.body,
+            input,
             defaultExpiryDays: ctx.config.LINK_DEFAULT_EXPIRY_DAYS,
             createdBy: request.staff!.userId,
-          }),
-        );
-        return reply.status(201).send({ id: link.id, url, expiresAt: new Date(link.expires_at).toISOString() });
+          });
+          // `send`: the link goes out in the same transaction (issue 14); a refusal creates nothing.
+          const message = send
+            ? await sendLink({
+                tx,
+                config: ctx.config,
+                actor: auditContext(request),
+                linkId: created.link.id,
+                channel: send,
+                senderId: request.staff!.userId,
+              })
+            : undefined;
+          return { ...created, message };
+        });
+        return reply.status(201).send({
+          id: link.id,
+          url,
+          expiresAt: new Date(link.expires_at).toISOString(),
+          ...(message ? { message } : {}),
+        });
       },
     );
 

@@ -40,7 +40,7 @@ describe('E-mail link sign-in', () => {
   it('sends a branded link to the address on file when the typed address matches (any case)', async () => {
     const res = await send(linkId, '  ana.rivera@EXAMPLE.com ');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ sent: true });
+    expect(res.json()).toEqual({ sent: true, resendAfterSeconds: 30 });
     const msg = (await lastMessageTo(ctx.db, ON_FILE))!;
     expect(msg.subject).toBe('Sign in to Bella Vista Plastic Surgery');
     const url = new URL(/https:\/\/\S+/.exec(msg.body_text)![0]);
@@ -64,7 +64,7 @@ describe('E-mail link sign-in', () => {
   it('gives the same answer for a wrong address and sends nothing', async () => {
     const res = await send(linkId, 'someone.else@example.com');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ sent: true });
+    expect(res.json()).toEqual({ sent: true, resendAfterSeconds: 30 });
     expect(await outboxCount()).toBe(0);
     const a = await ctx.db.query<{ action: string }>('select action from audit_event where link_id = $1', [linkId]);
     expect(a.rows.map((r) => r.action)).toEqual(['auth.email.mismatch']);

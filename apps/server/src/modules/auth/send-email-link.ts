@@ -73,5 +73,5 @@ export async function sendEmailLink(
   if (!outcome.ok) {
     await refuseLimitedSend(ctx.db, { actor: opts.actor, action, linkId: opts.linkId, limit: outcome, what: 'link' });
   }
-  return { sent: true };
+  return { sent: true, resendAfterSeconds: config.OTP_RESEND_COOLDOWN_SECONDS };
 }

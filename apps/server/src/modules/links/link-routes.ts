@@ -94,7 +94,12 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
       },
       async (request) => {
         assertLinkAccess(request, request.params.linkId);
-        return checkContinue({ db: ctx.db, actor: auditContext(request), linkId: request.params.linkId });
+        return checkContinue({
+          db: ctx.db,
+          actor: auditContext(request),
+          linkId: request.params.linkId,
+          gateway: ctx.providers.gateway,
+        });
       },
     );
 

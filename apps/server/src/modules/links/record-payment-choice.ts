@@ -15,6 +15,7 @@ import { AppError, LinkStateError, conflict } from '../../lib/errors.js';
 import { findPayment, requireUsableLink, type LinkRow, type PaymentRow } from './link-queries.js';
 import type { Actor } from './link-use-case.js';
 import { centsToDollars } from './link-views.js';
+import { hasLiveToken } from '../payments/payment-queries.js';
 
 export interface PaymentChoiceInput {
   paymentTypeId?: number;
@@ -58,6 +59,13 @@ export async function applyPaymentChoice(
     existing.amount_cents === cents
   ) {
     return { payment: existing, changed: false };
+  }
+  // A live gateway token is bound to the old amount: changing the choice under it could charge the old amount.
+  if (existing && (await hasLiveToken(tx, link.id))) {
+    throw conflict(
+      'payment_in_progress',
+      'A card payment is in progress for this link. Finish it on the payment page, or try again in 10 minutes.',
+    );
   }
   if (existing && (await isStepListFrozen(tx, link.id))) {
     throw conflict(

@@ -86,7 +86,7 @@ function outboxPage(items: OutboxItem[], to: string | undefined): string {
     .map(
       (m) => `<article class="msg">
 <header><span class="badge ${m.channel}">${m.channel === 'sms' ? 'SMS' : 'E-mail'}</span>
-<strong>To:</strong> ${escapeHtml(m.to)} <span class="meta">${escapeHtml(m.kind)} · ${escapeHtml(m.status)} · <time datetime="${m.createdAt}">${escapeHtml(m.createdAt.replace('T', ' ').slice(0, 19))} UTC</time></span></header>
+<strong>To:</strong> ${escapeHtml(m.to)} <span class="meta">${escapeHtml(m.kind)} · ${escapeHtml(m.status)}${m.deliveryStatus ? ` · <span class="delivery ${escapeHtml(m.deliveryStatus)}" data-delivery="${escapeHtml(m.deliveryStatus)}">${escapeHtml(m.deliveryStatus)}${m.deliveryError ? ` (${escapeHtml(m.deliveryError)})` : ''}</span>` : ''} · <time datetime="${m.createdAt}">${escapeHtml(m.createdAt.replace('T', ' ').slice(0, 19))} UTC</time></span></header>
 ${m.subject ? `<p class="subject"><strong>Subject:</strong> ${escapeHtml(m.subject)}</p>` : ''}
 <pre>${richText(m.text)}</pre>
 ${m.html ? `<p><a href="/dev/outbox/${m.id}" target="_blank" rel="noopener">View the HTML e-mail</a></p>` : ''}
@@ -111,6 +111,8 @@ button,.btn{padding:6px 12px;font-size:16px}
 .badge{display:inline-block;padding:2px 8px;border-radius:10px;font-size:12px;color:#fff;margin-right:6px}
 .badge.sms{background:#198754}.badge.email{background:#0b5ed7}
 .meta{color:#666;font-size:13px}
+.delivery{font-weight:600}.delivery.delivered,.delivery.accepted{color:#146c43}
+.delivery.failed,.delivery.undelivered,.delivery.refused{color:#b02a37}
 pre{white-space:pre-wrap;word-break:break-word;font-size:15px;background:#f8f9fa;padding:8px;border-radius:4px}
 mark.code{font-size:20px;font-weight:700;letter-spacing:2px;padding:0 4px;background:#ffe58f}
 </style>

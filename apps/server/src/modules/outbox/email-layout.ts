@@ -11,6 +11,9 @@ export interface EmailContent {
   paragraphs: string[];
   /** One call-to-action button; its URL is repeated as text for clients that block buttons. */
   action?: { label: string; url: string };
+  /** Extra footer lines (why the patient gets it, how to check it is genuine) and an unsubscribe link. */
+  footer?: string[];
+  unsubscribe?: { label: string; url: string };
 }
 
 const FOOTER = {
@@ -43,8 +46,10 @@ export function renderEmail(c: EmailContent): { html: string; text: string } {
     ...(c.action ? [`${c.action.label}: ${c.action.url}`, ''] : []),
     '--',
     f.why(p.name),
+    ...(c.footer ?? []),
     ...(contact.length ? [`${f.contact} ${contact.join(' · ')}`] : []),
     f.noReply,
+    ...(c.unsubscribe ? [`${c.unsubscribe.label}: ${c.unsubscribe.url}`] : []),
     '',
   ].join('\n');
 
@@ -72,7 +77,9 @@ ${button}
 <tr><td style="padding:16px 32px;border-top:1px solid #e5e8eb;font-size:12px;line-height:1.5;color:#666">
 <p style="margin:0 0 8px">${escapeHtml(f.why(p.name))}</p>
 ${contact.length ? `<p style="margin:0 0 8px">${escapeHtml(f.contact)} ${contact.map(escapeHtml).join(' · ')}</p>` : ''}
+${(c.footer ?? []).map((line) => `<p style="margin:0 0 8px">${escapeHtml(line)}</p>`).join('\n')}
 <p style="margin:0">${escapeHtml(f.noReply)}</p>
+${c.unsubscribe ? `<p style="margin:8px 0 0"><a href="${escapeHtml(c.unsubscribe.url)}" style="color:#666">${escapeHtml(c.unsubscribe.label)}</a></p>` : ''}
 </td></tr>
 </table>
 </td></tr></table>

@@ -11,6 +11,8 @@ export interface OutboxMessageInput {
   linkId?: string | null;
   /** What the message is, for logs and the dev outbox: 'signin-code', 'signin-link', 'receipt', ... */
   kind: string;
+  /** Extra e-mail headers (List-Unsubscribe). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -21,8 +23,8 @@ export async function enqueueMessage(tx: Queryable, msg: OutboxMessageInput): Pr
   const to = msg.to.trim();
   if (!to) throw new Error('enqueueMessage: empty recipient');
   const r = await tx.query<{ id: string }>(
-    `insert into outbox_message (channel, kind, to_address, subject, body_text, body_html, link_id)
-     values ($1, $2, $3, $4, $5, $6, $7) returning id`,
+    `insert into outbox_message (channel, kind, to_address, subject, body_text, body_html, link_id, headers)
+     values ($1, $2, $3, $4, $5, $6, $7, $8) returning id`,
     [
       msg.channel,
       msg.kind,
@@ -31,6 +33,7 @@ export async function enqueueMessage(tx: Queryable, msg: OutboxMessageInput): Pr
       msg.text,
       msg.html ?? null,
       msg.linkId ?? null,
+      msg.channel === 'email' && msg.headers ? JSON.stringify(msg.headers) : null,
     ],
   );
   return { id: r.rows[0]!.id };

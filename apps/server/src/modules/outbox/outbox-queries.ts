@@ -9,6 +9,9 @@ export interface OutboxItem {
   html: string | null;
   kind: string;
   status: 'pending' | 'sent' | 'failed';
+  /** What the provider reported (Twilio status callbacks, SMTP accepted/refused); null until it answers. */
+  deliveryStatus: string | null;
+  deliveryError: string | null;
   createdAt: string;
 }
 
@@ -36,9 +39,12 @@ export async function listOutbox(q: Queryable, opts: { to?: string; limit?: numb
     body_html: string | null;
     kind: string;
     status: OutboxItem['status'];
+    delivery_status: string | null;
+    delivery_error: string | null;
     created_at: Date;
   }>(
-    `select id, channel, to_address, subject, body_text, body_html, kind, status, created_at from outbox_message
+    `select id, channel, to_address, subject, body_text, body_html, kind, status, delivery_status, delivery_error,
+       created_at from outbox_message
      ${where} order by created_at desc, id desc limit $1`,
     params,
   );
@@ -51,6 +57,8 @@ export async function listOutbox(q: Queryable, opts: { to?: string; limit?: numb
     html: m.body_html,
     kind: m.kind,
     status: m.status,
+    deliveryStatus: m.delivery_status,
+    deliveryError: m.delivery_error,
     createdAt: new Date(m.created_at).toISOString(),
   }));
 }

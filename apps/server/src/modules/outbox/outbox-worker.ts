@@ -25,6 +25,7 @@ interface ClaimedRow {
   subject: string | null;
   body_text: string;
   body_html: string | null;
+  headers: Record<string, string> | null;
   attempts: number;
 }
 
@@ -46,7 +47,7 @@ export async function deliverDueMessages(ctx: WorkerContext, opts: { limit?: num
      where id in (
        select id from outbox_message where status = 'pending' and next_attempt_at <= now()
        order by next_attempt_at limit $1 for update skip locked)
-     returning id, channel, to_address, subject, body_text, body_html, attempts`,
+     returning id, channel, to_address, subject, body_text, body_html, headers, attempts`,
     [opts.limit ?? 20, LEASE_SECONDS],
   );
   const report: DeliveryReport = { sent: 0, retrying: 0, failed: 0 };
@@ -59,7 +60,7 @@ export async function deliverDueMessages(ctx: WorkerContext, opts: { limit?: num
   for (const row of claimed.rows) {
     const provider = row.channel === 'sms' ? ctx.providers.sms : ctx.providers.email;
     try {
-      const { providerId } =
+      const result =
         row.channel === 'sms'
           ? await ctx.providers.sms.send({ to: row.to_address, body: row.body_text })
           : await ctx.providers.email.send({
@@ -68,11 +69,14 @@ export async function deliverDueMessages(ctx: WorkerContext, opts: { limit?: num
               subject: row.subject ?? '',
               text: row.body_text,
               html: row.body_html ?? undefined,
+              ...(row.headers ? { headers: row.headers } : {}),
             });
+      const delivery = result.status ?? (row.channel === 'sms' ? 'queued' : 'accepted');
       await ctx.db.query(
-        `update outbox_message set status = 'sent', sent_at = now(), provider = $2, provider_id = $3, last_error = null
+        `update outbox_message set status = 'sent', sent_at = now(), provider = $2, provider_id = $3, last_error = null,
+           delivery_status = $4, delivery_error = $5, delivery_updated_at = now()
          where id = $1`,
-        [row.id, provider.name, providerId],
+        [row.id, provider.name, result.providerId, delivery, result.errorCode ?? null],
       );
       if (provider.name !== 'sandbox') await redactCredential(ctx, row.id);
       report.sent++;
@@ -81,8 +85,9 @@ export async function deliverDueMessages(ctx: WorkerContext, opts: { limit?: num
       const message = (err as Error).message.slice(0, 1000);
       if (permanent || row.attempts >= ctx.config.OUTBOX_MAX_ATTEMPTS) {
         await ctx.db.query(
-          `update outbox_message set status = 'failed', last_error = $2, provider = $3 where id = $1`,
-          [row.id, message, provider.name],
+          `update outbox_message set status = 'failed', last_error = $2, provider = $3,
+             delivery_status = $4, delivery_error = $2, delivery_updated_at = now() where id = $1`,
+          [row.id, message, provider.name, row.channel === 'sms' ? 'failed' : 'refused'],
         );
         if (provider.name !== 'sandbox') await redactCredential(ctx, row.id);
         report.failed++;

@@ -7,8 +7,7 @@ import { findLink, findPayment, LINK_NOT_AUTHORIZED, type LinkRow, type PaymentR
 import type { Actor } from '../links/link-use-case.js';
 import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { loadPracticeInfo, type PracticeInfo } from '../outbox/practice-info.js';
-import { gatewayUnavailable } from './create-payment-session.js';
-import { findAttempt, type AttemptRow } from './payment-queries.js';
+import { findAttempt, firstOpenStepBeforePayment, stepsIncomplete, type AttemptRow } from './payment-queries.js';
 import { renderReceipt } from './payment-receipt.js';
 
 export interface ConfirmPaymentInput {
@@ -28,6 +27,14 @@ export interface ConfirmPaymentResult {
   cardLast4: string | null;
   paidAt: string;
 }
+
+/** The gateway could not be asked: the payment may have gone through. Truthful, and safe to retry. */
+export const paymentUnconfirmed = () =>
+  new AppError(
+    503,
+    'payment_unconfirmed',
+    'We could not confirm your payment yet. Do not pay again: your card may have been charged. We will e-mail or text you as soon as it is confirmed.',
+  );
 
 const notVerified = (code: string, message: string) => new AppError(409, code, message);
 
@@ -68,21 +75,49 @@ export async function confirmPayment(opts: {
   try {
     txn = await opts.gateway.queryTransaction(input.transactionId);
   } catch (err) {
-    if (err instanceof GatewayError) throw gatewayUnavailable();
+    if (err instanceof GatewayError) {
+      // The card may well be charged: never say otherwise. The worker keeps asking the gateway on its own.
+      await db.query(
+        `update payment_attempt set status = 'unknown', reconcile_due_at = now() + interval '30 seconds',
+           updated_at = now() where link_id = $1 and status = 'open'`,
+        [link.id],
+      );
+      await writeAudit(db, {
+        ...opts.actor,
+        action: 'payment.confirmation_unknown',
+        linkId: link.id,
+        details: { transactionId: input.transactionId, reason: err.message },
+      });
+      throw paymentUnconfirmed();
+    }
     throw err;
   }
   const attempt = await verify(db, opts.gateway, link, input, txn);
 
-  const outcome = await db.transaction(async (tx): Promise<{ repeat: PaymentRow } | { recorded: PaymentRow }> => {
-    const locked = (await findLink(tx, link.id, { forUpdate: true }))!;
-    const payment = (await findPayment(tx, link.id))!;
-    if (payment.status === 'approved') return { repeat: payment };
-    if (payment.amount_cents !== attempt.amount_cents) {
-      throw notVerified('payment_mismatch', 'The payment does not match the amount recorded for this link.');
-    }
-    const recorded = await recordApproval(tx, { ...opts, link: locked, payment, attempt, txn: txn! });
-    return { recorded };
-  });
+  const outcome = await db.transaction(
+    async (tx): Promise<{ repeat: PaymentRow } | { recorded: PaymentRow } | { refused: string }> => {
+      const locked = (await findLink(tx, link.id, { forUpdate: true }))!;
+      const payment = (await findPayment(tx, link.id))!;
+      if (payment.status === 'approved') return { repeat: payment };
+      if (payment.amount_cents !== attempt.amount_cents) {
+        throw notVerified('payment_mismatch', 'The payment does not match the amount recorded for this link.');
+      }
+      const open = await firstOpenStepBeforePayment(tx, link.id);
+      if (open) return { refused: open };
+      const recorded = await recordApproval(tx, { ...opts, link: locked, payment, attempt, txn: txn! });
+      return { recorded };
+    },
+  );
+  if ('refused' in outcome) {
+    // The approval exists at the gateway: staff must see it (audit), even though the link cannot complete yet.
+    await writeAudit(db, {
+      ...opts.actor,
+      action: 'payment.confirmation_refused',
+      linkId: link.id,
+      details: { reason: 'steps_incomplete', routePath: outcome.refused, transactionId: input.transactionId },
+    });
+    throw stepsIncomplete(outcome.refused);
+  }
   if ('repeat' in outcome) return repeated(opts, outcome.repeat);
   return toResult(outcome.recorded);
 }
@@ -134,7 +169,7 @@ async function verify(
   return attempt;
 }
 
-async function recordApproval(
+export async function recordApproval(
   tx: Queryable,
   o: {
     actor: Actor;

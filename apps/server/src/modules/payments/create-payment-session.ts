@@ -6,13 +6,29 @@ import type { CardGateway } from '../../providers/gateway/types.js';
 import { findPayment, requireUsableLink } from '../links/link-queries.js';
 import type { Actor } from '../links/link-use-case.js';
 import { isStepDocumentComplete } from '../signing/prepare-step-documents.js';
-import { findAttempt, findLiveAttempt, newAttemptId, retireStaleAttempts, type AttemptRow } from './payment-queries.js';
+import {
+  findAttempt,
+  findLiveAttempt,
+  firstOpenStepBeforePayment,
+  newAttemptId,
+  retireStaleAttempts,
+  stepsIncomplete,
+  type AttemptRow,
+} from './payment-queries.js';
+import { RECONCILE_FIRST_CHECK_SECONDS, reconcileLink } from './reconcile-payment.js';
 
 export const gatewayUnavailable = () =>
   new AppError(
     502,
     'gateway_unavailable',
     'The card payment service is not available right now. Nothing was charged. Please try again in a few minutes.',
+  );
+
+/** An earlier attempt may have charged the card and the gateway could not tell us yet: no second token. */
+export const paymentChecking = () =>
+  conflict(
+    'payment_checking',
+    'We are checking your last payment, please wait. Do not pay again: this page will update on its own.',
   );
 
 type Step = { token: string } | { waitFor: string } | { create: AttemptRow; firstName: string; lastName: string };
@@ -33,6 +49,10 @@ export async function createPaymentSession(opts: {
 }): Promise<string> {
   const amountCents = parseDollarsToCents(opts.amount);
   if (amountCents === null || amountCents <= 0) throw badRequest('amount must be a dollar amount like 500 or 500.00');
+
+  // First find out what earlier tokens did: a returning patient who was charged is recorded, not charged again.
+  const checked = await reconcileLink({ db: opts.db, gateway: opts.gateway, actor: opts.actor }, opts.linkId);
+  if (checked === 'unknown') throw paymentChecking();
 
   // A concurrent request is fetching the token: wait for it (bounded), then share it.
   for (let round = 0; round < 3; round++) {
@@ -61,6 +81,8 @@ async function planSession(
         `The amount does not match the payment recorded for this link (${formatUsd(payment.amount_cents)}). Reload the page.`,
       );
     }
+    const open = await firstOpenStepBeforePayment(tx, link.id);
+    if (open) throw stepsIncomplete(open);
     if (payment.payment_source_id === PaymentSource.Payor) {
       // The payor signs the payment authorisation before paying (spec section 5); the server re-checks it.
       const step = await tx.query<{ id: number }>('select id from link_step where link_id = $1 and route_path = $2', [
@@ -83,6 +105,7 @@ async function planSession(
       });
       return { token: live.session_token };
     }
+    if (live?.status === 'unknown') throw paymentChecking();
     if (live) return { waitFor: live.id };
     const recent = await tx.query<{ n: number }>(
       `select count(*)::int as n from payment_attempt where link_id = $1 and created_at > now() - interval '1 hour'`,
@@ -145,9 +168,10 @@ async function issueToken(
   }
   const issued = await opts.db.transaction(async (tx) => {
     const r = await tx.query(
-      `update payment_attempt set status = 'open', session_token = $2, updated_at = now()
+      `update payment_attempt set status = 'open', session_token = $2, updated_at = now(),
+         reconcile_due_at = now() + make_interval(secs => $3)
        where id = $1 and status = 'creating'`,
-      [attempt.id, token],
+      [attempt.id, token, RECONCILE_FIRST_CHECK_SECONDS],
     );
     // Retired meanwhile (the gateway took longer than CREATING_STALE_SECONDS): do not hand out an orphan token.
     if (r.rowCount === 0) return false;

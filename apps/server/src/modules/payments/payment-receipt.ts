@@ -46,7 +46,7 @@ const T = {
     subject: (p: string) => `Su recibo de pago de ${p}`,
     title: 'Recibo de pago',
     intro: (p: string) => `Gracias. ${p} ha recibido su pago.`,
-    amount: 'Importe',
+    amount: 'Monto',
     date: 'Fecha',
     card: 'Tarjeta',
     ending: (brand: string, last4: string) => `${brand} terminada en ${last4}`,

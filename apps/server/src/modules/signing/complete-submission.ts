@@ -1,7 +1,9 @@
 import type { AppContext } from '../../context.js';
+import { cleanName } from '@paylink/shared';
 import { AppError } from '../../lib/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { buildSignedPdf } from './build-signed-pdf.js';
+import { MAX_SIGNATURE_PIXELS, checkImagePixels } from './image-limits.js';
 import { buildOriginalPdf, expectedSigner, loadDocumentData } from './documents.js';
 import { resolveSubmission } from './open-submission.js';
 import type { Lang } from './sign-texts.js';
@@ -42,6 +44,8 @@ function signatureBytes(dataUrl: string | undefined): Uint8Array {
   if (!m) throw new CompleteRefused('missing_signature');
   const bytes = Buffer.from(m[1]!, 'base64');
   if (bytes.length < 100 || bytes.length > MAX_SIGNATURE_BYTES) throw new CompleteRefused('bad_signature');
+  // The same header check as uploads: a small PNG may declare a huge canvas (decompression bomb, issue 11).
+  if (!checkImagePixels(bytes, MAX_SIGNATURE_PIXELS).ok) throw new CompleteRefused('bad_signature');
   return bytes;
 }
 
@@ -75,15 +79,16 @@ export async function completeSubmission(
         if (!bytes) throw new Error(`Stored file missing: ${row.storage_key}`);
         withBytes.push({ row, bytes });
       }
-      signerName = (input.signerName?.trim() || expectedSigner(data) || 'Patient').slice(0, 200);
+      signerName = (cleanName(input.signerName ?? '') || expectedSigner(data) || 'Patient').slice(0, 200);
       files = rows.map((r) => ({ side: r.side, name: r.original_name || r.side, sha256: r.content_sha256 }));
       original = await buildOriginalPdf(data, input.lang, { files: withBytes });
     } else {
-      signerName = (input.signerName ?? '').replace(/\s+/g, ' ').trim();
+      // Stored and printed later (PDF, console, CLI): no control characters or bidi overrides (issue 11, finding 4).
+      signerName = cleanName(input.signerName ?? '');
       if (!signerName || signerName.length > 200) throw new CompleteRefused('missing_name');
       if (input.method === 'draw') signaturePng = signatureBytes(input.signatureDataUrl);
       else if (input.method === 'type') {
-        typedSignature = (input.typedSignature ?? '').replace(/\s+/g, ' ').trim();
+        typedSignature = cleanName(input.typedSignature ?? '');
         if (!typedSignature || typedSignature.length > 200) throw new CompleteRefused('missing_signature');
       } else throw new CompleteRefused('missing_signature');
       original = await buildOriginalPdf(data, input.lang, { contractPath: ctx.config.CONTRACT_PDF_PATH });

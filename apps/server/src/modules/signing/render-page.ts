@@ -136,10 +136,9 @@ function uploadForm(t: Texts, maxMb: number): string {
   // PDFs and photos already on the phone.
   const camera = (side: 'front' | 'back') =>
     `<input type="file" id="${side}-camera-input" class="file-input" accept="image/*" capture="environment" tabindex="-1" aria-hidden="true">`;
-  return `<section class="guidance" aria-label="${esc(t.guidanceLabel)}">
-<ol>${t.guidance.map((g) => `<li>${esc(g)}</li>`).join('')}</ol>
-</section>
-<form id="upload-form" novalidate>
+  // No guidance list here: the patient app shows the spec's five-item list once, beside this frame (issue 16, item 2),
+  // so the upload controls are the first thing in the frame.
+  return `<form id="upload-form" novalidate>
 <div class="slots">
 ${slot('front', t.front)}
 ${slot('back', t.back)}

@@ -76,6 +76,8 @@ function errorMessage(err: AppError, lang: Lang, maxMb: number): string {
   if (err instanceof UploadRefused) {
     return {
       too_large: t.errors.tooLarge(maxMb),
+      too_many_pixels: t.errors.tooManyPixels,
+      busy: t.errors.busy,
       wrong_type: t.errors.wrongType,
       unreadable: t.errors.unreadable,
       encrypted_pdf: t.errors.encryptedPdf,

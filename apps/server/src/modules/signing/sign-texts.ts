@@ -34,7 +34,7 @@ const en = {
   invoiceNote:
     'This invoice covers the amount you chose to pay now. The rest of your balance will be invoiced separately.',
   authText: (p: { practice: string; patient: string; amount: string; payor: string }) => [
-    `I, ${p.payor}, authorize ${p.practice} to charge ${p.amount} to the card I provide on the next screen as a payment for the care of ${p.patient}.`,
+    `I, ${p.payor}, authorize ${p.practice} to charge ${p.amount} to the card I enter in the card form on this page as a payment for the care of ${p.patient}.`,
     'I understand that this deposit is non-refundable.',
     'I understand that the patient must be present with this card on the pre-op day, or the surgeon may cancel the procedure.',
     'I confirm that I am the cardholder or am authorized to use this card.',
@@ -89,6 +89,9 @@ const en = {
       `This file is too large. The limit is ${mb} MB: take a new photo or choose a smaller file.`,
     wrongType: 'This file type is not accepted. Upload a JPEG, PNG, HEIC photo or a PDF.',
     unreadable: 'This file could not be read. Take a new photo or choose another file.',
+    tooManyPixels:
+      'This image has too many pixels (more than 40 megapixels). Take a new photo or choose a smaller one.',
+    busy: 'We are processing many files right now. Wait a moment and try again.',
     encryptedPdf: 'This PDF is password-protected. Upload a PDF without a password or a photo.',
     duplicate: 'This exact file was already uploaded. Do not upload the same document twice: choose the other side.',
     missingFiles: 'Upload both the front and the back before you submit.',
@@ -151,16 +154,16 @@ const es: typeof en = {
   billedBy: 'De',
   billTo: 'Facturar a',
   description: 'Descripción',
-  amount: 'Importe',
+  amount: 'Monto',
   total: 'Total a pagar ahora',
   paymentType: { 1: 'Depósito', 2: 'Pago parcial' },
   noAmount: 'Aún no elegido',
   procedureFallback: 'Procedimiento quirúrgico',
   phone: 'Teléfono',
   email: 'Correo electrónico',
-  invoiceNote: 'Esta factura cubre el importe que eligió pagar ahora. El resto de su saldo se facturará por separado.',
+  invoiceNote: 'Esta factura cubre el monto que eligió pagar ahora. El resto de su saldo se facturará por separado.',
   authText: (p) => [
-    `Yo, ${p.payor}, autorizo a ${p.practice} a cobrar ${p.amount} a la tarjeta que indicaré en la siguiente pantalla como pago por la atención de ${p.patient}.`,
+    `Yo, ${p.payor}, autorizo a ${p.practice} a cobrar ${p.amount} a la tarjeta que indique en el formulario de tarjeta de esta página como pago por la atención de ${p.patient}.`,
     'Entiendo que este depósito no es reembolsable.',
     'Entiendo que el paciente debe presentarse con esta tarjeta el día preoperatorio; de lo contrario, el cirujano puede cancelar el procedimiento.',
     'Confirmo que soy el titular de la tarjeta o que estoy autorizado a usarla.',
@@ -215,6 +218,9 @@ const es: typeof en = {
       `El archivo es demasiado grande. El límite es de ${mb} MB: tome una foto nueva o elija un archivo más pequeño.`,
     wrongType: 'Este tipo de archivo no se acepta. Suba una foto JPEG, PNG, HEIC o un PDF.',
     unreadable: 'No se pudo leer el archivo. Tome una foto nueva o elija otro archivo.',
+    tooManyPixels:
+      'Esta imagen tiene demasiados píxeles (más de 40 megapíxeles). Tome una foto nueva o elija una más pequeña.',
+    busy: 'Estamos procesando muchos archivos en este momento. Espere un momento e inténtelo de nuevo.',
     encryptedPdf: 'Este PDF está protegido con contraseña. Suba un PDF sin contraseña o una foto.',
     duplicate: 'Este mismo archivo ya se subió. No suba el mismo documento dos veces: elija el otro lado.',
     missingFiles: 'Suba el frente y el reverso antes de enviar.',

@@ -367,7 +367,10 @@ describe('ID uploads', () => {
     // The page lists what is already uploaded (a reload keeps the previews).
     const page = await sign.inject({ method: 'GET', url: `/s/${token}` });
     expect(page.body).toContain('capture="environment"');
-    expect(page.body).toContain('Do not upload the same document twice.');
+    // The guidance is shown once, by the app beside the frame; the frame starts with the upload controls (issue 16).
+    expect(page.body).not.toContain('class="guidance"');
+    expect(page.body).not.toMatch(/<li>Do not upload the same document twice\.<\/li>/);
+    expect(page.body.indexOf('id="upload-form"')).toBeLessThan(page.body.indexOf('id="front-choose"'));
     const done = await sign.inject({ method: 'POST', url: `/s/${token}/complete`, payload: { lang: 'en' } });
     expect(done.statusCode).toBe(200);
     const sub = await submissionForStep(t.ctx.db, l.byRoute[StepRoutes.patientId]!.id);

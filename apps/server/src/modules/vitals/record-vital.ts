@@ -12,15 +12,16 @@ export function normaliseRoute(route: string): string | null {
 }
 
 /** Stores one metric; answers false when the route is not a plain path (the row is skipped). */
-export async function recordVital(q: Queryable, vital: VitalInput): Promise<boolean> {
+export async function recordVital(q: Queryable, vital: VitalInput, opts: { maxRows?: number } = {}): Promise<boolean> {
   const route = normaliseRoute(vital.route);
   if (!route) return false;
-  await q.query(`insert into web_vital (route, name, value, rating, navigation_type) values ($1, $2, $3, $4, $5)`, [
-    route,
-    vital.name,
-    vital.value,
-    vital.rating ?? null,
-    vital.navigationType ?? null,
-  ]);
+  const r = await q.query<{ id: string }>(
+    `insert into web_vital (route, name, value, rating, navigation_type) values ($1, $2, $3, $4, $5) returning id`,
+    [route, vital.name, vital.value, vital.rating ?? null, vital.navigationType ?? null],
+  );
+  // A public endpoint must not grow a table without bound: keep the newest maxRows (a primary-key range delete).
+  if (opts.maxRows) {
+    await q.query('delete from web_vital where id <= $1::bigint - $2::bigint', [r.rows[0]!.id, opts.maxRows]);
+  }
   return true;
 }

@@ -18,7 +18,7 @@ export async function vitalsRoutes(app: FastifyInstance, ctx: AppContext): Promi
       },
     },
     async (request, reply) => {
-      const stored = await recordVital(ctx.db, request.body);
+      const stored = await recordVital(ctx.db, request.body, { maxRows: ctx.config.VITALS_MAX_ROWS });
       if (!stored) throw badRequest('route must be a path of this app, like /auth', { route: 'is not a path' });
       return reply.status(204).send();
     },

@@ -36,9 +36,10 @@ export function smtpEmail(opts: SmtpOptions): EmailProvider {
           subject: msg.subject,
           text: msg.text,
           html: msg.html,
+          headers: msg.headers,
         });
         if (info.rejected.length > 0) throw new ProviderSendError(`recipient refused: ${String(info.response)}`, true);
-        return { providerId: info.messageId };
+        return { providerId: info.messageId, status: 'accepted' };
       } catch (err) {
         if (err instanceof ProviderSendError) throw err;
         const e = err as Error & { responseCode?: number };

@@ -124,6 +124,34 @@ export function parseReversalAnswer(kind: 'void' | 'return', xml: string, reques
   };
 }
 
+/** Converge's search date format: MM/DD/YYYY hh:mm:ss AM (UTC). */
+export function convergeSearchTime(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  const h = d.getUTCHours();
+  return `${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())}/${d.getUTCFullYear()} ${p(h % 12 || 12)}:${p(
+    d.getUTCMinutes(),
+  )}:${p(d.getUTCSeconds())} ${h < 12 ? 'AM' : 'PM'}`;
+}
+
+/** txnquery by our merchant transaction id, within a date range (Converge requires one for searches). */
+export function buildMerchantTxnQueryXml(
+  creds: ConvergeCredentials,
+  merchantTxnId: string,
+  since: Date,
+  until: Date,
+): string {
+  const fields: [string, string][] = [
+    ['ssl_merchant_id', creds.merchantId],
+    ['ssl_user_id', creds.userId],
+    ['ssl_pin', creds.pin],
+    ['ssl_transaction_type', 'txnquery'],
+    ['ssl_merchant_txn_id', merchantTxnId],
+    ['ssl_search_start_date', convergeSearchTime(since)],
+    ['ssl_search_end_date', convergeSearchTime(until)],
+  ];
+  return `<txn>${fields.map(([k, v]) => `<${k}>${escapeXml(v)}</${k}>`).join('')}</txn>`;
+}
+
 const xmlUnescape = (v: string) =>
   v
     .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1')
@@ -283,6 +311,26 @@ export function createConvergeGateway(opts: {
     },
     async returnTransaction(txnId, amountCents) {
       return reverse('return', txnId, amountCents);
+    },
+    async findByMerchantTxnId(merchantTxnId, since) {
+      const from = new Date(since.getTime() - 24 * 3600_000);
+      const until = new Date(Date.now() + 24 * 3600_000);
+      const xml = buildMerchantTxnQueryXml(await creds(), merchantTxnId, from, until);
+      const r = await post(opts.endpoints.xmlUrl, new URLSearchParams({ xmldata: xml }));
+      if (r.status < 200 || r.status >= 300) {
+        throw new GatewayError(`The card gateway refused the transaction query (HTTP ${r.status}).`);
+      }
+      const { list, txns } = parseConvergeXml(r.body);
+      const first = txns[0];
+      if (first?.errorCode) {
+        throw new GatewayError(
+          first.errorMessage || first.errorName || 'The card gateway answered an error.',
+          first.errorCode,
+        );
+      }
+      if (list.ssl_txn_count === '0' || !first) return [];
+      // The search may match on other fields too: keep only ours.
+      return txns.map(transactionFromConverge).filter((t) => t.merchantTxnId === merchantTxnId);
     },
   };
 }

@@ -56,6 +56,11 @@ export interface CardGateway {
   voidTransaction(txnId: string): Promise<GatewayReversal>;
   /** Refunds part or all of a settled sale (Converge ccreturn); amount absent = the whole sale. */
   returnTransaction(txnId: string, amountCents?: number): Promise<GatewayReversal>;
+  /**
+   * Every transaction carrying our ssl_merchant_txn_id (txnquery by merchant transaction id and a date range): how an
+   * approval whose browser never reported it is found. Empty when the token was never used.
+   */
+  findByMerchantTxnId(merchantTxnId: string, since: Date): Promise<GatewayTransaction[]>;
 }
 
 /** The gateway could not be reached or refused the request; `code` is Converge's errorCode when it sent one. */

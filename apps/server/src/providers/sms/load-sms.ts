@@ -10,5 +10,6 @@ export function loadSmsProvider(config: Config): SmsProvider {
     authToken: config.TWILIO_AUTH_TOKEN!,
     from: config.TWILIO_FROM!,
     baseUrl: config.TWILIO_API_BASE_URL,
+    statusCallback: `${config.publicUrl}/api/webhooks/twilio/status`,
   });
 }

@@ -1,7 +1,18 @@
+/** Delivery statuses as Twilio reports them (status callbacks) and SMTP relays answer (accepted/refused). */
+export type DeliveryStatus = 'queued' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'accepted' | 'refused';
+
+/** What a provider says when it takes a message: its id and, when it knows one, the delivery status. */
+export interface SendResult {
+  providerId: string;
+  status?: DeliveryStatus;
+  /** Provider error code when status is failed/undelivered (Twilio 30003, ...). */
+  errorCode?: string;
+}
+
 /** Sends one text message. Throws ProviderSendError when the provider refuses or cannot be reached. */
 export interface SmsProvider {
   readonly name: 'twilio' | 'sandbox';
-  send(msg: { to: string; body: string }): Promise<{ providerId: string }>;
+  send(msg: { to: string; body: string }): Promise<SendResult>;
 }
 
 /** A failed delivery. `permanent` means retrying cannot help (bad number, bad credentials): the outbox gives up. */

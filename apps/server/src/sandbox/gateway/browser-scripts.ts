@@ -101,7 +101,8 @@ export function webSdkScript(origin: string): string {
       overlay.setAttribute('aria-label', es ? 'Autenticación de la tarjeta' : 'Card authentication');
       overlay.style.cssText = 'position:fixed;inset:0;z-index:2147483000;background:rgba(0,0,0,.6);display:flex;align-items:center;justify-content:center;';
       var frame = document.createElement('iframe');
-      frame.src = res.challengeUrl;
+      // The issuer's page speaks the payment page's language, as a real ACS does from the browser's language.
+      frame.src = res.challengeUrl + (res.challengeUrl.indexOf('?') < 0 ? '?' : '&') + 'lng=' + (es ? 'es' : 'en');
       frame.title = es ? 'Autenticación 3-D Secure' : '3-D Secure authentication';
       frame.width = String(size[0]);
       frame.height = String(size[1]);
@@ -140,19 +141,55 @@ button{font:inherit;padding:10px 14px;border-radius:4px;border:1px solid #1a4f8b
 button.ok{background:#1a4f8b;color:#fff}button.fail{background:#fff;color:#8b1a1a;border-color:#8b1a1a}
 button:focus-visible{outline:3px solid #f5a623;outline-offset:2px}`;
 
-/** The "issuer's" challenge page shown inside the lightbox. */
-export function challengePage(opts: { id: string; last4: string; amount: string; done?: string }): string {
+export type ChallengeLang = 'en' | 'es';
+export type ChallengeDone = 'finished' | 'authenticated' | 'failed';
+
+const CHALLENGE_TEXTS = {
+  en: {
+    title: '3-D Secure authentication',
+    heading: "Sandbox Bank: verify it's you",
+    confirm: (amount: string, last4: string) =>
+      `Confirm the payment of <strong>${amount}</strong> with the card ending in <strong>${last4}</strong>.`,
+    note: "This is the sandbox issuer's challenge: a real bank would ask for a one-time code here.",
+    authenticate: 'Authenticate',
+    fail: 'Fail authentication',
+    back: 'You can return to the payment.',
+    done: { finished: 'Authentication finished.', authenticated: 'Authenticated.', failed: 'Authentication failed.' },
+  },
+  es: {
+    title: 'Autenticación 3-D Secure',
+    heading: 'Banco de prueba: confirme que es usted',
+    confirm: (amount: string, last4: string) =>
+      `Confirme el pago de <strong>${amount}</strong> con la tarjeta terminada en <strong>${last4}</strong>.`,
+    note: 'Esta es la verificación del emisor de prueba: un banco real le pediría aquí un código de un solo uso.',
+    authenticate: 'Autenticar',
+    fail: 'Fallar la autenticación',
+    back: 'Puede volver al pago.',
+    done: { finished: 'Autenticación terminada.', authenticated: 'Autenticado.', failed: 'La autenticación falló.' },
+  },
+} as const;
+
+/** The "issuer's" challenge page shown inside the lightbox, in one language (the payment page's). */
+export function challengePage(opts: {
+  id: string;
+  last4: string;
+  amount: string;
+  done?: ChallengeDone;
+  lang?: ChallengeLang;
+}): string {
+  const lang = opts.lang ?? 'en';
+  const x = CHALLENGE_TEXTS[lang];
   const body = opts.done
-    ? `<h1>${esc(opts.done)}</h1><p>You can return to the payment.</p><p class="es" lang="es">Puede volver al pago.</p>
+    ? `<h1>${esc(x.done[opts.done])}</h1><p>${esc(x.back)}</p>
 <script>parent.postMessage({ type: 'elavon-3ds-challenge-complete', threeDSServerTransID: ${JSON.stringify(opts.id)} }, '*');</script>`
-    : `<h1>Sandbox Bank: verify it's you</h1>
-<p>Confirm the payment of <strong>${esc(opts.amount)}</strong> with the card ending in <strong>${esc(opts.last4)}</strong>.</p>
-<p class="es" lang="es">Confirme el pago de ${esc(opts.amount)} con la tarjeta terminada en ${esc(opts.last4)}.</p>
-<p>This is the sandbox issuer's challenge: a real bank would ask for a one-time code here.</p>
+    : `<h1>${esc(x.heading)}</h1>
+<p>${x.confirm(esc(opts.amount), esc(opts.last4))}</p>
+<p>${esc(x.note)}</p>
 <form method="post" class="row">
-<button class="ok" type="submit" name="action" value="authenticate" autofocus>Authenticate</button>
-<button class="fail" type="submit" name="action" value="fail">Fail authentication</button>
+<input type="hidden" name="lng" value="${lang}">
+<button class="ok" type="submit" name="action" value="authenticate" autofocus>${esc(x.authenticate)}</button>
+<button class="fail" type="submit" name="action" value="fail">${esc(x.fail)}</button>
 </form>`;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>3-D Secure authentication</title><style>${PAGE_STYLE}</style></head><body><main>${body}</main></body></html>`;
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>${esc(x.title)}</title><style>${PAGE_STYLE}</style></head><body><main>${body}</main></body></html>`;
 }

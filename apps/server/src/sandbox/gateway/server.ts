@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { controlCharField } from '../../http/control-chars.js';
 import { parseConvergeXml } from '../../providers/gateway/converge.js';
-import { challengePage, checkoutScript, webSdkScript } from './browser-scripts.js';
+import { challengePage, checkoutScript, webSdkScript, type ChallengeLang } from './browser-scripts.js';
 import { sandboxGatewayCredentials } from './credentials.js';
 import {
   INVALID_CARD_MESSAGE,
@@ -390,15 +390,19 @@ export async function buildSandboxGateway(ctx: AppContext): Promise<FastifyInsta
       .type('text/html; charset=utf-8')
       .header('content-security-policy', `frame-ancestors ${config.publicUrl} ${origin}`);
 
-  app.get<{ Params: { id: string } }>('/3ds2/challenge/:id', async (request, reply) => {
+  const challengeLang = (v: unknown): ChallengeLang => (v === 'es' ? 'es' : 'en');
+
+  app.get<{ Params: { id: string }; Querystring: { lng?: string } }>('/3ds2/challenge/:id', async (request, reply) => {
     const row = await challengeRow(request.params.id);
     if (!row) return reply.status(404).type('text/plain').send('Unknown authentication.');
+    const lang = challengeLang(request.query.lng);
     return challengeHeaders(reply).send(
       challengePage({
         id: row.id,
         last4: row.card_last4,
-        amount: formatUsd(row.purchase_amount_cents),
-        done: row.completed_at ? 'Authentication finished.' : undefined,
+        amount: formatUsd(row.purchase_amount_cents, lang === 'es' ? 'es-US' : 'en-US'),
+        done: row.completed_at ? 'finished' : undefined,
+        lang,
       }),
     );
   });
@@ -407,6 +411,7 @@ export async function buildSandboxGateway(ctx: AppContext): Promise<FastifyInsta
     const row = await challengeRow(request.params.id);
     if (!row) return reply.status(404).type('text/plain').send('Unknown authentication.');
     const action = str((request.body as Record<string, unknown> | undefined)?.action);
+    const lang = challengeLang((request.body as Record<string, unknown> | undefined)?.lng);
     if (action !== 'authenticate' && action !== 'fail') {
       return reply.status(400).type('text/plain').send('Choose Authenticate or Fail authentication.');
     }
@@ -427,8 +432,9 @@ export async function buildSandboxGateway(ctx: AppContext): Promise<FastifyInsta
       challengePage({
         id: row.id,
         last4: row.card_last4,
-        amount: formatUsd(row.purchase_amount_cents),
-        done: status === 'Y' ? 'Authenticated.' : 'Authentication failed.',
+        amount: formatUsd(row.purchase_amount_cents, lang === 'es' ? 'es-US' : 'en-US'),
+        done: status === 'Y' ? 'authenticated' : 'failed',
+        lang,
       }),
     );
   });
@@ -658,6 +664,16 @@ export async function buildSandboxGateway(ctx: AppContext): Promise<FastifyInsta
         'Invalid Transaction Type',
         'The sandbox answers txnquery, ccvoid, ccreturn and ccsettle.',
       );
+    }
+    if (type === 'txnquery' && !f.ssl_txn_id && f.ssl_merchant_txn_id) {
+      // Search by our merchant transaction id, as Converge's txnquery with a date range.
+      const m = await db.query<TxnRow>(
+        'select * from sandbox_gateway_transaction where merchant_txn_id = $1 and merchant_id = $2 order by created_at',
+        [f.ssl_merchant_txn_id, f.ssl_merchant_id],
+      );
+      return `<txnlist><ssl_txn_count>${m.rowCount}</ssl_txn_count>${m.rows
+        .map((t) => `<txn>${xmlFields(txnFields(t))}</txn>`)
+        .join('')}</txnlist>`;
     }
     if (!f.ssl_txn_id) return xmlError('4009', 'Required Field Not Supplied', 'ssl_txn_id is required.');
     if (type === 'ccvoid') return reverse(f, 'VOID');

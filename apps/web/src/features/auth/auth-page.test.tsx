@@ -98,7 +98,8 @@ describe('/auth', () => {
     const code = screen.getByLabelText('6-digit verification code');
     expect(code).toHaveAttribute('autocomplete', 'one-time-code');
     expect(code).toHaveAttribute('inputmode', 'numeric');
-    expect(code).toHaveAttribute('maxlength', '6');
+    // At most 6 digits are kept (spec), counted after spaces are removed, so no maxlength on the raw text.
+    expect(code).not.toHaveAttribute('maxlength');
     const signIn = screen.getByRole('button', { name: 'Sign In' });
     expect(signIn).toBeDisabled();
     await user.type(code, '12a3-45');
@@ -154,6 +155,28 @@ describe('/auth', () => {
     expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
   });
 
+  it('a pasted "12 34 56" keeps all six digits; a wrong code error is tied to the field, announced once (issue 16)', async () => {
+    smsLink();
+    server.use(
+      http.post('*/api/auth/sms/send', () => HttpResponse.json({ resendAfterSeconds: 0, expiresInSeconds: 600 })),
+      http.post('*/api/auth/sms/verify', () => authError(400, 'auth/invalid-verification-code')),
+    );
+    await renderApp(`/auth?id=${LINK_ID}`);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Get Verification code' }));
+    const code = screen.getByLabelText('6-digit verification code');
+    await user.click(code);
+    await user.paste('12 34 56');
+    expect(code).toHaveValue('123456');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    const alert = await screen.findByRole('alert');
+    expect(code).toHaveAttribute('aria-invalid', 'true');
+    expect(code.getAttribute('aria-describedby')?.split(' ')).toContain(alert.id);
+    expect(code).toHaveAccessibleDescription(/That code isn't right/);
+    // One announcement: the alert is not inside another live region.
+    expect(alert.parentElement?.closest('[aria-live]')).toBeNull();
+  });
+
   it('a send refused by the rate limit shows auth/too-many-requests; no answer shows auth/network-request-failed', async () => {
     smsLink();
     server.use(http.post('*/api/auth/sms/send', () => authError(429, 'auth/too-many-requests')));
@@ -174,7 +197,7 @@ describe('/auth', () => {
       http.get('*/api/auth/options', () => HttpResponse.json({ method: 'email', captchaSiteKey: null })),
       http.post('*/api/auth/email/send', async ({ request }) => {
         sent = await request.json();
-        return HttpResponse.json({ sent: true });
+        return HttpResponse.json({ sent: true, resendAfterSeconds: 30 });
       }),
     );
     await renderApp(`/auth?id=${LINK_ID}`);
@@ -192,6 +215,44 @@ describe('/auth', () => {
     expect(await screen.findByRole('button', { name: 'Email link sent…' })).toBeDisabled();
     expect(sent).toEqual({ linkId: LINK_ID, email: 'maria@example.com', lng: 'en' });
   });
+
+  it('after a send, a corrected address counts down the real cooldown like the SMS screen (issue 16)', async () => {
+    const sent: unknown[] = [];
+    server.use(
+      http.get('*/api/auth/options', () => HttpResponse.json({ method: 'email', captchaSiteKey: null })),
+      http.post('*/api/auth/email/send', async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json({ sent: true, resendAfterSeconds: 2 });
+      }),
+    );
+    await renderApp(`/auth?id=${LINK_ID}`);
+    const user = userEvent.setup();
+    const email = await screen.findByLabelText('Email address');
+    await user.type(email, 'maria@exampel.com');
+    await user.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    expect(await screen.findByRole('button', { name: 'Email link sent…' })).toBeDisabled();
+    // The typo is fixed: the button names the new send but waits for the cooldown, and says how long.
+    await user.clear(email);
+    await user.type(email, 'maria@example.com');
+    const button = screen.getByRole('button', { name: /Email me a sign-in link/ });
+    expect(button).toBeDisabled();
+    expect(screen.getByTestId('email-resend-wait')).toHaveTextContent(/You can ask for a new link in [12] seconds?\./);
+    // The same address as sent, in another case and with spaces, is still the one already sent.
+    await user.clear(email);
+    await user.type(email, '  MARIA@exampel.COM ');
+    expect(screen.getByRole('button', { name: 'Email link sent…' })).toBeDisabled();
+    await user.clear(email);
+    await user.type(email, 'maria@example.com');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Email me a sign-in link' })).toBeEnabled(), {
+      timeout: 5000,
+    });
+    expect(screen.queryByTestId('email-resend-wait')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    expect(await screen.findByRole('button', { name: 'Email link sent…' })).toBeDisabled();
+    expect(sent).toHaveLength(2);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    // Waits out a real 2 s cooldown: room for a busy machine, not a timing assertion.
+  }, 20_000);
 
   it('an e-mailed link signs in only on the Continue click', async () => {
     let verifies = 0;

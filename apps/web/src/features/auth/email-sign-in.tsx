@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EmailSendResult } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';
@@ -9,9 +9,16 @@ import { useApiFailure } from '../../lib/use-api-failure';
 import { authErrorCode, authErrorText, isLinkStateFailure } from './auth-errors';
 import { messageLanguage } from './message-language';
 import { getCaptchaToken } from './turnstile';
+import { SessionExpiredNotice } from './session-expired-notice';
 
 /** The same loose shape check the server makes; the server has the last word (auth/invalid-email). */
 export const looksLikeEmail = (v: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim());
+
+/** The address as the server compares it: no surrounding spaces, any case. */
+export const normalizeEmail = (v: string) => v.trim().toLowerCase();
+
+/** Used when an older server does not say how long the cooldown is. */
+const DEFAULT_RESEND_SECONDS = 30;
 
 /** E-mail variant: title, instruction, e-mail field, a button that becomes 'Email link sent…', the no-reply note. */
 export function EmailSignIn(props: { linkId: string; captchaSiteKey: string | null }) {
@@ -25,13 +32,24 @@ export function EmailSignIn(props: { linkId: string; captchaSiteKey: string | nu
   const [sending, setSending] = useState(false);
   const [touched, setTouched] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [resendAt, setResendAt] = useState(0);
+  const [now, setNow] = useState(() => Date.now());
   const valid = looksLikeEmail(email);
-  const alreadySent = sentTo !== null && sentTo === email.trim().toLowerCase();
+  const alreadySent = sentTo !== null && sentTo === normalizeEmail(email);
+  // After a send, a corrected address waits out the same cooldown the server applies, counting down as the SMS
+  // screen does, instead of a button that looks ready and then answers "wait a few minutes".
+  const waitSeconds = sentTo === null ? 0 : Math.max(0, Math.ceil((resendAt - now) / 1000));
+
+  useEffect(() => {
+    if (sentTo === null || now >= resendAt) return;
+    const id = window.setTimeout(() => setNow(Date.now()), 1000);
+    return () => window.clearTimeout(id);
+  }, [sentTo, now, resendAt]);
 
   const send = async (event: React.FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (!valid || sending || alreadySent) return;
+    if (!valid || sending || alreadySent || waitSeconds > 0) return;
     setSending(true);
     setError(null);
     try {
@@ -44,7 +62,7 @@ export function EmailSignIn(props: { linkId: string; captchaSiteKey: string | nu
           return;
         }
       }
-      await api.post<EmailSendResult>('/api/auth/email/send', {
+      const r = await api.post<EmailSendResult>('/api/auth/email/send', {
         body: {
           linkId: props.linkId,
           email: email.trim(),
@@ -53,7 +71,9 @@ export function EmailSignIn(props: { linkId: string; captchaSiteKey: string | nu
         },
         auth: false,
       });
-      setSentTo(email.trim().toLowerCase());
+      setSentTo(normalizeEmail(email));
+      setNow(Date.now());
+      setResendAt(Date.now() + (r.resendAfterSeconds ?? DEFAULT_RESEND_SECONDS) * 1000);
     } catch (e) {
       if (isLinkStateFailure(e)) fail(e, { lookup: true });
       else setError(authErrorCode(e));
@@ -65,6 +85,7 @@ export function EmailSignIn(props: { linkId: string; captchaSiteKey: string | nu
   const showInvalid = touched && !valid;
   return (
     <PageLayout title={t('auth.emailTitle')}>
+      <SessionExpiredNotice />
       <form className="card-panel" onSubmit={(e) => void send(e)} noValidate>
         <p>{t('auth.emailInstruction')}</p>
         <div className="mb-3">
@@ -93,19 +114,26 @@ export function EmailSignIn(props: { linkId: string; captchaSiteKey: string | nu
         <button
           type="submit"
           className="btn btn-primary w-100"
-          disabled={sending || alreadySent}
+          disabled={sending || alreadySent || waitSeconds > 0}
           aria-busy={sending || undefined}
+          aria-describedby={!alreadySent && waitSeconds > 0 ? `${ids.email}-wait` : undefined}
         >
           {sending ? <ButtonSpinner /> : null}
           {alreadySent ? t('auth.emailLinkSent') : t('auth.sendEmailLink')}
         </button>
         <div aria-live="polite">
           {alreadySent && <p className="alert alert-success mt-3 mb-0">{t('auth.emailSentConfirmation')}</p>}
+          {!alreadySent && waitSeconds > 0 && (
+            <p id={`${ids.email}-wait`} className="form-text mt-2 mb-0" data-testid="email-resend-wait">
+              {t('auth.emailResendIn', { count: waitSeconds })}
+            </p>
+          )}
         </div>
         <p className="form-text mt-3 mb-0">{t('auth.emailNote', { sender: config.practice.name })}</p>
         <div ref={captchaBox} className="captcha-box" />
       </form>
-      <div aria-live="assertive">
+      {/* role="alert" announces itself; no live region around it (nested ones may announce twice). */}
+      <div>
         {error && (
           <div className="alert alert-danger" role="alert">
             {authErrorText(t, error)}

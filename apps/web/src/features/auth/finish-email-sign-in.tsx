@@ -59,7 +59,8 @@ export function FinishEmailSignIn(props: {
         </button>
         <p className="form-text mt-3 mb-0">{t('auth.doNotRefresh')}</p>
       </div>
-      <div aria-live="assertive">
+      {/* role="alert" announces itself; no live region around it (nested ones may announce twice). */}
+      <div>
         {error && (
           <div className="alert alert-danger" role="alert">
             {authErrorText(t, error)}

@@ -10,6 +10,7 @@ import { useApiFailure } from '../../lib/use-api-failure';
 import { authErrorCode, authErrorText, isLinkStateFailure } from './auth-errors';
 import { messageLanguage } from './message-language';
 import { getCaptchaToken } from './turnstile';
+import { SessionExpiredNotice } from './session-expired-notice';
 
 const CODE_LENGTH = 6;
 
@@ -23,7 +24,7 @@ export function SmsSignIn(props: {
   const { t, i18n } = useTranslation();
   const dispatch = useAppDispatch();
   const fail = useApiFailure();
-  const ids = { phone: useId(), code: useId(), codeHint: useId() };
+  const ids = { phone: useId(), code: useId(), codeHint: useId(), error: useId() };
   const captchaBox = useRef<HTMLDivElement>(null);
   const codeInput = useRef<HTMLInputElement>(null);
   const [sending, setSending] = useState(false);
@@ -98,9 +99,11 @@ export function SmsSignIn(props: {
 
   const waitSeconds = Math.max(0, Math.ceil((resendAt - now) / 1000));
   const canResend = sent && waitSeconds === 0;
+  const codeRejected = error === 'auth/invalid-verification-code' || error === 'auth/code-expired';
 
   return (
     <PageLayout title={t('auth.phoneTitle')}>
+      <SessionExpiredNotice />
       <div className="card-panel">
         <p>{t('auth.phoneInstruction')}</p>
         <div className="mb-3">
@@ -153,10 +156,11 @@ export function SmsSignIn(props: {
             inputMode="numeric"
             autoComplete="one-time-code"
             pattern="[0-9]*"
-            maxLength={CODE_LENGTH}
             value={code}
-            aria-describedby={ids.codeHint}
-            aria-invalid={error === 'auth/invalid-verification-code' || undefined}
+            // The error about the code is tied to the field, so a screen reader reads it with the field.
+            aria-describedby={error ? `${ids.error} ${ids.codeHint}` : ids.codeHint}
+            aria-invalid={codeRejected || undefined}
+            // No maxLength: a pasted "12 34 56" loses its spaces before the 6-digit limit (issue 16).
             onChange={(e) => setCode(digitsOnly(e.target.value).slice(0, CODE_LENGTH))}
           />
           <div id={ids.codeHint} className="form-text">
@@ -175,9 +179,10 @@ export function SmsSignIn(props: {
         <p className="form-text mt-3 mb-0">{t('auth.doNotRefresh')}</p>
       </form>
 
-      <div aria-live="assertive">
+      {/* role="alert" announces itself; no live region around it (nested ones may announce twice). */}
+      <div>
         {error && (
-          <div className="alert alert-danger" role="alert">
+          <div id={ids.error} className="alert alert-danger" role="alert">
             {authErrorText(t, error)}
           </div>
         )}

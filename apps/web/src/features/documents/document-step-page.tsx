@@ -27,7 +27,7 @@ export const FRAME_HEIGHTS: Record<DocumentKind, number | string> = {
 export function IdInstructions(props: { payor?: boolean }) {
   const { t } = useTranslation('steps');
   return (
-    <section className="mb-3">
+    <section className="mb-3 id-instructions-section">
       <p>{t(props.payor ? 'idInstructions.payorIntro' : 'idInstructions.intro')}</p>
       <ol className="id-instructions" aria-label={t('idInstructions.listLabel')}>
         <li>{t('idInstructions.item1')}</li>
@@ -57,19 +57,22 @@ export function DocumentStepPage(props: { kind: DocumentKind; routePath: string 
   const isId = kind === 'patientId' || kind === 'payorId';
   return (
     <PageLayout title={t(`${kind}.title`)} showProgress>
-      {isId ? <IdInstructions payor={kind === 'payorId'} /> : <p>{t(`${kind}.intro`)}</p>}
-      {!nav.step ? (
-        <div className="alert alert-warning">{t('noStep')}</div>
-      ) : documentUrl ? (
-        <DocumentFrame
-          ref={frameRef}
-          documentUrl={documentUrl}
-          title={t(`${kind}.frameTitle`)}
-          height={FRAME_HEIGHTS[kind]}
-        />
-      ) : (
-        <div className="alert alert-warning">{t('noDocument')}</div>
-      )}
+      {/* ID steps: on phones the upload frame comes first and the instructions after it (documents.css). */}
+      <div className={isId ? 'id-step' : undefined}>
+        {isId ? <IdInstructions payor={kind === 'payorId'} /> : <p>{t(`${kind}.intro`)}</p>}
+        {!nav.step ? (
+          <div className="alert alert-warning">{t('noStep')}</div>
+        ) : documentUrl ? (
+          <DocumentFrame
+            ref={frameRef}
+            documentUrl={documentUrl}
+            title={t(`${kind}.frameTitle`)}
+            height={FRAME_HEIGHTS[kind]}
+          />
+        ) : (
+          <div className="alert alert-warning">{t('noDocument')}</div>
+        )}
+      </div>
       <div className="step-actions">
         <p className={`mb-0 small ${signed ? 'text-success' : 'text-body-secondary'}`} role="status">
           {signed ? t('signed') : t('signToContinue')}

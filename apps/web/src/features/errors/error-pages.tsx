@@ -33,5 +33,8 @@ export const LinkExpiredPage = () => <MessagePage titleKey="errors.linkExpiredTi
 export const LinkCancelledPage = () => <MessagePage titleKey="errors.linkCancelledTitle" />;
 export const StepsCompletePage = () => <MessagePage titleKey="errors.stepsCompleteTitle" />;
 export const ForbiddenPage = () => <MessagePage titleKey="errors.forbiddenTitle" hintKey="errors.forbiddenHint" />;
-export const PaymentErrorPage = () => <MessagePage titleKey="errors.paymentErrorTitle" />;
+// Reached when the card was approved but the approval could not be recorded yet: never say nothing was charged.
+export const PaymentErrorPage = () => (
+  <MessagePage titleKey="errors.paymentErrorTitle" hintKey="errors.paymentUnconfirmedHint" />
+);
 export const UnauthorizedPage = () => <MessagePage titleKey="error401Title" hintKey="errors.notAuthorizedHint" />;

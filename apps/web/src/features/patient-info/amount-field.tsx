@@ -3,10 +3,13 @@
  * (keyboard movement, Tab, Enter and shortcuts still work, so the page stays usable by keyboard); pasted or
  * autofilled text is reduced to its digits. The hint under the field names the range; out of range, the field is
  * marked invalid and the feedback card says so (announced).
+ *
+ * A decimal point or comma is refused with "whole dollars only" instead of being dropped ("150.00" would otherwise
+ * become $15,000), and the amount is shown as dollars beside the field before AGREE (decision 0161).
  */
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { digitsOnly, isAmountInRange, type AmountRule } from '@paylink/shared';
+import { digitsOnly, dollarsToCents, formatUsd, isAmountInRange, type AmountRule } from '@paylink/shared';
 
 const EDITING_KEYS = new Set([
   'Backspace',
@@ -40,11 +43,16 @@ export function AmountField(props: {
   rule: AmountRule;
   disabled?: boolean;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = useId();
   const hintId = `${id}-hint`;
+  const wholeId = `${id}-whole`;
+  const shownId = `${id}-shown`;
+  const [refusedSeparator, setRefusedSeparator] = useState(false);
   const verdict = amountVerdict(props.value, props.rule);
   const invalid = verdict === 'outOfRange';
+  const locale = i18n.resolvedLanguage === 'es' ? 'es-US' : 'en-US';
+  const formatted = props.value === '' ? '' : formatUsd(dollarsToCents(Number(props.value)), locale);
   return (
     <div className="mb-3">
       <label htmlFor={id} className="form-label">
@@ -66,14 +74,36 @@ export function AmountField(props: {
           value={props.value}
           disabled={props.disabled}
           aria-invalid={invalid || undefined}
-          aria-describedby={hintId}
+          aria-describedby={[formatted ? shownId : '', refusedSeparator ? wholeId : '', hintId]
+            .filter(Boolean)
+            .join(' ')}
           onKeyDown={(e) => {
+            if (e.key === '.' || e.key === ',') setRefusedSeparator(true);
             if (!isAllowedAmountKey(e)) e.preventDefault();
           }}
-          onChange={(e) => props.onChange(digitsOnly(e.target.value))}
+          onChange={(e) => {
+            // A pasted "150.00" or "1,500" is refused whole: dropping the separator would change the amount.
+            if (/[.,]/.test(e.target.value)) {
+              setRefusedSeparator(true);
+              return;
+            }
+            setRefusedSeparator(false);
+            props.onChange(digitsOnly(e.target.value));
+          }}
         />
+        {formatted && (
+          <span className="input-group-text amount-formatted" id={shownId} data-testid="amount-formatted">
+            {formatted}
+          </span>
+        )}
       </div>
-      <div id={hintId} aria-live="polite">
+      {refusedSeparator && (
+        <div id={wholeId} className="feedback-card" role="alert" data-testid="amount-whole-dollars">
+          {t('patientInfo.wholeDollarsOnly')}
+        </div>
+      )}
+      {/* The feedback card is role="alert" (announced on its own): no live region around it. */}
+      <div id={hintId}>
         {invalid ? (
           <div className="feedback-card" role="alert" data-testid="amount-feedback">
             {t(props.rule.hintKey)}

@@ -15,6 +15,7 @@ import { setSteps } from '../../store/step-production-slice';
 import { setContinue } from '../../store/continue-slice';
 import { api, type ApiError } from '../../lib/api-client';
 import { useApiFailure } from '../../lib/use-api-failure';
+import { formatPhone } from '../../lib/format-phone';
 import { AmountField, amountVerdict } from './amount-field';
 
 const str = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
@@ -40,7 +41,8 @@ export function PatientInfoForm(props: { patient: PatientRecord; onError: (e: Ap
   const [paymentType, setPaymentType] = useState(() =>
     locked ? String(PaymentType.Payment) : str(patient.paymentType) || String(PaymentType.Deposit),
   );
-  const [paymentSource, setPaymentSource] = useState(() => str(patient.paymentSource));
+  // "I am (the patient)" is chosen unless the link says otherwise: the same default the submit applies (decision 0162).
+  const [paymentSource, setPaymentSource] = useState(() => str(patient.paymentSource) || String(PaymentSource.Patient));
   const [amount, setAmount] = useState(() => str(patient.paymentAmount));
   const [clicked, setClicked] = useState(false);
 
@@ -90,21 +92,27 @@ export function PatientInfoForm(props: { patient: PatientRecord; onError: (e: Ap
           {t('patientInfo.details')}
         </h2>
         <div className="row g-3">
-          {readOnly.map(([field, label, autoComplete]) => (
-            <div key={field} className={field === 'address' || field === 'email' ? 'col-12' : 'col-12 col-sm-6'}>
-              <label htmlFor={`pi-${field}`} className="form-label">
-                {t(label)}
-              </label>
-              <input
-                id={`pi-${field}`}
-                className="form-control"
-                type="text"
-                readOnly
-                autoComplete={autoComplete}
-                value={String(patient[field] ?? '')}
-              />
-            </div>
-          ))}
+          {readOnly.map(([field, label, autoComplete]) => {
+            const raw = String(patient[field] ?? '').trim();
+            const value = field === 'phone' ? formatPhone(raw) : raw;
+            return (
+              <div key={field} className={field === 'address' || field === 'email' ? 'col-12' : 'col-12 col-sm-6'}>
+                <label htmlFor={`pi-${field}`} className="form-label">
+                  {t(label)}
+                </label>
+                <input
+                  id={`pi-${field}`}
+                  className={`form-control${value ? '' : ' not-on-file'}`}
+                  type="text"
+                  readOnly
+                  autoComplete={autoComplete}
+                  value={value}
+                  // An empty detail says so instead of showing a blank grey box.
+                  placeholder={value ? undefined : t('patientInfo.notOnFile')}
+                />
+              </div>
+            );
+          })}
         </div>
       </section>
 

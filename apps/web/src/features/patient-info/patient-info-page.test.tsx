@@ -162,13 +162,52 @@ describe('/patientinfo amount rules (spec section 5)', () => {
     expect(fireEvent.keyDown(amount, { key: 'Backspace' })).toBe(true);
     const user = userEvent.setup();
     await user.click(amount);
-    await user.paste('$ 1,2a50.');
+    await user.paste('$ 12a50');
     expect(amount).toHaveValue('1250');
     expect(screen.getByTestId('amount-feedback')).toHaveTextContent(DEPOSIT_MSG);
     await user.clear(amount);
     await user.paste('500');
     expect(amount).toHaveValue('500');
     expect(agree()).toBeEnabled();
+  });
+
+  it('refuses a decimal point or comma with "whole dollars only" instead of multiplying the amount (issue 16)', async () => {
+    const { amount } = await openForm();
+    const user = userEvent.setup();
+    await user.click(amount);
+    await user.paste('150.00');
+    expect(amount).toHaveValue('');
+    expect(screen.getByRole('alert')).toHaveTextContent(/Whole dollars only/);
+    expect(agree()).toBeDisabled();
+    await user.paste('1,500');
+    expect(amount).toHaveValue('');
+    await user.type(amount, '300');
+    expect(amount).toHaveValue('300');
+    expect(screen.queryByText(/Whole dollars only/)).not.toBeInTheDocument();
+    await user.type(amount, '.');
+    expect(amount).toHaveValue('300');
+    expect(screen.getByText(/Whole dollars only/)).toBeInTheDocument();
+    expect(amount.getAttribute('aria-describedby')).toContain(screen.getByTestId('amount-whole-dollars').id);
+  });
+
+  it('shows the amount as dollars beside the field before AGREE (issue 16)', async () => {
+    const { amount } = await openForm();
+    await typeAmount(amount, '750');
+    expect(screen.getByTestId('amount-formatted')).toHaveTextContent('$750.00');
+    expect(amount.getAttribute('aria-describedby')).toContain(screen.getByTestId('amount-formatted').id);
+    await typeAmount(amount, '');
+    expect(screen.queryByTestId('amount-formatted')).not.toBeInTheDocument();
+  });
+
+  it('formats the phone as on /auth, says "Not on file" for empty details, and chooses the patient as payer (issue 16)', async () => {
+    await openForm(patient({ phone: '+15550101111', address: '', city: null as unknown as string }));
+    expect(screen.getByLabelText('Phone')).toHaveValue('(555) 010-1111');
+    expect(screen.getByLabelText('Address')).toHaveValue('');
+    expect(screen.getByLabelText('Address')).toHaveAttribute('placeholder', 'Not on file');
+    expect(screen.getByLabelText('City')).toHaveAttribute('placeholder', 'Not on file');
+    expect(screen.getByLabelText('First name')).not.toHaveAttribute('placeholder');
+    expect(screen.getByRole('radio', { name: 'I am (the patient)' })).toBeChecked();
+    expect(screen.getByRole('radio', { name: 'Someone else (a payor)' })).not.toBeChecked();
   });
 
   it('AGREE stays disabled while the amount is empty or the first name is missing', async () => {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  caretAfterDigits,
   detectCardBrand,
   expiryToYYMM,
+  formatCardNumber,
+  normalizeExpiry,
   sanitizeCardNumber,
   splitFullName,
   validateCardNumber,
@@ -126,5 +129,31 @@ describe('splitFullName', () => {
     ['', { first: '', last: '' }],
   ])('%j', (name, parts) => {
     expect(splitFullName(name)).toEqual(parts);
+  });
+});
+
+describe('phone-friendly entry (issue 16)', () => {
+  it.each([
+    ['12/28', '1228'],
+    ['12 / 28', '1228'],
+    ['12-28', '1228'],
+    ['1/28', '0128'],
+    ['12/2028', '1228'],
+    ['122028', '1228'],
+    ['12 28', '1228'],
+    ['12/', '12'],
+    ['12345', '1234'],
+    ['12a', '12a'],
+  ])('expiry %j is stored as %j', (typed, stored) => {
+    expect(normalizeExpiry(typed)).toBe(stored);
+  });
+
+  it('groups card numbers as printed', () => {
+    expect(formatCardNumber('4000000000000002')).toBe('4000 0000 0000 0002');
+    expect(formatCardNumber('40000')).toBe('4000 0');
+    expect(formatCardNumber('378282246310005')).toBe('3782 822463 10005');
+    expect(formatCardNumber('')).toBe('');
+    expect(caretAfterDigits('4000 0000 0', 5)).toBe(6);
+    expect(caretAfterDigits('4000 0000 0', 0)).toBe(0);
   });
 });

@@ -67,9 +67,61 @@ export function detectCardBrand(cardNumber: string): BrandInfo | null {
   return { brand: rule.brand, lengths: rule.lengths, lengthValid: rule.lengths.includes(digits.length) };
 }
 
-/** The card number field keeps digits only (typed or pasted) and at most 16 of them. */
+/**
+ * The card number field keeps digits only (typed or pasted) and at most 16 of them. Separators are removed before the
+ * length rule, so a pasted "4000 0000 0000 0002" keeps all 16 digits (decision 0160).
+ */
 export function sanitizeCardNumber(input: string): string {
   return input.replace(/\D+/g, '').slice(0, CARD_NUMBER_MAX);
+}
+
+/** Digit groups as printed on the card: American Express and Diners 4-6-5 / 4-6-4, every other brand 4-4-4-4. */
+export function formatCardNumber(digits: string): string {
+  const brand = detectCardBrand(digits)?.brand;
+  const groups =
+    brand === 'amex' || brand === 'dinersCarteBlanche' || brand === 'dinersInternational' ? [4, 6, 5] : [4, 4, 4, 4];
+  const out: string[] = [];
+  let at = 0;
+  for (const size of groups) {
+    if (at >= digits.length) break;
+    out.push(digits.slice(at, at + size));
+    at += size;
+  }
+  if (at < digits.length) out.push(digits.slice(at));
+  return out.join(' ');
+}
+
+/** Where the caret belongs in `formatted` so that `digitsBefore` digits stand to its left. */
+export function caretAfterDigits(formatted: string, digitsBefore: number): number {
+  if (digitsBefore <= 0) return 0;
+  let seen = 0;
+  for (let i = 0; i < formatted.length; i++) {
+    if (/\d/.test(formatted[i]!)) seen++;
+    if (seen === digitsBefore) return i + 1;
+  }
+  return formatted.length;
+}
+
+/**
+ * What the expiry field stores (MMYY) for what was typed, pasted or autofilled: "12/28", "12 / 28", "12-28",
+ * "12/2028" and "1/28" all become "1228"/"0128". Anything with other characters is kept as typed, so the rules below
+ * can say "Numbers only allowed".
+ */
+export function normalizeExpiry(input: string): string {
+  const separated = /^\s*(\d{1,2})\s*[/.-]\s*(\d{0,4})\s*$/.exec(input);
+  if (separated) {
+    const month = separated[1]!.padStart(2, '0');
+    const year = separated[2]!.length === 4 ? separated[2]!.slice(2) : separated[2]!.slice(0, 2);
+    return month + year;
+  }
+  if (/^[\d\s]*$/.test(input)) {
+    const digits = input.replace(/\s+/g, '');
+    // "122028" (MMYYYY, an autofill format) → "1228"; otherwise at most four digits are kept.
+    return digits.length === 6 && digits.slice(2, 4) === '20'
+      ? digits.slice(0, 2) + digits.slice(4)
+      : digits.slice(0, 4);
+  }
+  return input;
 }
 
 export type CardNumberError = 'cardNumber.required' | 'cardNumber.tooShort';

@@ -112,7 +112,7 @@ describe('the form', () => {
     await screen.findByRole('heading', { name: 'Payment Authorization' });
     expect(payNow()).toBeDisabled();
     await user.type(screen.getByLabelText('Card number'), '4000 0000-0000 0002 99');
-    expect(screen.getByLabelText('Card number')).toHaveValue('4000000000000002');
+    expect(screen.getByLabelText('Card number')).toHaveValue('4000 0000 0000 0002');
     expect(screen.getByTestId('card-type')).toHaveTextContent('Visa');
     expect(screen.getByTestId('card-type')).toHaveClass('card-type-visa');
     await user.type(screen.getByLabelText('Expiration date (MMYY)'), '1230');
@@ -138,7 +138,7 @@ describe('the form', () => {
     expect(screen.getByText('Enter a valid expiration month')).toBeInTheDocument();
     expect(expiry).toHaveAttribute('aria-invalid', 'true');
     await user.clear(expiry);
-    await user.type(expiry, '12/');
+    await user.type(expiry, '12a');
     expect(screen.getAllByText('Numbers only allowed').length).toBeGreaterThan(0);
     await user.clear(expiry);
     await user.type(expiry, '1201');
@@ -292,7 +292,10 @@ describe('decline messages in Spanish', () => {
     await user.click(screen.getByLabelText('Acepto los términos'));
     await user.click(screen.getByRole('button', { name: 'PAGAR AHORA' }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('Tarjeta rechazada')).toBeInTheDocument();
+    // A gateway error (nothing charged) is titled neutrally; a decline is "Tarjeta rechazada" (decision 0163).
+    expect(
+      within(dialog).getByText('errorCode' in answer ? 'No se completó el pago' : 'Tarjeta rechazada'),
+    ).toBeInTheDocument();
     expect(within(dialog).getByText('No se pudo procesar el pago.')).toBeInTheDocument();
     expect(within(dialog).getByTestId('decline-message')).toHaveTextContent(text);
     expect(within(dialog).getByRole('button', { name: 'Aceptar' })).toBeInTheDocument();

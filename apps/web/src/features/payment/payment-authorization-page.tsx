@@ -16,7 +16,14 @@ import { DocumentFrame } from '../../components/document-frame';
 import { useSigningMessage } from '../../lib/use-signing-message';
 import { useStepNavigation } from '../../lib/use-step-navigation';
 import { canPayNow, prefillCardForm, validateCardForm, type CardField, type CardForm } from './card-form';
-import { CVC_MAX, CARD_NUMBER_MAX, EXPIRY_LENGTH, detectCardBrand, sanitizeCardNumber } from './card-rules';
+import {
+  CVC_MAX,
+  caretAfterDigits,
+  detectCardBrand,
+  formatCardNumber,
+  normalizeExpiry,
+  sanitizeCardNumber,
+} from './card-rules';
 import { loadGateway } from './gateway/load-gateway';
 import type { GatewayGlobals } from './gateway/types';
 import { PaymentModal } from './payment-modal';
@@ -53,6 +60,8 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
   const [touched, setTouched] = useState<Touched>({});
   const [today] = useState(() => new Date());
   const frameRef = useRef<HTMLIFrameElement>(null);
+  const payButton = useRef<HTMLButtonElement>(null);
+  const closedKind = useRef<string | undefined>(undefined);
   const documentUrl = paymentSource === PaymentSource.Payor ? (nav.step?.documentUrl ?? null) : null;
   const { signed } = useSigningMessage({ signOrigin: config.signOrigin, frameRef, documentUrl });
   const payment = useCardPayment({
@@ -212,8 +221,20 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
                 type="text"
                 inputMode="numeric"
                 autoComplete="cc-number"
-                maxLength={CARD_NUMBER_MAX}
-                onChange={(e) => set('CardNumber', sanitizeCardNumber(e.target.value))}
+                value={formatCardNumber(form.CardNumber)}
+                onChange={(e) => {
+                  // Digits only are kept (no length rule on the raw text: a pasted "4000 0000 0000 0002" keeps
+                  // its 16 digits); the field shows them grouped, the caret stays after the same digit.
+                  const el = e.target;
+                  const caret = el.selectionStart ?? el.value.length;
+                  const before = el.value.slice(0, caret).replace(/\D+/g, '').length;
+                  const digits = sanitizeCardNumber(el.value);
+                  set('CardNumber', digits);
+                  const at = caretAfterDigits(formatCardNumber(digits), Math.min(before, digits.length));
+                  requestAnimationFrame(() => {
+                    if (el.ownerDocument.activeElement === el) el.setSelectionRange(at, at);
+                  });
+                }}
               />
               <span
                 className={`input-group-text card-type card-type-${brand?.brand ?? 'unknown'}`}
@@ -248,9 +269,9 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
                 inputMode="numeric"
                 autoComplete="cc-exp"
                 placeholder={t('fields.expiryPlaceholder')}
-                maxLength={EXPIRY_LENGTH}
+                maxLength={9}
                 aria-describedby={expiryError ? fid('ExpirationDate-error') : fid('ExpirationDate-hint')}
-                onChange={(e) => set('ExpirationDate', e.target.value)}
+                onChange={(e) => set('ExpirationDate', normalizeExpiry(e.target.value))}
               />
               {expiryError ? (
                 <FieldFeedback id={fid('ExpirationDate-error')}>
@@ -349,7 +370,8 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
         </fieldset>
 
         <p id={fid('terms')} className="authorization-text">
-          {t('authorizationText', {
+          {/* A partial payment is not a deposit: the sentence names what is being paid (decision 0164). */}
+          {t(paymentType === 2 ? 'authorizationTextPayment' : 'authorizationText', {
             practice: config.practice.name,
             amount: formatUsd(dollarsToCents(amountDollars), locale),
           })}
@@ -374,7 +396,7 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
         </div>
 
         <div className="pay-actions">
-          <button type="submit" className="btn btn-primary btn-lg w-100" disabled={!payEnabled}>
+          <button ref={payButton} type="submit" className="btn btn-primary btn-lg w-100" disabled={!payEnabled}>
             {payment.submitting ? (
               <>
                 <Spinner small label={t('processing')} /> <span aria-hidden="true">{t('processing')}</span>
@@ -383,6 +405,11 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
               t('payNow')
             )}
           </button>
+          {payment.checking && (
+            <p className="alert alert-info mt-3" role="status">
+              {t('checkingLastPayment')}
+            </p>
+          )}
           {!payEnabled && !payment.submitting && <p className="form-text text-center">{t('completeToPay')}</p>}
           <p className="encryption-notice">
             <span className="lock-icon" aria-hidden="true" />
@@ -391,7 +418,20 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
         </div>
       </form>
 
-      <PaymentModal outcome={payment.failure} onClose={payment.closeModal} />
+      <PaymentModal
+        outcome={payment.failure}
+        onClose={() => {
+          closedKind.current = payment.failure?.kind;
+          payment.closeModal();
+        }}
+        onExited={() => {
+          // Focus goes back to a sensible control, never <body>: the card number to change after a decline or a
+          // failed authentication, PAY NOW when the service was unreachable (try again).
+          const target =
+            closedKind.current === 'unavailable' ? payButton.current : document.getElementById(fid('CardNumber'));
+          (target ?? payButton.current)?.focus();
+        }}
+      />
     </PageLayout>
   );
 }

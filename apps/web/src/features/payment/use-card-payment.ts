@@ -30,6 +30,12 @@ export interface CardPaymentOptions {
   loadGatewayGlobals?: () => Promise<GatewayGlobals>;
 }
 
+/** Waits between confirmation retries: about 30 s in all. */
+export const CONFIRM_BACKOFF_MS = [1000, 2000, 4000, 8000, 15000];
+/** While the server checks an earlier attempt with the gateway (409 payment_checking), ask again this often. */
+const CHECKING_POLL_MS = 3000;
+const CHECKING_MAX_POLLS = 60;
+
 const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 
 export function useCardPayment(opts: CardPaymentOptions) {
@@ -41,6 +47,7 @@ export function useCardPayment(opts: CardPaymentOptions) {
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<FailedOutcome | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
+  const [checking, setChecking] = useState(false);
 
   const release = useCallback(() => {
     lock.current = false;
@@ -59,7 +66,9 @@ export function useCardPayment(opts: CardPaymentOptions) {
       const transactionId = str(response.ssl_txn_id);
       const payorEmail = paymentSource === PaymentSource.Payor ? card.PayorEmail.trim() : '';
       let result: { amount?: number } | undefined;
-      // The card is charged: a lost answer is retried (the server records one approval once, however often told).
+      // The card is charged: a lost answer or a server that cannot reach the gateway yet is retried with backoff
+      // for about half a minute (a phone on a train); the server records one approval once, however often told, and
+      // keeps confirming on its own after we give up.
       for (let attempt = 0; ; attempt++) {
         try {
           result = await api.put<{ amount?: number }>('/api/linkpaymenthistory', {
@@ -67,8 +76,9 @@ export function useCardPayment(opts: CardPaymentOptions) {
           });
           break;
         } catch (e) {
-          if (e instanceof NetworkError && attempt < 2) {
-            await new Promise((r) => setTimeout(r, 1000 * (attempt + 1)));
+          const transient = e instanceof NetworkError || (e instanceof ApiError && [502, 503, 504].includes(e.status));
+          if (transient && attempt < CONFIRM_BACKOFF_MS.length) {
+            await new Promise((r) => setTimeout(r, CONFIRM_BACKOFF_MS[attempt]));
             continue;
           }
           throw e;
@@ -130,10 +140,26 @@ export function useCardPayment(opts: CardPaymentOptions) {
       setSubmitting(true);
       const amountCents = dollarsToCents(amountDollars);
       try {
-        const sessionToken = await api.post<string>('/api/converge', {
-          query: { amount: centsToDecimalString(amountCents) },
-          responseType: 'text',
-        });
+        let sessionToken = '';
+        for (let poll = 0; ; poll++) {
+          try {
+            sessionToken = await api.post<string>('/api/converge', {
+              query: { amount: centsToDecimalString(amountCents) },
+              responseType: 'text',
+            });
+            break;
+          } catch (e) {
+            // An earlier payment's outcome is not known yet: wait for it, never pay twice.
+            if (e instanceof ApiError && e.code === 'payment_checking' && poll < CHECKING_MAX_POLLS) {
+              setChecking(true);
+              await new Promise((r) => setTimeout(r, CHECKING_POLL_MS));
+              continue;
+            }
+            setChecking(false);
+            throw e;
+          }
+        }
+        setChecking(false);
         const outcome = await gatewayAttempt(sessionToken.trim(), amountCents, card);
         if (outcome.kind === 'approved') {
           try {
@@ -157,5 +183,5 @@ export function useCardPayment(opts: CardPaymentOptions) {
     [amountDollars, gatewayAttempt, recordApproval, logFailure, fail, navigate, release],
   );
 
-  return { submit, submitting, failure, closeModal, error };
+  return { submit, submitting, failure, closeModal, error, checking };
 }

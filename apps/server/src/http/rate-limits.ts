@@ -1,0 +1,74 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import { AppError } from '../lib/errors.js';
+
+/**
+ * The outer, per-IP layer of issue 11 (finding 5). The per-link and per-account limits inside the use cases stay (a
+ * code is guessed against one link; a password against one account); this layer stops one address from working
+ * through many links or accounts in parallel. Limits are per minute and per group; 0 turns a group off.
+ * With REDIS_URL the counters live in Redis so several processes share them; if Redis is unreachable the layer
+ * lets requests through (the inner limits still hold) rather than taking the product down.
+ */
+export type RateGroup = 'auth' | 'lookup' | 'vitals' | 'staffLogin' | 'cspReport' | 'default';
+
+/** Which group a path belongs to. Staff sign-in: every POST under /api/admin or /api/console whose path says login. */
+export function rateGroup(method: string, url: string): RateGroup {
+  const path = url.split('?')[0]!;
+  if (path.startsWith('/api/auth/')) return 'auth';
+  if (/^\/api\/patients\/[^/]+\/notoken$/.test(path)) return 'lookup';
+  if (path === '/api/vitals') return 'vitals';
+  if (path.startsWith('/api/csp-report')) return 'cspReport';
+  if (method === 'POST' && /^\/api\/(admin|console)\/(.*\/)?(login|sign-?in|password[^/]*)(\/|$)/.test(path)) {
+    return 'staffLogin';
+  }
+  return 'default';
+}
+
+export function rateLimits(config: Config): Record<RateGroup, number> {
+  return {
+    auth: config.RATE_LIMIT_AUTH_PER_MINUTE,
+    lookup: config.RATE_LIMIT_LOOKUP_PER_MINUTE,
+    vitals: config.RATE_LIMIT_VITALS_PER_MINUTE,
+    staffLogin: config.RATE_LIMIT_STAFF_LOGIN_PER_MINUTE,
+    cspReport: config.RATE_LIMIT_CSP_REPORT_PER_MINUTE,
+    default: config.RATE_LIMIT_DEFAULT_PER_MINUTE,
+  };
+}
+
+export async function registerRateLimits(app: FastifyInstance, config: Config): Promise<void> {
+  const limits = rateLimits(config);
+  const groupOf = (request: FastifyRequest) => rateGroup(request.method, request.url);
+  let redis: Redis | undefined;
+  if (config.REDIS_URL) {
+    redis = new Redis(config.REDIS_URL, {
+      connectTimeout: 2000,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      lazyConnect: false,
+    });
+    redis.on('error', (err) => app.log.warn({ err: err.message }, 'rate-limit store (Redis) unavailable'));
+    app.addHook('onClose', async () => {
+      redis?.disconnect();
+    });
+  }
+  await app.register(rateLimit, {
+    global: true,
+    hook: 'onRequest',
+    timeWindow: 60_000,
+    // One counter per (group, address): a burst on sign-in does not eat the budget for pages, and vice versa.
+    keyGenerator: (request) => `${groupOf(request)}:${request.ip}`,
+    max: (request) => limits[groupOf(request)] || 1_000_000_000,
+    allowList: (request) => limits[groupOf(request)] === 0,
+    ...(redis ? { redis, nameSpace: config.RATE_LIMIT_REDIS_PREFIX, skipOnError: true } : {}),
+    errorResponseBuilder: (request, context) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      // Sign-in answers keep the auth error shape the client reads (spec section 8).
+      if (groupOf(request) === 'auth') {
+        return new AppError(429, 'auth/too-many-requests', `Too many attempts. Try again in ${seconds} seconds.`);
+      }
+      return new AppError(429, 'rate_limited', `Too many requests from your address. Try again in ${seconds} seconds.`);
+    },
+  });
+}

@@ -1,0 +1,44 @@
+import type { Language } from '@paylink/shared';
+import type { Config } from '../../config.js';
+import type { Queryable } from '../../db/client.js';
+import { getOrCreateSecret } from '../../lib/secrets.js';
+import { personalLinkUrl, type LinkRow } from '../links/link-queries.js';
+import { loadPracticeInfo, type PracticeInfo } from '../outbox/practice-info.js';
+import { unsubscribeToken } from './opt-outs.js';
+import { practiceTimeZone, timeZoneForLink } from './time-zones.js';
+
+/** Shared helpers of link sends and reminders: URLs, the patient's zone, dates in the link's language. */
+export function patientUrl(config: Config, link: Pick<LinkRow, 'id' | 'language'>): string {
+  const url = personalLinkUrl(config.publicUrl, link.id);
+  return link.language === 'es' ? `${url}&lng=es` : url;
+}
+
+export function linkTimeZone(config: Config, link: Pick<LinkRow, 'state' | 'zip_code'>): string {
+  return timeZoneForLink(link, practiceTimeZone(config.PRACTICE_TIME_ZONE));
+}
+
+export function formatDay(at: Date, lang: Language, timeZone: string): string {
+  return new Intl.DateTimeFormat(lang === 'es' ? 'es-US' : 'en-US', { month: 'long', day: 'numeric', timeZone }).format(
+    at,
+  );
+}
+
+export async function practiceFor(q: Queryable, config: Config): Promise<PracticeInfo> {
+  return loadPracticeInfo(q, {
+    name: config.PRACTICE_NAME,
+    senderName: config.senderName,
+    supportPhone: config.PRACTICE_PHONE,
+    supportEmail: config.PRACTICE_EMAIL,
+  });
+}
+
+/** RFC 8058 one-click unsubscribe: the URL (in the footer too) and the two headers. */
+export async function unsubscribeFor(
+  q: Queryable,
+  config: Config,
+  email: string,
+): Promise<{ url: string; headers: Record<string, string> }> {
+  const secret = await getOrCreateSecret(q, 'messaging-unsubscribe');
+  const url = `${config.publicUrl}/unsubscribe?t=${unsubscribeToken(secret, email)}`;
+  return { url, headers: { 'List-Unsubscribe': `<${url}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } };
+}

@@ -1,0 +1,149 @@
+import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { writeAudit } from '../../lib/audit.js';
+import { linkState, type LinkRow } from '../links/link-queries.js';
+import { enqueueMessage } from '../outbox/enqueue-message.js';
+import { formatDay, linkTimeZone, patientUrl, practiceFor, unsubscribeFor } from './link-messages.js';
+import { reminderEmail, reminderSms } from './message-texts.js';
+import { isOptedOut, mask } from './opt-outs.js';
+import { planReminder } from './plan-reminder.js';
+import { loadReminderPlan, type ReminderPlan } from './reminder-plan.js';
+
+type Ctx = Pick<AppContext, 'db' | 'config' | 'log'>;
+
+interface ReminderRow {
+  link_id: string;
+  channel: 'sms' | 'email';
+  last_sent_at: Date;
+  last_reminder_at: Date | null;
+  done_kinds: string[];
+}
+
+/**
+ * One scheduler pass: claims due link_reminder rows one at a time (`for update skip locked` on the due-time index), so
+ * several processes on one database never look at the same link together; the reminder is enqueued in the outbox in
+ * the same transaction that records it, so it is sent exactly once. `now` is the clock (tests move it).
+ */
+export async function runDueReminders(ctx: Ctx, opts: { now?: Date; limit?: number } = {}): Promise<{ sent: number }> {
+  const now = opts.now ?? new Date();
+  const plan = await loadReminderPlan(ctx.db, ctx.config);
+  let sent = 0;
+  for (let i = 0; i < (opts.limit ?? 50); i++) {
+    let claimed: string | null = null;
+    try {
+      const r = await ctx.db.transaction(async (tx) => {
+        const row = await tx.query<ReminderRow>(
+          `select link_id, channel, last_sent_at, last_reminder_at, done_kinds from link_reminder
+           where next_check_at <= $1 order by next_check_at limit 1 for update skip locked`,
+          [now],
+        );
+        if (!row.rows[0]) return null;
+        claimed = row.rows[0].link_id;
+        return { sent: await processReminder(ctx, tx, row.rows[0], plan, now) };
+      });
+      if (!r) break;
+      if (r.sent) sent++;
+    } catch (err) {
+      ctx.log.error({ err, linkId: claimed }, 'reminder pass failed for a link; trying again in an hour');
+      if (!claimed) break;
+      await ctx.db
+        .query(`update link_reminder set next_check_at = $2::timestamptz + interval '1 hour' where link_id = $1`, [
+          claimed,
+          now,
+        ])
+        .catch(() => undefined);
+    }
+  }
+  return { sent };
+}
+
+async function processReminder(
+  ctx: Ctx,
+  tx: Queryable,
+  row: ReminderRow,
+  plan: ReminderPlan,
+  now: Date,
+): Promise<boolean> {
+  const stop = async () => {
+    await tx.query('update link_reminder set next_check_at = null, updated_at = now() where link_id = $1', [
+      row.link_id,
+    ]);
+    return false;
+  };
+  const link = (
+    await tx.query<LinkRow & { reminders_enabled: boolean }>('select * from link where id = $1', [row.link_id])
+  ).rows[0];
+  if (!link || !link.reminders_enabled || linkState(link, now) !== 'active') return stop();
+  const to = row.channel === 'sms' ? link.phone : link.email;
+  if (!to || (await isOptedOut(tx, row.channel, to))) return stop();
+
+  const facts = await tx.query<{ opened: boolean; last_activity: Date | null; step: string | null }>(
+    `select exists (select 1 from patient_session where link_id = $1) as opened,
+       greatest((select max(created_at) from patient_session where link_id = $1),
+                (select max(updated_at) from link_step where link_id = $1),
+                (select max(updated_at) from payment where link_id = $1)) as last_activity,
+       (select route_path from link_step where link_id = $1 and status_id <> 4 order by position limit 1) as step`,
+    [link.id],
+  );
+  const f = facts.rows[0]!;
+  const timeZone = linkTimeZone(ctx.config, link);
+  const decision = planReminder(
+    plan,
+    {
+      channel: row.channel,
+      timeZone,
+      lastSentAt: new Date(row.last_sent_at),
+      expiresAt: new Date(link.expires_at),
+      opened: f.opened,
+      lastActivityAt: new Date(f.last_activity ?? row.last_sent_at),
+      doneKinds: row.done_kinds,
+      lastReminderAt: row.last_reminder_at ? new Date(row.last_reminder_at) : null,
+    },
+    now,
+  );
+  if (decision.send) {
+    const practice = await practiceFor(tx, ctx.config);
+    const lang = link.language;
+    const url = patientUrl(ctx.config, link);
+    const expiresOn = formatDay(new Date(link.expires_at), lang, timeZone);
+    const base = { lang, firstName: link.first_name, step: f.step, kind: decision.send.kind, url, expiresOn };
+    let message: { id: string };
+    if (row.channel === 'sms') {
+      const text = reminderSms({ ...base, practiceName: practice.name });
+      message = await enqueueMessage(tx, { channel: 'sms', to, text, linkId: link.id, kind: 'link-reminder' });
+    } else {
+      const unsub = await unsubscribeFor(tx, ctx.config, to);
+      const mail = reminderEmail({ ...base, practice, unsubscribeUrl: unsub.url });
+      message = await enqueueMessage(tx, {
+        channel: 'email',
+        to,
+        ...mail,
+        linkId: link.id,
+        kind: 'link-reminder',
+        headers: unsub.headers,
+      });
+    }
+    await tx.query(
+      `update link_reminder set done_kinds = done_kinds || $2::text[], last_reminder_at = $3,
+         reminders_sent = reminders_sent + 1 where link_id = $1`,
+      [link.id, decision.send.covers, now],
+    );
+    await writeAudit(tx, {
+      actorType: 'system',
+      action: 'link.reminded',
+      linkId: link.id,
+      details: {
+        channel: row.channel,
+        to: mask(row.channel, to),
+        kind: decision.send.kind,
+        step: f.step,
+        messageId: message.id,
+      },
+    });
+  }
+  await tx.query('update link_reminder set next_check_at = $2, updated_at = now() where link_id = $1', [
+    link.id,
+    decision.nextCheckAt,
+  ]);
+  return decision.send !== null;
+}

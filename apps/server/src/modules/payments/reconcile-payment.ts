@@ -1,0 +1,221 @@
+import type { Db } from '../../db/client.js';
+import { writeAudit } from '../../lib/audit.js';
+import { GatewayError, type CardGateway, type GatewayTransaction } from '../../providers/gateway/types.js';
+import { findLink, findPayment } from '../links/link-queries.js';
+import { SYSTEM_ACTOR, type Actor } from '../links/link-use-case.js';
+import type { PracticeInfo } from '../outbox/practice-info.js';
+import { recordApproval } from './confirm-payment.js';
+import { findAttempt, type AttemptRow } from './payment-queries.js';
+
+/**
+ * Reconciliation (issue 10, docs/payments.md): an attempt whose token was handed out is checked with the gateway by
+ * our ssl_merchant_txn_id until its outcome is known. An approval found this way is recorded exactly as a
+ * browser-reported one (audit payment.reconciled); a second approval for a link already paid is recorded on its
+ * attempt (status 'duplicate') and flagged for a void (needs_attention). Called when the patient comes back, before a
+ * new token, when a confirmation fails, and by the background worker.
+ */
+export interface ReconcileDeps {
+  db: Db;
+  gateway: CardGateway;
+  actor?: Actor;
+  practiceFallback?: Partial<PracticeInfo>;
+  timeZone?: string;
+}
+
+/** Converge tokens live about 15 minutes: after this an unused token can no longer charge. */
+export const TOKEN_DEAD_AFTER_MINUTES = 20;
+/** The worker's first look at an attempt that got a token and no confirmation. */
+export const RECONCILE_FIRST_CHECK_SECONDS = 120;
+
+export type ReconcileOutcome = 'approved' | 'duplicate' | 'none' | 'pending' | 'unknown';
+
+const backoffSeconds = (tries: number) => Math.min(30 * 2 ** tries, 3600);
+
+export async function reconcileAttempt(deps: ReconcileDeps, attemptId: string): Promise<ReconcileOutcome> {
+  const attempt = await findAttempt(deps.db, attemptId);
+  if (!attempt) return 'none';
+  if (attempt.status === 'approved') return 'approved';
+  if (attempt.status === 'duplicate') return 'duplicate';
+  if (!attempt.session_token) return 'none';
+  let txns: GatewayTransaction[];
+  try {
+    txns = await deps.gateway.findByMerchantTxnId(attempt.id, new Date(attempt.created_at));
+  } catch (err) {
+    if (!(err instanceof GatewayError) && !(err as Error)?.name?.includes('Gateway')) throw err;
+    await deps.db.query(
+      `update payment_attempt set reconcile_tries = reconcile_tries + 1, reconcile_error = $2,
+         reconcile_due_at = now() + make_interval(secs => $3), updated_at = now()
+       where id = $1 and status not in ('approved', 'duplicate')`,
+      [attempt.id, (err as Error).message.slice(0, 500), backoffSeconds(attempt.reconcile_tries ?? 0)],
+    );
+    return 'unknown';
+  }
+  const approval = txns.find((t) => t.approved && t.merchantTxnId === attempt.id);
+  if (approval) return recordFound(deps, attempt, approval);
+
+  const dead = Date.now() - new Date(attempt.created_at).getTime() > TOKEN_DEAD_AFTER_MINUTES * 60_000;
+  const used = txns.length > 0; // single use: a declined transaction used the token up
+  if (dead || used || attempt.status === 'failed') {
+    await deps.db.query(
+      `update payment_attempt set status = case when status in ('open', 'unknown') then 'closed' else status end,
+         reconcile_due_at = null, reconciled_at = now(), reconcile_error = null, updated_at = now()
+       where id = $1 and status not in ('approved', 'duplicate')`,
+      [attempt.id],
+    );
+    return 'none';
+  }
+  // Not used yet and still usable: an 'unknown' attempt is live again; look once more after the token dies.
+  await deps.db.query(
+    `update payment_attempt set status = case when status = 'unknown' then 'open' else status end,
+       reconcile_error = null,
+       reconcile_due_at = created_at + make_interval(mins => $2), updated_at = now()
+     where id = $1 and status not in ('approved', 'duplicate')`,
+    [attempt.id, TOKEN_DEAD_AFTER_MINUTES],
+  );
+  return 'pending';
+}
+
+async function recordFound(
+  deps: ReconcileDeps,
+  attempt: AttemptRow,
+  txn: GatewayTransaction,
+): Promise<ReconcileOutcome> {
+  const actor = deps.actor ?? SYSTEM_ACTOR;
+  return deps.db.transaction(async (tx): Promise<ReconcileOutcome> => {
+    const link = (await findLink(tx, attempt.link_id, { forUpdate: true }))!;
+    const current = (await findAttempt(tx, attempt.id))!;
+    if (current.status === 'approved' || current.status === 'duplicate') return current.status;
+    const payment = (await findPayment(tx, link.id))!;
+    const last4 = txn.last4 && /^\d{4}$/.test(txn.last4) ? txn.last4 : null;
+    if (payment.status === 'approved' && payment.transaction_id === txn.txnId) {
+      await tx.query(
+        `update payment_attempt set status = 'approved', transaction_id = $2, reconcile_due_at = null,
+           reconciled_at = now(), updated_at = now() where id = $1`,
+        [attempt.id, txn.txnId],
+      );
+      return 'approved';
+    }
+    const amountOk = txn.amountCents === attempt.amount_cents && payment.amount_cents === attempt.amount_cents;
+    if (payment.status === 'approved' || !amountOk) {
+      // Charged twice (or for an amount the link no longer records): keep it, and tell staff to void it.
+      const reason = payment.status === 'approved' ? 'second_approval' : 'amount_mismatch';
+      await tx.query(
+        `update payment_attempt set status = 'duplicate', transaction_id = $2, approval_code = $3, card_brand = $4,
+           card_last4 = $5, needs_attention = true, attention_reason = $6, reconcile_due_at = null,
+           reconciled_at = now(), updated_at = now() where id = $1`,
+        [attempt.id, txn.txnId, txn.approvalCode, txn.cardBrand, last4, reason],
+      );
+      await writeAudit(tx, {
+        ...actor,
+        action: 'payment.second_approval_flagged',
+        linkId: link.id,
+        details: {
+          attemptId: attempt.id,
+          transactionId: txn.txnId,
+          amountCents: txn.amountCents,
+          reason,
+          recordedTransactionId: payment.transaction_id,
+        },
+      });
+      return 'duplicate';
+    }
+    await recordApproval(tx, {
+      actor,
+      input: { linkId: link.id, transactionId: txn.txnId, payorFullName: '', payorEmail: '' },
+      link,
+      payment,
+      attempt,
+      txn,
+      practiceFallback: deps.practiceFallback,
+      timeZone: deps.timeZone,
+    });
+    await tx.query(
+      `update payment_attempt set reconcile_due_at = null, reconciled_at = now(), approval_code = $2, card_brand = $3,
+         card_last4 = $4 where id = $1`,
+      [attempt.id, txn.approvalCode, txn.cardBrand, last4],
+    );
+    await writeAudit(tx, {
+      ...actor,
+      action: 'payment.reconciled',
+      linkId: link.id,
+      details: { attemptId: attempt.id, transactionId: txn.txnId, amountCents: attempt.amount_cents },
+    });
+    return 'approved';
+  });
+}
+
+/**
+ * Every attempt of a link that still waits for a verified outcome (token handed out, never confirmed). Returns
+ * 'approved' if the link got paid by it, 'unknown' if the gateway could not tell us about at least one.
+ */
+export async function reconcileLink(deps: ReconcileDeps, linkId: string): Promise<'approved' | 'unknown' | 'clear'> {
+  const r = await deps.db.query<{ id: string }>(
+    `select id from payment_attempt where link_id = $1 and session_token is not null
+       and status in ('open', 'unknown', 'closed') and reconcile_due_at is not null
+     order by created_at`,
+    [linkId],
+  );
+  let unknown = false;
+  let approved = false;
+  for (const { id } of r.rows) {
+    const o = await reconcileAttempt(deps, id);
+    if (o === 'unknown') unknown = true;
+    if (o === 'approved') approved = true;
+  }
+  return approved ? 'approved' : unknown ? 'unknown' : 'clear';
+}
+
+/**
+ * The background pass: claims due attempts with `for update skip locked` (several server processes on one database
+ * each take different rows) by pushing their due time out by a lease, then asks the gateway outside any transaction.
+ */
+export async function reconcileDueAttempts(deps: ReconcileDeps, limit = 10): Promise<Record<ReconcileOutcome, number>> {
+  const claimed = await deps.db.transaction(async (tx) => {
+    const r = await tx.query<{ id: string }>(
+      `select id from payment_attempt where reconcile_due_at <= now()
+       order by reconcile_due_at limit $1 for update skip locked`,
+      [limit],
+    );
+    const ids = r.rows.map((x) => x.id);
+    if (ids.length) {
+      await tx.query(
+        `update payment_attempt set reconcile_due_at = now() + interval '5 minutes' where id = any($1::text[])`,
+        [ids],
+      );
+    }
+    return ids;
+  });
+  const report: Record<ReconcileOutcome, number> = { approved: 0, duplicate: 0, none: 0, pending: 0, unknown: 0 };
+  for (const id of claimed) report[await reconcileAttempt(deps, id)]++;
+  return report;
+}
+
+/** Runs the background pass every intervalMs until stopped (main.ts, next to the outbox worker). */
+export function startReconcileWorker(
+  deps: ReconcileDeps & { log: { error: (o: object, m: string) => void } },
+  intervalMs: number,
+): { stop: () => Promise<void> } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<unknown> = Promise.resolve();
+  const tick = async () => {
+    if (stopped) return;
+    try {
+      await reconcileDueAttempts(deps);
+    } catch (err) {
+      deps.log.error({ err }, 'payment reconciliation pass failed');
+    }
+    if (!stopped) timer = setTimeout(run, intervalMs);
+  };
+  const run = () => {
+    current = tick();
+  };
+  run();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await current;
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { UploadRefused } from './normalise-upload.js';
+import type normaliseTask from './normalise-upload-worker.js';
+
+/**
+ * Image and PDF decoding off the event loop (issue 11, finding 2): one small pool of worker threads (piscina) shared
+ * by the process. The file header was already checked for its pixel count in the worker before any decode.
+ */
+let pool: Piscina | undefined;
+
+function workerPool(): Piscina {
+  if (pool) return pool;
+  const filename = fileURLToPath(new URL('./normalise-upload-worker.ts', import.meta.url));
+  pool = new Piscina({
+    filename,
+    // The product runs TypeScript through tsx; worker threads need the same loader.
+    execArgv: ['--import', 'tsx'],
+    minThreads: 0,
+    maxThreads: 2,
+    idleTimeout: 30_000,
+    // Bounded: beyond this many queued files, refuse rather than pile up memory.
+    maxQueue: 32,
+  });
+  return pool;
+}
+
+export async function normaliseInWorker(bytes: Uint8Array) {
+  let r: Awaited<ReturnType<typeof normaliseTask>>;
+  try {
+    r = (await workerPool().run(bytes)) as Awaited<ReturnType<typeof normaliseTask>>;
+  } catch (err) {
+    if ((err as Error).message?.includes('queue is at limit')) throw new UploadRefused('busy', 503);
+    throw err;
+  }
+  if (!r.ok) throw new UploadRefused(r.problem, r.status);
+  return { originalMime: r.originalMime, mime: r.mime, bytes: r.bytes };
+}

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { admin, createLink } from '../support/admin.js';
+import { expectRoute, openLink, signInBySms } from '../support/flows.js';
+import { waitForMessage } from '../support/outbox.js';
+import type { RunningProduct } from '../support/server.js';
+import { setUpProduct } from '../support/suite.js';
+import { inSession, DESKTOP, PHONE } from '../support/session.js';
+import { eventually } from '../support/wait.js';
+
+/**
+ * Issue 14: a coordinator sends a link by SMS; the sandbox outbox shows it delivered; the patient signs in and stops,
+ * and with reminder durations in seconds the stalled link gets a reminder naming the step left.
+ */
+let product: RunningProduct;
+let browser: Browser;
+setUpProduct((p, b) => ((product = p), (browser = b)), {
+  REMINDER_UNOPENED_AFTER: 'off',
+  REMINDER_STALLED_AFTER: '4s',
+  REMINDER_BEFORE_EXPIRY: 'off',
+  REMINDER_QUIET_HOURS: 'off',
+  REMINDER_MIN_GAP: '1h',
+  REMINDER_POLL_INTERVAL: '1s',
+});
+
+test('coordinator sends a link by SMS; the outbox shows it delivered; a stalled link is reminded of its step', async (t) => {
+  const link = await createLink(product, { firstName: 'Rosa', lastName: 'Mendez', signInMethod: 'sms' });
+  // The console's send button calls this (the console app is a separate issue).
+  const sent = await admin<{ channel: string; to: string }>(product, 'POST', `/links/${link.id}/send`, {
+    channel: 'sms',
+  });
+  assert.equal(sent.channel, 'sms');
+
+  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+    await page.goto(`${product.baseUrl}/dev/outbox?to=${encodeURIComponent(link.phone)}`);
+    const article = page.locator('article.msg', { hasText: 'Here is your personal link' });
+    await eventually(
+      async () => {
+        await page.reload();
+        return (await article
+          .locator('[data-delivery]')
+          .getAttribute('data-delivery')
+          .catch(() => null)) === 'delivered'
+          ? true
+          : undefined;
+      },
+      { message: 'the link SMS shown as delivered in the sandbox outbox' },
+    );
+    const text = await article.locator('pre').innerText();
+    assert.match(text, /Bella Vista Plastic Surgery: Hello Rosa, .*Here is your personal link/);
+    assert.ok(text.includes(link.url), 'the SMS carries the personal link');
+    assert.match(text, /Reply STOP to opt out\.$/);
+  });
+
+  // The patient opens the link from the SMS, signs in, and stops at the first step.
+  await inSession(t, browser, product, { viewport: PHONE, isMobile: true, hasTouch: true }, async ({ page }) => {
+    const c = { page, product, link, lng: 'en' as const };
+    await openLink(c);
+    await signInBySms(c);
+    await expectRoute(page, '/patientinfo');
+  });
+  const reminder = await waitForMessage(product, {
+    to: link.phone,
+    channel: 'sms',
+    match: /a reminder/,
+    timeout: 60_000,
+  });
+  assert.match(reminder.text, /Please confirm your details to get started\./);
+  assert.ok(reminder.text.includes(link.url));
+
+  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+    await page.goto(`${product.baseUrl}/dev/outbox?to=${encodeURIComponent(link.phone)}`);
+    await page.getByText('Please confirm your details to get started.').first().waitFor();
+  });
+  const messages = await admin<{ messages: { kind: string }[]; reminders: { sent: number } }>(
+    product,
+    'GET',
+    `/links/${link.id}/messages`,
+  );
+  assert.deepEqual(
+    messages.messages.map((m) => m.kind),
+    ['link-send', 'signin-code', 'link-reminder'],
+  );
+  assert.equal(messages.reminders.sent, 1);
+});
