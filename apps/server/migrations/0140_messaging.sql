@@ -10,7 +10,8 @@ alter table outbox_message add column delivery_updated_at timestamptz;
 -- Extra e-mail headers (List-Unsubscribe, List-Unsubscribe-Post).
 alter table outbox_message add column headers jsonb;
 create index outbox_message_provider_id_idx on outbox_message (provider_id) where provider_id is not null;
-create index outbox_message_link_idx on outbox_message (link_id, created_at) where link_id is not null;
+-- outbox_message_link_idx (link_id, created_at) also comes from 0132_console_queries.sql (issue 13a).
+create index if not exists outbox_message_link_idx on outbox_message (link_id, created_at) where link_id is not null;
 
 -- A coordinator's per-link switch for reminders.
 alter table link add column reminders_enabled boolean not null default true;
