@@ -22,6 +22,8 @@ import { paymentRoutes } from './modules/payments/payment-routes.js';
 import { appConfigRoutes } from './modules/app-config/app-config-routes.js';
 import { vitalsRoutes } from './modules/vitals/vitals-routes.js';
 import { documentAdminRoutes } from './modules/signing/document-admin-routes.js';
+import { consoleAuthRoutes } from './modules/console-auth/console-auth-routes.js';
+import { consoleRoutes } from './modules/console/console-routes.js';
 import { gatewayCspOrigins } from './providers/gateway/browser-config.js';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -79,6 +81,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
           bearer: { type: 'http', scheme: 'bearer' },
+          staffCookie: { type: 'apiKey', in: 'cookie', name: 'paylink_staff' },
         },
       },
     },
@@ -138,6 +141,8 @@ const routeModules: RouteModule[] = [
   appConfigRoutes,
   vitalsRoutes,
   documentAdminRoutes,
+  consoleAuthRoutes,
+  consoleRoutes,
 ];
 
 function contentSecurityPolicy(ctx: AppContext) {

@@ -95,6 +95,15 @@ function printBootBanner(config: import('./config.js').Config, seed: BootSeedRes
       `  read the code or the sign-in e-mail at ${config.publicUrl}/dev/outbox. Turn demo links off: PAYLINK_DEMO_LINKS=false`,
     );
   }
+  if (seed.demoCoordinator) {
+    console.log(`\nPractice console: ${config.publicUrl}/console`);
+    console.log(`  demo coordinator: ${seed.demoCoordinator.email}`);
+    console.log(
+      seed.demoCoordinator.password
+        ? `  password:         ${seed.demoCoordinator.password}`
+        : '  password:         (changed since it was created)',
+    );
+  }
   console.log('\nCoordinator CLI:');
   if (seed.adminTokenFile) console.log(`  admin token: ${seed.adminTokenFile} (read by the CLI automatically)`);
   else console.log('  set PAYLINK_ADMIN_TOKEN (get one with: npm run paylink -- login --email <admin e-mail>)');

@@ -24,6 +24,8 @@ export const loginBodySchema = z
   .object({
     email: z.email('email must be an e-mail address').max(320),
     password: safeString().min(1, 'password is required').max(1000),
+    /** Needed when two-factor is on: a 6-digit authenticator code or a recovery code. */
+    code: z.string().trim().max(40).optional(),
   })
   .strict();
 

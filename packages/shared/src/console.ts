@@ -296,7 +296,8 @@ export type ConsoleLinkDetail = z.infer<typeof consoleLinkDetailSchema>;
 /** Body of POST /api/admin/links/:id/cancel and /expire (reason optional for the CLI; the console always sends one). */
 export const linkActionBodySchema = z
   .object({ reason: z.string().trim().min(1, 'reason must not be empty').max(500).optional() })
-  .strict();
+  .strict()
+  .nullish();
 /** Body of POST /api/admin/links/:id/extend. */
 export const extendLinkWithReasonBodySchema = z
   .object({

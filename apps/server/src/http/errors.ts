@@ -18,10 +18,15 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     return reply.status(401).type('text/plain; charset=utf-8').send(error.body);
   }
   if (error instanceof AppError) {
-    if (error.status === 503) reply.header('retry-after', '2');
-    return reply
-      .status(error.status)
-      .send({ error: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) });
+    const retry = (error as AppError & { retryAfterSeconds?: number }).retryAfterSeconds;
+    if (retry !== undefined) reply.header('retry-after', String(retry));
+    else if (error.status === 503) reply.header('retry-after', '2');
+    return reply.status(error.status).send({
+      error: error.code,
+      message: error.message,
+      ...(error.fields ? { fields: error.fields } : {}),
+      ...(retry !== undefined ? { retryAfterSeconds: retry } : {}),
+    });
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const fields: Record<string, string> = {};

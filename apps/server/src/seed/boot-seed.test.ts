@@ -50,6 +50,15 @@ describe('boot seeding', () => {
     expect(renamed.rows[0]!.name).toBe('Clinica Luna');
     const demoCount = await t.ctx.db.query('select 1 from link where demo_label is not null');
     expect(demoCount.rowCount).toBe(6);
+    // The console's demo coordinator: created once, the same password printed on every start, and it signs in.
+    expect(first.demoCoordinator).toMatchObject({ email: 'coordinator@paylink.localhost' });
+    expect(second.demoCoordinator).toEqual(first.demoCoordinator);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/session',
+      payload: { email: first.demoCoordinator!.email, password: first.demoCoordinator!.password },
+    });
+    expect(signIn.json()).toMatchObject({ status: 'signed_in', session: { user: { role: 'coordinator' } } });
   });
 
   it('creates the configured first admin, who can sign in', async () => {
@@ -82,6 +91,7 @@ describe('boot seeding', () => {
       });
       expect(prod.adminTokenFile).toBeNull();
       expect(prod.demoLinks).toEqual([]);
+      expect(prod.demoCoordinator).toBeNull();
       expect(fs.readdirSync(prodDir)).toEqual([]);
       fs.rmSync(prodDir, { recursive: true, force: true });
     } finally {

@@ -3,8 +3,8 @@ import {
   createLinkBodySchema,
   createLinkResultSchema,
   createStaffBodySchema,
-  emptyBodySchema,
-  extendLinkBodySchema,
+  extendLinkWithReasonBodySchema,
+  linkActionBodySchema,
   linkDetailSchema,
   linkSummarySchema,
   listLinksQuerySchema,
@@ -13,7 +13,9 @@ import {
   listPaymentsResultSchema,
   loginBodySchema,
   loginResultSchema,
+  staffListSchema,
   staffUserSchema,
+  throttledErrorSchema,
 } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -28,11 +30,12 @@ import { listLinks } from './list-links.js';
 import { listPayments } from './list-payments.js';
 import { loginStaff } from './login-staff.js';
 import { ROLES, requireStaff } from './require-staff.js';
+import { listStaff } from '../console/staff-admin.js';
 import { toStaffUser, type StaffUserRow } from './staff-queries.js';
 import { showLink } from './show-link.js';
 
 /** Staff tokens travel as `Authorization: Bearer plk_...` (the same HTTP scheme as patient sessions). */
-const STAFF_SECURITY = [{ bearer: [] }];
+const STAFF_SECURITY: { [k: string]: string[] }[] = [{ bearer: [] }, { staffCookie: [] }];
 
 /** The coordinator API: staff sign-in, links (create, list, show, cancel, expire, extend) and payments. */
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -50,18 +53,24 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
       {
         schema: {
           tags,
-          summary: 'Staff sign-in: e-mail + password → a 12-hour staff token',
+          summary: 'Staff sign-in for the CLI: e-mail + password (+ code) → a 12-hour staff token',
+          description:
+            'With two-factor on, send `code` (else 401 code_required). Failed tries slow the next one down ' +
+            '(429 with Retry-After); an account is never locked. The console signs in with POST /api/admin/session.',
           security: [],
           body: loginBodySchema,
-          response: { 200: loginResultSchema, ...errorResponses(400, 401, 429) },
+          response: { 200: loginResultSchema, 429: throttledErrorSchema, ...errorResponses(400, 401, 403) },
         },
       },
       async (request) =>
         loginStaff({
           db: ctx.db,
+          config: ctx.config,
           actor: auditContext(request),
           email: request.body.email,
           password: request.body.password,
+          code: request.body.code,
+          ip: request.ip,
         }),
     );
 
@@ -88,15 +97,12 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
         preHandler: admin,
         schema: {
           tags,
-          summary: 'Staff users (admins only)',
+          summary: 'Staff users with role, state, last sign-in and two-factor (admins only)',
           security: STAFF_SECURITY,
-          response: { 200: z.object({ staff: z.array(staffUserSchema) }), ...errorResponses(401, 403) },
+          response: { 200: staffListSchema, ...errorResponses(401, 403) },
         },
       },
-      async () => {
-        const rows = await ctx.db.query<StaffUserRow>('select * from staff_user order by created_at');
-        return { staff: rows.rows.map(toStaffUser) };
-      },
+      async () => ({ staff: await listStaff(ctx.db) }),
     );
 
     r.post(
@@ -191,12 +197,18 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
             summary,
             security: STAFF_SECURITY,
             params: adminLinkParamsSchema,
-            body: emptyBodySchema,
+            body: linkActionBodySchema,
             response: { 200: linkSummarySchema, ...errorResponses(400, 401, 403, 404, 409) },
           },
         },
         async (request) =>
-          changeLink({ db: ctx.db, actor: auditContext(request), publicUrl, id: request.params.id, change: { kind } }),
+          changeLink({
+            db: ctx.db,
+            actor: auditContext(request),
+            publicUrl,
+            id: request.params.id,
+            change: { kind, reason: request.body?.reason },
+          }),
       );
     change('/api/admin/links/:id/cancel', 'Cancel a link (revokes its patient sessions)', 'cancel');
     change('/api/admin/links/:id/expire', 'Expire a link now', 'expire');
@@ -210,7 +222,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
           summary: 'Extend a link: expiresAt = max(expiresAt, now) + days (also revives an expired link)',
           security: STAFF_SECURITY,
           params: adminLinkParamsSchema,
-          body: extendLinkBodySchema,
+          body: extendLinkWithReasonBodySchema,
           response: { 200: linkSummarySchema, ...errorResponses(400, 401, 403, 404, 409) },
         },
       },
@@ -220,7 +232,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
           actor: auditContext(request),
           publicUrl,
           id: request.params.id,
-          change: { kind: 'extend', days: request.body.days },
+          change: { kind: 'extend', days: request.body.days, reason: request.body.reason },
         }),
     );
 

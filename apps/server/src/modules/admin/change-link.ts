@@ -7,7 +7,10 @@ import type { Actor } from '../links/link-use-case.js';
 import { revokeLinkSessions } from '../sessions/session-tokens.js';
 import { findLinkSummary, toLinkSummary } from './admin-link-queries.js';
 
-export type LinkChange = { kind: 'cancel' } | { kind: 'expire' } | { kind: 'extend'; days: number };
+/** `reason`: the staff member's words (the console asks for one), kept in the audit row and shown in the timeline. */
+export type LinkChange = ({ kind: 'cancel' } | { kind: 'expire' } | { kind: 'extend'; days: number }) & {
+  reason?: string;
+};
 
 /**
  * A coordinator's change of a link's lifecycle, under the link's row lock:
@@ -34,12 +37,12 @@ export async function applyLinkChange(
       ...actor,
       action: 'link.cancelled',
       linkId: link.id,
-      details: { revokedSessions: revoked },
+      details: { revokedSessions: revoked, ...reason(change) },
     });
   } else if (change.kind === 'expire') {
     if (state === 'expired') throw conflict('link_not_active', 'The link has already expired.');
     await tx.query('update link set expires_at = now(), updated_at = now() where id = $1', [link.id]);
-    await writeAudit(tx, { ...actor, action: 'link.expired', linkId: link.id });
+    await writeAudit(tx, { ...actor, action: 'link.expired', linkId: link.id, details: reason(change) });
   } else {
     const r = await tx.query<{ expires_at: Date }>(
       `update link set expires_at = greatest(expires_at, now()) + make_interval(days => $2), updated_at = now()
@@ -50,10 +53,12 @@ export async function applyLinkChange(
       ...actor,
       action: 'link.extended',
       linkId: link.id,
-      details: { days: change.days, from: link.expires_at, to: r.rows[0]!.expires_at },
+      details: { days: change.days, from: link.expires_at, to: r.rows[0]!.expires_at, ...reason(change) },
     });
   }
 }
+
+const reason = (c: LinkChange) => (c.reason ? { reason: c.reason } : {});
 
 export async function changeLink(opts: {
   db: Db;

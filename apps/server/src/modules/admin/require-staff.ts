@@ -1,9 +1,22 @@
-import type { StaffRole } from '@paylink/shared';
-import type { FastifyRequest } from 'fastify';
+import {
+  CONSOLE_BACKGROUND_HEADER,
+  CONSOLE_CSRF_HEADER,
+  SESSION_EXPIRES_HEADER,
+  type StaffRole,
+} from '@paylink/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError, forbidden } from '../../lib/errors.js';
 import { markGuardFirst } from '../../http/guards-first.js';
+import { STAFF_COOKIE, verifyStaffSession } from '../console-auth/staff-sessions.js';
 import { verifyStaffToken } from './staff-tokens.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** How the staff user authenticated: the console's cookie session or a bearer token (CLI). */
+    staffAuth?: { via: 'cookie'; sessionId: string; idleExpiresAt: Date } | { via: 'bearer'; tokenId: string };
+  }
+}
 
 /** Who may do what (issue 13). The console hides what a role cannot do; the server refuses it with 403. */
 export const ROLES = {
@@ -18,18 +31,50 @@ export interface RequireStaffOptions {
   roles?: readonly StaffRole[];
   /** @deprecated use roles: ['admin'] */
   role?: 'admin';
+  /** Also answer a session that still has to set up two-factor (the session and enrolment routes only). */
+  allowEnrolmentOnly?: boolean;
 }
 
-/** preHandler for /api/admin: `Authorization: Bearer plk_...`; `roles` limits the route to those roles (else 403). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * preHandler for /api/admin: a bearer token (`Authorization: Bearer plk_...`, the CLI) or the console's session cookie.
+ * Cookie-authenticated mutations must carry `x-paylink-console: 1` and, when the browser sends an Origin, come from
+ * PUBLIC_URL's origin (CSRF, on top of SameSite=Strict). `roles` limits the route to those roles (else 403).
+ */
 export function requireStaff(ctx: AppContext, opts: RequireStaffOptions = {}) {
   const roles: readonly StaffRole[] | undefined = opts.roles ?? (opts.role ? [opts.role] : undefined);
+  const publicOrigin = new URL(ctx.config.publicUrl).origin;
   // Runs as onRequest even when a route lists it as preHandler: 401/403 before any body validation (400).
-  return markGuardFirst(async (request: FastifyRequest) => {
+  return markGuardFirst(async (request: FastifyRequest, reply: FastifyReply) => {
     const h = request.headers.authorization;
-    const token = h && /^Bearer\s+\S+$/i.test(h) ? h.replace(/^Bearer\s+/i, '') : undefined;
-    if (!token) throw new AppError(401, 'unauthorized', 'A staff token is required: Authorization: Bearer <token>.');
-    const staff = await verifyStaffToken(ctx.db, token);
-    if (!staff) throw new AppError(401, 'unauthorized', 'The staff token is invalid, expired or revoked.');
+    const bearer = h && /^Bearer\s+\S+$/i.test(h) ? h.replace(/^Bearer\s+/i, '') : undefined;
+    const cookie = request.cookies?.[STAFF_COOKIE];
+    let staff: { userId: string; email: string; role: StaffRole };
+    if (bearer) {
+      const t = await verifyStaffToken(ctx.db, bearer);
+      if (!t) throw new AppError(401, 'unauthorized', 'The staff token is invalid, expired or revoked.');
+      staff = t;
+      request.staffAuth = { via: 'bearer', tokenId: t.tokenId };
+    } else if (cookie) {
+      if (!SAFE_METHODS.has(request.method)) {
+        const origin = request.headers.origin;
+        if (request.headers[CONSOLE_CSRF_HEADER] !== '1' || (origin !== undefined && origin !== publicOrigin)) {
+          throw new AppError(403, 'csrf', 'This request did not come from the console. Reload the page and retry.');
+        }
+      }
+      const background = request.headers[CONSOLE_BACKGROUND_HEADER] === '1';
+      const s = await verifyStaffSession(ctx.db, cookie, { touch: !background });
+      if (!s) throw new AppError(401, 'session_expired', 'Your session has ended. Sign in again.');
+      if (s.enrolmentOnly && !opts.allowEnrolmentOnly) {
+        throw new AppError(403, 'two_factor_enrolment_required', 'Set up two-factor sign-in to continue.');
+      }
+      staff = s;
+      request.staffAuth = { via: 'cookie', sessionId: s.sessionId, idleExpiresAt: s.idleExpiresAt };
+      reply.header(SESSION_EXPIRES_HEADER, s.idleExpiresAt.toISOString());
+    } else {
+      throw new AppError(401, 'unauthorized', 'Sign in, or send a staff token: Authorization: Bearer <token>.');
+    }
     if (roles && !roles.includes(staff.role)) throw forbidden(roleMessage(roles));
     request.staff = { userId: staff.userId, email: staff.email, role: staff.role };
   });

@@ -1,6 +1,10 @@
 import type { Queryable } from '../../db/client.js';
 
-/** What messages say about the practice (the single `practice` row H1 seeds from PRACTICE_* config). */
+/**
+ * What messages say about the practice: the single `practice` row H1 seeds from PRACTICE_* config, with the
+ * console's overrides (practice_override, issue 13) on top. The sender name follows an overridden practice name
+ * unless PRACTICE_SENDER_NAME set its own.
+ */
 export interface PracticeInfo {
   name: string;
   senderName: string;
@@ -16,7 +20,14 @@ export async function loadPracticeInfo(q: Queryable, fallback?: Partial<Practice
     support_phone: string;
     support_email: string;
     logo_url: string | null;
-  }>('select name, sender_name, support_phone, support_email, logo_url from practice where id = 1');
+  }>(
+    `select coalesce(o.name, p.name) as name,
+       case when p.sender_name = p.name then coalesce(o.name, p.name) else p.sender_name end as sender_name,
+       coalesce(o.support_phone, p.support_phone) as support_phone,
+       coalesce(o.support_email, p.support_email) as support_email,
+       coalesce(o.logo_url, p.logo_url) as logo_url
+     from (select 1) one left join practice p on p.id = 1 left join practice_override o on o.id = 1`,
+  );
   const row = r.rows[0];
   const name = row?.name ?? fallback?.name ?? 'Paylink';
   return {

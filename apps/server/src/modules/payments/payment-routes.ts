@@ -4,6 +4,7 @@ import {
   convergeQuerySchema,
   paymentLogBodySchema,
 } from '@paylink/shared';
+import { practiceTimeZone } from '../console/practice-settings.js';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -80,7 +81,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
           supportEmail: ctx.config.PRACTICE_EMAIL,
           logoUrl: ctx.config.PRACTICE_LOGO_URL ?? null,
         },
-        timeZone: ctx.config.PRACTICE_TIME_ZONE,
+        timeZone: await practiceTimeZone(ctx.db, ctx.config),
       });
     },
   );

@@ -31,7 +31,12 @@ export interface DocumentData {
 }
 
 export async function loadDocumentData(q: Queryable, submission: SubmissionRow, link: LinkRow): Promise<DocumentData> {
-  const p = await q.query<PracticeRow>('select name, support_phone, support_email from practice where id = 1');
+  // The console's overrides (practice_override) win over the env-seeded practice row.
+  const p = await q.query<PracticeRow>(
+    `select coalesce(o.name, p.name) as name, coalesce(o.support_phone, p.support_phone) as support_phone,
+       coalesce(o.support_email, p.support_email) as support_email
+     from practice p left join practice_override o on o.id = 1 where p.id = 1`,
+  );
   const pay = await q.query<PaymentChoice>(
     'select amount_cents, payment_type_id, payment_source_id from payment where link_id = $1',
     [link.id],

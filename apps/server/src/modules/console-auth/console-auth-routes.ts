@@ -1,0 +1,292 @@
+import {
+  emptyBodySchema,
+  CONSOLE_IDLE_TIMEOUT_MINUTES,
+  consoleSessionSchema,
+  recoveryCodesSchema,
+  signInBodySchema,
+  signInResultSchema,
+  throttledErrorSchema,
+  twoFactorCodeBodySchema,
+  twoFactorDisableBodySchema,
+  twoFactorSetupSchema,
+  twoFactorStatusSchema,
+  type ConsoleSession,
+} from '@paylink/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { auditContext, writeAudit } from '../../lib/audit.js';
+import { AppError } from '../../lib/errors.js';
+import { requireStaff } from '../admin/require-staff.js';
+import { allowEmptyJsonBodies, errorResponses } from '../links/route-support.js';
+import { checkStaffCredentials, recordSignIn, twoFactorRequired, type StaffAuthRow } from './check-credentials.js';
+import {
+  ABSOLUTE_HOURS,
+  STAFF_COOKIE,
+  createStaffSession,
+  revokeEverything,
+  revokeStaffSession,
+} from './staff-sessions.js';
+import {
+  disableTwoFactor,
+  enableTwoFactor,
+  regenerateRecoveryCodes,
+  startTwoFactorSetup,
+  twoFactorStatus,
+} from './two-factor.js';
+
+const security: { [k: string]: string[] }[] = [{ bearer: [] }, { staffCookie: [] }];
+
+/**
+ * The console's sign-in: an httpOnly, SameSite=Strict cookie session with a 30-minute idle time-out (docs/console.md),
+ * sign-out, sign-out everywhere, and TOTP two-factor enrolment. The CLI keeps its bearer tokens (/api/admin/login).
+ */
+export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(async (scope) => {
+    allowEmptyJsonBodies(scope);
+    const r = scope.withTypeProvider<ZodTypeProvider>();
+    const tags = ['console'];
+    const anyStaff = requireStaff(ctx, { allowEnrolmentOnly: true });
+    const secure = ctx.config.publicUrl.startsWith('https:');
+
+    const loadUser = async (id: string) =>
+      (await ctx.db.query<StaffAuthRow>('select * from staff_user where id = $1', [id])).rows[0]!;
+    const sessionView = (user: StaffAuthRow, idleExpiresAt: Date, enrolmentOnly: boolean): ConsoleSession => ({
+      user: {
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        role: user.role,
+        twoFactorEnabled: Boolean(user.totp_enabled_at),
+      },
+      expiresAt: idleExpiresAt.toISOString(),
+      idleTimeoutMinutes: CONSOLE_IDLE_TIMEOUT_MINUTES,
+      twoFactor: {
+        enabled: Boolean(user.totp_enabled_at),
+        required: twoFactorRequired(ctx.config),
+        enrolmentRequired: enrolmentOnly && !user.totp_enabled_at,
+      },
+      mode: ctx.config.mode,
+    });
+    const clearCookie = (reply: FastifyReply) =>
+      reply.clearCookie(STAFF_COOKIE, { path: '/api/admin', httpOnly: true, sameSite: 'strict', secure });
+    const currentSession = (request: FastifyRequest) => {
+      const a = request.staffAuth;
+      if (a?.via !== 'cookie') throw new AppError(400, 'not_a_session', 'This call needs the console session cookie.');
+      return a;
+    };
+
+    r.post(
+      '/api/admin/session',
+      {
+        schema: {
+          tags,
+          summary: 'Console sign-in: e-mail + password (+ two-factor code) → session cookie',
+          description:
+            'Sets the httpOnly, SameSite=Strict `paylink_staff` cookie (Path=/api/admin). Answers `code_required` ' +
+            'when two-factor is on and no code was sent. Failed sign-ins slow the next try (429 with Retry-After); ' +
+            'an account is never locked.',
+          security: [],
+          body: signInBodySchema,
+          response: { 200: signInResultSchema, 429: throttledErrorSchema, ...errorResponses(400, 401) },
+        },
+      },
+      async (request, reply) => {
+        const actor = auditContext(request);
+        const result = await checkStaffCredentials({
+          db: ctx.db,
+          config: ctx.config,
+          actor,
+          email: request.body.email,
+          password: request.body.password,
+          code: request.body.code,
+          ip: request.ip,
+        });
+        if (result.kind === 'code_required') return { status: 'code_required' as const };
+        const { user, enrolmentRequired } = result;
+        const s = await ctx.db.transaction(async (tx) => {
+          const created = await createStaffSession(tx, {
+            userId: user.id,
+            enrolmentOnly: enrolmentRequired,
+            ip: request.ip,
+            userAgent: request.headers['user-agent'],
+          });
+          await writeAudit(tx, {
+            ...actor,
+            actorType: 'staff',
+            actorId: user.id,
+            action: 'staff.login',
+            details: { via: 'console', twoFactor: Boolean(user.totp_enabled_at), enrolmentRequired },
+          });
+          return created;
+        });
+        await recordSignIn(ctx.db, user.id);
+        reply.setCookie(STAFF_COOKIE, s.token, {
+          path: '/api/admin',
+          httpOnly: true,
+          sameSite: 'strict',
+          secure,
+          maxAge: ABSOLUTE_HOURS * 3600,
+        });
+        return { status: 'signed_in' as const, session: sessionView(user, s.idleExpiresAt, enrolmentRequired) };
+      },
+    );
+
+    r.get(
+      '/api/admin/session',
+      {
+        preHandler: anyStaff,
+        schema: {
+          tags,
+          summary: 'The signed-in staff user, the idle expiry and two-factor state',
+          security,
+          response: { 200: consoleSessionSchema, ...errorResponses(400, 401) },
+        },
+      },
+      async (request) => {
+        const a = currentSession(request);
+        const user = await loadUser(request.staff!.userId);
+        const s = await ctx.db.query<{ enrolment_only: boolean }>(
+          'select enrolment_only from staff_session where id = $1',
+          [a.sessionId],
+        );
+        return sessionView(user, a.idleExpiresAt, s.rows[0]!.enrolment_only);
+      },
+    );
+
+    r.delete(
+      '/api/admin/session',
+      {
+        preHandler: anyStaff,
+        schema: {
+          tags,
+          summary: 'Sign out (this session)',
+          security,
+          response: { 204: z.null(), ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request, reply) => {
+        const a = currentSession(request);
+        await ctx.db.transaction(async (tx) => {
+          await revokeStaffSession(tx, a.sessionId);
+          await writeAudit(tx, { ...auditContext(request), action: 'staff.logout' });
+        });
+        clearCookie(reply);
+        return reply.status(204).send(null);
+      },
+    );
+
+    r.post(
+      '/api/admin/session/sign-out-everywhere',
+      {
+        preHandler: anyStaff,
+        schema: {
+          tags,
+          summary: 'Sign out everywhere: ends every console session and revokes every staff token of the user',
+          security,
+          response: { 204: z.null(), ...errorResponses(401, 403) },
+        },
+      },
+      async (request, reply) => {
+        await ctx.db.transaction(async (tx) => {
+          const n = await revokeEverything(tx, request.staff!.userId);
+          await writeAudit(tx, { ...auditContext(request), action: 'staff.logout_everywhere', details: n });
+        });
+        clearCookie(reply);
+        return reply.status(204).send(null);
+      },
+    );
+
+    r.get(
+      '/api/admin/me/2fa',
+      {
+        preHandler: anyStaff,
+        schema: {
+          tags,
+          summary: 'Two-factor state of the signed-in user',
+          security,
+          response: { 200: twoFactorStatusSchema, ...errorResponses(401) },
+        },
+      },
+      async (request) => twoFactorStatus(ctx, request.staff!.userId),
+    );
+
+    r.post(
+      '/api/admin/me/2fa/setup',
+      {
+        preHandler: anyStaff,
+        schema: {
+          tags,
+          summary: 'Start two-factor enrolment: a new secret and its otpauth:// URI (draw it as a QR code)',
+          security,
+          body: emptyBodySchema,
+          response: { 200: twoFactorSetupSchema, ...errorResponses(401, 403, 409) },
+        },
+      },
+      async (request) => startTwoFactorSetup(ctx, { userId: request.staff!.userId, actor: auditContext(request) }),
+    );
+
+    r.post(
+      '/api/admin/me/2fa/enable',
+      {
+        preHandler: anyStaff,
+        schema: {
+          tags,
+          summary: 'Finish enrolment with a code from the app; answers the recovery codes (shown once)',
+          description: 'A session that was limited to enrolment becomes a full session.',
+          security,
+          body: twoFactorCodeBodySchema,
+          response: { 200: recoveryCodesSchema, ...errorResponses(400, 401, 403, 409) },
+        },
+      },
+      async (request) =>
+        enableTwoFactor(ctx, {
+          userId: request.staff!.userId,
+          code: request.body.code,
+          actor: auditContext(request),
+          sessionId: request.staffAuth?.via === 'cookie' ? request.staffAuth.sessionId : undefined,
+        }),
+    );
+
+    r.post(
+      '/api/admin/me/2fa/recovery-codes',
+      {
+        preHandler: anyStaff,
+        schema: {
+          tags,
+          summary: 'New recovery codes (the old ones stop working); needs a current code',
+          security,
+          body: twoFactorCodeBodySchema,
+          response: { 200: recoveryCodesSchema, ...errorResponses(400, 401, 403, 409) },
+        },
+      },
+      async (request) =>
+        regenerateRecoveryCodes(ctx, {
+          userId: request.staff!.userId,
+          code: request.body.code,
+          actor: auditContext(request),
+        }),
+    );
+
+    r.post(
+      '/api/admin/me/2fa/disable',
+      {
+        preHandler: anyStaff,
+        schema: {
+          tags,
+          summary: 'Turn two-factor off (sandbox mode only); needs the password',
+          security,
+          body: twoFactorDisableBodySchema,
+          response: { 200: twoFactorStatusSchema, ...errorResponses(400, 401, 403, 409) },
+        },
+      },
+      async (request) =>
+        disableTwoFactor(ctx, {
+          userId: request.staff!.userId,
+          password: request.body.password,
+          actor: auditContext(request),
+        }),
+    );
+  });
+}

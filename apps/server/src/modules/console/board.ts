@@ -1,0 +1,204 @@
+import type { BoardRow, StaffRole } from '@paylink/shared';
+import { StepRoutes, boardQuerySchema, stepKeyByRoute } from '@paylink/shared';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { writeAudit } from '../../lib/audit.js';
+import { badRequest } from '../../lib/errors.js';
+import { personalLinkUrl } from '../links/link-queries.js';
+import type { Actor } from '../links/link-use-case.js';
+import { STATE_SQL } from '../admin/admin-link-queries.js';
+import { practiceTimeZone } from './practice-settings.js';
+import { STAFF_READ_ACTIONS } from './timeline.js';
+
+type BoardQuery = z.output<typeof boardQuerySchema>;
+
+/** Where a link stands, as SQL over the lateral `st` (steps) row: a route path, 'not_started' or 'done'. */
+const REACHED_SQL = `case when st.total = 0 then 'not_started' when st.completed = st.total then 'done'
+  else st.reached_route end`;
+const STEPS_LATERAL = `left join lateral (
+    select count(*)::int as total, count(*) filter (where s.status_id = 4)::int as completed,
+      min(s.position) filter (where s.status_id <> 4) as reached_pos,
+      (array_agg(s.route_path order by s.position) filter (where s.status_id <> 4))[1] as reached_route
+    from link_step s where s.link_id = l.id) st on true`;
+
+/** Filters as SQL: the parts every board query shares (search, state, dates, coordinator). */
+export function linkFilters(
+  q: { q?: string; status?: string[]; createdFrom?: string; createdTo?: string; coordinatorId?: string },
+  opts: { staffId: string; timeZone: string; params: unknown[] },
+): string[] {
+  const { params } = opts;
+  const add = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const where: string[] = [];
+  if (q.q) {
+    const text = q.q.trim();
+    const like = add(`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const parts = [
+      `(l.first_name || ' ' || l.last_name) ilike ${like}`,
+      `(l.last_name || ' ' || l.first_name) ilike ${like}`,
+      `l.email ilike ${like}`,
+      `l.payor_name ilike ${like}`,
+      `l.id = ${add(text)}`,
+    ];
+    const digits = text.replace(/\D/g, '');
+    if (digits.length >= 4 && /^[\d\s().+-]+$/.test(text)) parts.push(`l.phone like ${add(`%${digits}%`)}`);
+    where.push(`(${parts.join(' or ')})`);
+  }
+  if (q.status?.length) where.push(`(${q.status.map((s) => `(${STATE_SQL[s]})`).join(' or ')})`);
+  if (q.createdFrom)
+    where.push(`l.created_at >= (${add(q.createdFrom)}::date)::timestamp at time zone ${add(opts.timeZone)}`);
+  if (q.createdTo) {
+    where.push(`l.created_at < (${add(q.createdTo)}::date + 1)::timestamp at time zone ${add(opts.timeZone)}`);
+  }
+  if (q.coordinatorId) where.push(`l.created_by = ${add(q.coordinatorId === 'me' ? opts.staffId : q.coordinatorId)}`);
+  return where;
+}
+
+interface BoardSqlRow {
+  id: string;
+  first_name: string;
+  last_name: string;
+  phone: string;
+  email: string;
+  status: string;
+  expires_at: Date;
+  created_at: Date;
+  language: 'en' | 'es';
+  sign_in_method: 'sms' | 'email';
+  payor_name: string | null;
+  derived_status: BoardRow['status'];
+  total: number;
+  completed: number;
+  reached: string;
+  reached_pos: number | null;
+  amount_cents: number | null;
+  payment_type_id: number | null;
+  payment_source_id: number | null;
+  pay_status: 'chosen' | 'approved' | null;
+  paid_at: Date | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  coord_id: string | null;
+  coord_name: string | null;
+  coord_email: string | null;
+  last_activity_at: Date | null;
+}
+
+const DERIVED = `case when l.status = 'active' and l.expires_at <= now() then 'expired' else l.status end`;
+
+/**
+ * The links board: newest first, filtered and paged in the database. The step filter needs each link's step row, so
+ * only then is the lateral step summary computed for every candidate; otherwise only for the page (docs/console.md).
+ */
+export async function queryBoard(opts: {
+  ctx: AppContext;
+  actor: Actor;
+  staff: { userId: string; role: StaffRole };
+  query: BoardQuery;
+}): Promise<{ rows: BoardRow[]; total: number; cursor: string }> {
+  const { ctx, query } = opts;
+  const timeZone = await practiceTimeZone(ctx.db, ctx.config);
+  const params: unknown[] = [];
+  const where = linkFilters(query, { staffId: opts.staff.userId, timeZone, params });
+  let fromSql = 'from link l';
+  if (query.step?.length) {
+    const routes = query.step.map((k) => (k === 'not_started' || k === 'done' ? k : StepRoutes[k]));
+    params.push(routes);
+    fromSql = `from link l ${STEPS_LATERAL}`;
+    where.push(`(${REACHED_SQL}) = any($${params.length}::text[])`);
+  }
+  const whereSql = where.length ? `where ${where.join(' and ')}` : '';
+  return ctx.db.transaction(async (tx) => {
+    const count = await tx.query<{ n: number; now: Date }>(
+      `select count(*)::int as n, now() as now ${fromSql} ${whereSql}`,
+      params,
+    );
+    const page = [...params, query.limit, query.offset];
+    const r = await tx.query<BoardSqlRow>(
+      `with pageids as (
+         select l.id, l.created_at ${fromSql} ${whereSql}
+         order by l.created_at desc, l.id limit $${params.length + 1} offset $${params.length + 2}
+       )
+       select l.id, l.first_name, l.last_name, l.phone, l.email, l.status, l.expires_at, l.created_at, l.language,
+         l.sign_in_method, l.payor_name, ${DERIVED} as derived_status,
+         st.total, st.completed, ${REACHED_SQL} as reached, st.reached_pos,
+         p.amount_cents, p.payment_type_id, p.payment_source_id, p.status as pay_status, p.paid_at, p.card_brand,
+         p.card_last4, u.id as coord_id, u.name as coord_name, u.email as coord_email,
+         (select max(a.at) from audit_event a where a.link_id = l.id and a.actor_type = 'link') as last_activity_at
+       from pageids
+       join link l on l.id = pageids.id
+       ${STEPS_LATERAL}
+       left join payment p on p.link_id = l.id
+       left join staff_user u on u.id = l.created_by
+       order by l.created_at desc, l.id`,
+      page,
+    );
+    await writeAudit(tx, {
+      ...opts.actor,
+      action: 'admin.links_listed',
+      details: { view: 'board', linkIds: r.rows.map((x) => x.id) },
+    });
+    return {
+      rows: r.rows.map((x) => toBoardRow(x, ctx.config.publicUrl)),
+      total: count.rows[0]!.n,
+      cursor: new Date(count.rows[0]!.now).toISOString(),
+    };
+  });
+}
+
+function toBoardRow(x: BoardSqlRow, publicUrl: string): BoardRow {
+  const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+  const reached =
+    x.reached === 'not_started' || x.reached === 'done' ? x.reached : (stepKeyByRoute[x.reached] ?? 'not_started');
+  return {
+    id: x.id,
+    url: personalLinkUrl(publicUrl, x.id),
+    firstName: x.first_name,
+    lastName: x.last_name,
+    phone: x.phone,
+    email: x.email,
+    status: x.derived_status,
+    language: x.language,
+    signInMethod: x.sign_in_method,
+    amount: x.amount_cents === null ? null : x.amount_cents / 100,
+    paymentTypeId: x.payment_type_id,
+    payer: x.payment_source_id === null ? null : x.payment_source_id === 2 ? 'payor' : 'patient',
+    payorName: x.payor_name,
+    progress: {
+      completed: x.completed,
+      total: x.total,
+      reached,
+      position: reached === 'not_started' ? 0 : reached === 'done' ? x.total + 1 : (x.reached_pos ?? 0),
+    },
+    lastActivityAt: iso(x.last_activity_at),
+    payment: {
+      status: x.pay_status ?? 'none',
+      paidAt: iso(x.paid_at),
+      cardBrand: x.card_brand,
+      cardLast4: x.card_last4,
+    },
+    coordinator: x.coord_id ? { id: x.coord_id, name: x.coord_name ?? '', email: x.coord_email ?? '' } : null,
+    createdAt: iso(x.created_at)!,
+    expiresAt: iso(x.expires_at)!,
+  };
+}
+
+/**
+ * Links that changed since a cursor (patient activity and staff changes; staff reads do not count). Cheap: one index
+ * range scan on audit_event.at; no patient data, so it is not audited. Two seconds of overlap cover transactions that
+ * committed just after the previous answer was computed.
+ */
+export async function boardChanges(ctx: AppContext, since: string): Promise<{ linkIds: string[]; cursor: string }> {
+  const t = Date.parse(since);
+  if (Number.isNaN(t)) throw badRequest('since must be the cursor of a previous answer.', { since: 'is not a cursor' });
+  const r = await ctx.db.query<{ link_id: string | null; now: Date }>(
+    `select now() as now, (select coalesce(jsonb_agg(distinct link_id), '[]'::jsonb) from audit_event
+       where at > $1::timestamptz - interval '2 seconds' and link_id is not null
+         and not (actor_type = 'staff' and action = any($2::text[]))) as link_id`,
+    [new Date(t).toISOString(), STAFF_READ_ACTIONS],
+  );
+  const row = r.rows[0]!;
+  return { linkIds: (row.link_id as unknown as string[]) ?? [], cursor: new Date(row.now).toISOString() };
+}

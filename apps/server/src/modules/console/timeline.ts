@@ -1,0 +1,222 @@
+import type { TimelineEntry } from '@paylink/shared';
+import { stepKeyByRoute } from '@paylink/shared';
+
+/** Staff actions that only read patient data: shown in the timeline, ignored by the board's change feed. */
+export const STAFF_READ_ACTIONS = [
+  'admin.link_viewed',
+  'admin.links_listed',
+  'admin.payments_listed',
+  'documents.listed',
+  'document.downloaded',
+  'document.viewed',
+  'document.original_read',
+  'document.file_read',
+];
+
+const STEP_NAMES: Record<string, { en: string; es: string }> = {
+  patientInfo: { en: 'Patient information', es: 'Información del paciente' },
+  invoice: { en: 'Invoice', es: 'Factura' },
+  patientId: { en: 'Patient ID', es: 'Identificación del paciente' },
+  payorId: { en: 'Payor ID', es: 'Identificación del pagador' },
+  contract: { en: 'Contract', es: 'Contrato' },
+  payment: { en: 'Payment authorization', es: 'Autorización de pago' },
+  confirmation: { en: 'Confirmation', es: 'Confirmación' },
+};
+const DOC_NAMES: Record<string, { en: string; es: string }> = {
+  invoice: { en: 'invoice', es: 'factura' },
+  contract: { en: 'contract', es: 'contrato' },
+  patient_id: { en: "patient's ID", es: 'identificación del paciente' },
+  payor_id: { en: "payor's ID", es: 'identificación del pagador' },
+  payment_authorization: { en: 'payment authorization', es: 'autorización de pago' },
+};
+
+export interface AuditRowForTimeline {
+  id: string | number;
+  at: Date | string;
+  actor_type: 'link' | 'staff' | 'system';
+  actor_id: string | null;
+  action: string;
+  details: Record<string, unknown> | null;
+  staff_name: string | null;
+  staff_email: string | null;
+}
+
+const money = (cents: unknown) =>
+  typeof cents === 'number' ? `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}` : '';
+
+type Text = { en: string; es: string };
+type Category = TimelineEntry['category'];
+
+/** One audit row in plain language (both languages) for the link detail's timeline. */
+export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
+  const d = (row.details ?? {}) as Record<string, unknown>;
+  const reason = typeof d.reason === 'string' ? d.reason : null;
+  const step = typeof d.routePath === 'string' ? STEP_NAMES[stepKeyByRoute[d.routePath] ?? ''] : undefined;
+  const doc = typeof d.kind === 'string' ? DOC_NAMES[d.kind] : undefined;
+  const say = (
+    category: Category,
+    en: string,
+    es: string,
+    note: string | null = reason,
+  ): [Category, Text, string | null] => [category, { en, es }, note];
+  let out: [Category, Text, string | null];
+  switch (row.action) {
+    case 'link.created':
+      out = say('link', 'Created the link', 'Creó el enlace');
+      break;
+    case 'link.sent':
+    case 'link.resent':
+      out = say(
+        'message',
+        `Sent the link by ${d.channel === 'email' ? 'e-mail' : 'SMS'}`,
+        `Envió el enlace por ${d.channel === 'email' ? 'correo electrónico' : 'SMS'}`,
+      );
+      break;
+    case 'link.cancelled':
+      out = say('staff_action', 'Cancelled the link', 'Canceló el enlace');
+      break;
+    case 'link.expired':
+      out = say('staff_action', 'Expired the link', 'Hizo vencer el enlace');
+      break;
+    case 'link.extended':
+      out = say(
+        'staff_action',
+        `Extended the link by ${String(d.days)} day(s)`,
+        `Extendió el enlace ${String(d.days)} día(s)`,
+      );
+      break;
+    case 'link.completed':
+      out = say('link', 'Finished every step', 'Completó todos los pasos');
+      break;
+    case 'patient.phone_lookup':
+      out = say('sign_in', 'Opened the link', 'Abrió el enlace');
+      break;
+    case 'auth.sms.sent':
+      out = say('sign_in', 'Was sent a sign-in code by SMS', 'Recibió un código de acceso por SMS');
+      break;
+    case 'auth.email.sent':
+      out = say('sign_in', 'Was sent a sign-in link by e-mail', 'Recibió un enlace de acceso por correo');
+      break;
+    case 'auth.sms.verified':
+    case 'auth.email.verified':
+      out = say('sign_in', 'Signed in', 'Inició sesión');
+      break;
+    case 'auth.sms.failed':
+    case 'auth.email.failed':
+      out = say(
+        'sign_in',
+        'Failed to sign in',
+        'No pudo iniciar sesión',
+        typeof d.reason === 'string' ? d.reason : null,
+      );
+      break;
+    case 'auth.logout':
+      out = say('sign_in', 'Signed out', 'Cerró sesión');
+      break;
+    case 'patient.info_read':
+      out = say('other', 'Opened patient information', 'Abrió la información del paciente');
+      break;
+    case 'payment.choice_recorded':
+    case 'payment.choice_confirmed':
+      out = say(
+        'payment',
+        `Chose the amount${d.amountCents ? ` ${money(d.amountCents)}` : ''}`,
+        `Eligió el monto${d.amountCents ? ` ${money(d.amountCents)}` : ''}`,
+      );
+      break;
+    case 'steps.created':
+      out = say('step', 'Started the steps', 'Comenzó los pasos');
+      break;
+    case 'step.completed':
+      out = step
+        ? say('step', `Completed the ${step.en} step`, `Completó el paso ${step.es}`)
+        : say('step', 'Completed a step', 'Completó un paso');
+      break;
+    case 'step.updated':
+      out =
+        d.to === 4 && step
+          ? say('step', `Completed the ${step.en} step`, `Completó el paso ${step.es}`)
+          : step
+            ? say('step', `Started the ${step.en} step`, `Comenzó el paso ${step.es}`)
+            : say('step', 'Updated a step', 'Actualizó un paso');
+      break;
+    case 'document.signed':
+      out = doc
+        ? say('document', `Signed the ${doc.en}`, `Firmó ${doc.es}`)
+        : say('document', 'Signed a document', 'Firmó un documento');
+      break;
+    case 'document.file_uploaded':
+      out = say('document', 'Uploaded an ID image', 'Subió una imagen de identificación');
+      break;
+    case 'payment.session_issued':
+    case 'payment.session_shared':
+      out = say('payment', 'Started a card payment', 'Inició un pago con tarjeta');
+      break;
+    case 'payment.failure_logged':
+      out = say(
+        'payment',
+        'A card payment was declined or failed',
+        'Un pago con tarjeta fue rechazado o falló',
+        typeof d.kind === 'string' ? d.kind : null,
+      );
+      break;
+    case 'payment.session_failed':
+      out = say('payment', 'The card gateway could not start a payment', 'La pasarela no pudo iniciar el pago');
+      break;
+    case 'payment.approved':
+      out = say(
+        'payment',
+        `Paid ${money(d.amountCents)}${d.cardBrand ? ` with ${String(d.cardBrand)} ending ${String(d.cardLast4)}` : ''}`,
+        `Pagó ${money(d.amountCents)}${d.cardBrand ? ` con ${String(d.cardBrand)} terminada en ${String(d.cardLast4)}` : ''}`,
+      );
+      break;
+    case 'payment.receipt_queued':
+      out = say('message', 'Receipt sent', 'Recibo enviado');
+      break;
+    case 'payment.second_payment_refused':
+      out = say('payment', 'A second payment was refused', 'Se rechazó un segundo pago');
+      break;
+    case 'admin.link_viewed':
+      out = say('staff_read', 'Viewed the link', 'Vio el enlace');
+      break;
+    case 'admin.links_listed':
+      out = say('staff_read', 'Saw the link in a list', 'Vio el enlace en una lista');
+      break;
+    case 'documents.listed':
+      out = say('staff_read', 'Viewed the documents', 'Vio los documentos');
+      break;
+    case 'document.downloaded':
+      out = doc
+        ? say('staff_read', `Downloaded the signed ${doc.en}`, `Descargó ${doc.es} firmado`)
+        : say('staff_read', 'Downloaded a signed document', 'Descargó un documento firmado');
+      break;
+    case 'document.viewed':
+    case 'document.original_read':
+    case 'document.file_read':
+      out = say(
+        row.actor_type === 'staff' ? 'staff_read' : 'document',
+        doc ? `Opened the ${doc.en}` : 'Opened a document',
+        doc ? `Abrió ${doc.es}` : 'Abrió un documento',
+      );
+      break;
+    default: {
+      const words = row.action.replace(/[._]/g, ' ');
+      out = say(row.actor_type === 'staff' ? 'staff_action' : 'other', words, words);
+    }
+  }
+  const [category, text, note] = out;
+  // Before sign-in the patient's calls are recorded as the system's; they are still the patient's doing.
+  const patient = row.actor_type === 'link' || /^(patient|auth)\./.test(row.action);
+  const type = row.actor_type === 'staff' ? 'staff' : patient ? 'patient' : 'system';
+  const name =
+    type === 'staff' ? row.staff_name || row.staff_email || 'Staff' : type === 'patient' ? 'Patient' : 'System';
+  return {
+    id: String(row.id),
+    at: new Date(row.at).toISOString(),
+    action: row.action,
+    category,
+    actor: { type, name },
+    text,
+    note,
+  };
+}
