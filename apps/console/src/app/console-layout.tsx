@@ -69,7 +69,7 @@ export function ConsoleLayout() {
           <Navbar.Brand as={NavLink} to="/" className="fw-semibold">
             {t('layout.brand')}
           </Navbar.Brand>
-          <Navbar.Toggle aria-controls="console-nav" aria-label={t('layout.menu')} />
+          <Navbar.Toggle aria-controls="console-nav" label={t('layout.menu')} />
           <Navbar.Collapse id="console-nav">
             <Nav as="ul" className="me-auto" aria-label={t('layout.mainNav')}>
               {NAV.filter((n) => can(user.role, n.permission)).map((n) => (
@@ -83,12 +83,7 @@ export function ConsoleLayout() {
             <div className="d-flex flex-wrap align-items-center gap-2 py-2 py-lg-0">
               <LanguageSwitch />
               <Nav>
-                <NavDropdown
-                  title={user.name || user.email}
-                  id="account-menu"
-                  align="end"
-                  aria-label={t('layout.account', { name: user.name || user.email })}
-                >
+                <NavDropdown title={user.name || user.email} id="account-menu" align="end">
                   <NavDropdown.Header>
                     {user.email} · {t(`roles.${user.role}`)}
                   </NavDropdown.Header>

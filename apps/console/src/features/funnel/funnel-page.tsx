@@ -5,6 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { api } from '../../shared/api/client';
 import type { FunnelResult } from '../../shared/api/contract';
 import { useStepLabel } from '../../shared/components/link-labels';
+import { TableScroll } from '../../shared/components/table-scroll';
 import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading } from '../../shared/components/query-state';
 import { formatDuration, formatRelative } from '../../shared/lib/format';
@@ -128,7 +129,7 @@ function StagesTable(props: { stages: Stage[]; caption: string }) {
   const stageLabel = useStageLabel();
   const max = Math.max(1, ...props.stages.map((s) => s.count));
   return (
-    <div className="table-responsive">
+    <TableScroll label={props.caption}>
       <table className="table bg-white border align-middle">
         <caption className="visually-hidden">{props.caption}</caption>
         <thead className="table-light">
@@ -164,7 +165,7 @@ function StagesTable(props: { stages: Stage[]; caption: string }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

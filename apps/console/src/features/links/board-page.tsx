@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { BoardQuery, BoardRow } from '../../shared/api/contract';
+import { TableScroll } from '../../shared/components/table-scroll';
 import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading } from '../../shared/components/query-state';
 import { StateBadge, useStepLabel } from '../../shared/components/link-labels';
@@ -238,7 +239,7 @@ function BoardTable(props: { rows: BoardRow[] }) {
   const { t } = useTranslation();
   const stepLabel = useStepLabel();
   return (
-    <div className="table-responsive-md">
+    <TableScroll className="table-responsive-md" label={t('board.caption')}>
       <table className="table table-hover bg-white border link-table stack-table mb-2">
         <caption className="visually-hidden">{t('board.caption')}</caption>
         <thead className="table-light">
@@ -304,6 +305,6 @@ function BoardTable(props: { rows: BoardRow[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

@@ -5,6 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { api, buildUrl } from '../../shared/api/client';
 import type { PaymentReport, PaymentReportQuery } from '../../shared/api/contract';
 import { Pager } from '../../shared/components/pager';
+import { TableScroll } from '../../shared/components/table-scroll';
 import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading } from '../../shared/components/query-state';
 import { formatDate, formatDateTime, formatMoney } from '../../shared/lib/format';
@@ -132,7 +133,7 @@ export function PaymentsPage() {
               </span>
             </h2>
             {report.data.totals.length > 0 && (
-              <div className="table-responsive">
+              <TableScroll label={t('payments.totals')}>
                 <table className="table table-sm bg-white border mb-0">
                   <thead className="table-light">
                     <tr>
@@ -161,14 +162,14 @@ export function PaymentsPage() {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableScroll>
             )}
           </section>
           {report.data.rows.length === 0 ? (
             <p className="alert alert-light border">{t('payments.empty')}</p>
           ) : (
             <>
-              <div className="table-responsive-md">
+              <TableScroll className="table-responsive-md" label={t('payments.list')}>
                 <table className="table bg-white border stack-table mb-2">
                   <caption className="visually-hidden">{t('payments.list')}</caption>
                   <thead className="table-light">
@@ -210,7 +211,7 @@ export function PaymentsPage() {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableScroll>
               <Pager
                 page={page}
                 pageSize={PAGE_SIZE}

@@ -7,6 +7,7 @@ import { createStaffBodySchema } from '@paylink/shared';
 import { api, ApiError } from '../../shared/api/client';
 import { staffRoleSchema, type StaffListItem } from '../../shared/api/contract';
 import { ConfirmDialog } from '../../shared/components/confirm-dialog';
+import { TableScroll } from '../../shared/components/table-scroll';
 import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
 import { Field } from '../../shared/forms/field';
@@ -74,7 +75,7 @@ function StaffTable(props: { staff: StaffListItem[] }) {
           {rowError}
         </div>
       )}
-      <div className="table-responsive-md">
+      <TableScroll className="table-responsive-md" label={t('staff.title')}>
         <table className="table bg-white border stack-table align-middle">
           <caption className="visually-hidden">{t('staff.title')}</caption>
           <thead className="table-light">
@@ -159,7 +160,7 @@ function StaffTable(props: { staff: StaffListItem[] }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <ConfirmDialog
         show={!!confirm}
         title={
