@@ -130,7 +130,7 @@ function Filters(props: {
         update({ q: q.trim() || null });
       }}
     >
-      <div className="col-12 col-lg-4">
+      <div className="col-12 col-lg-6">
         <label htmlFor={`${id}-q`} className="form-label small mb-1">
           {t('board.search')}
         </label>
@@ -179,7 +179,7 @@ function Filters(props: {
           ))}
         </select>
       </div>
-      <div className="col-6 col-md-3 col-lg-1">
+      <div className="col-6 col-md-3 col-lg-2">
         <label htmlFor={`${id}-coordinator`} className="form-label small mb-1">
           {t('board.coordinator')}
         </label>
@@ -193,7 +193,7 @@ function Filters(props: {
           <option value="me">{t('board.me')}</option>
         </select>
       </div>
-      <div className="col-6 col-md-3 col-lg-1">
+      <div className="col-6 col-md-3 col-lg-2">
         <label htmlFor={`${id}-from`} className="form-label small mb-1">
           {t('board.from')}
         </label>
@@ -205,7 +205,7 @@ function Filters(props: {
           onChange={(e) => update({ from: e.target.value || null })}
         />
       </div>
-      <div className="col-6 col-md-3 col-lg-1">
+      <div className="col-6 col-md-3 col-lg-2">
         <label htmlFor={`${id}-to`} className="form-label small mb-1">
           {t('board.to')}
         </label>
@@ -218,7 +218,7 @@ function Filters(props: {
         />
       </div>
       {props.hasFilters && (
-        <div className="col-6 col-md-3 col-lg-1">
+        <div className="col-6 col-md-3 col-lg-2">
           <button
             type="button"
             className="btn btn-outline-secondary w-100"
