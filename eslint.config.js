@@ -31,6 +31,79 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules, 'no-console': 'error' },
   },
+  // Import boundaries (docs/architecture.md): shared code never reaches up into features or the app shell, features
+  // never import each other, infrastructure never imports feature modules, product code never imports test support.
+  {
+    files: ['apps/web/src/{lib,components,store,i18n}/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/app/**', '../app', '**/features/**', '../test/**'],
+              message:
+                'lib/, components/, store/ and i18n/ are shared: they must not import app/, features/ or test support.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*/**', '!../../**', '**/app/**', '**/test/**'],
+              message:
+                'A feature imports only its own files and shared folders (lib/, components/, store/, i18n/): move what two features share to a shared folder.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/{lib,db,providers}/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/modules/**', '**/test/support/**'],
+              message:
+                'lib/, db/ and providers/ are infrastructure: they must not import feature modules or test support.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'apps/server/src/{lib,db,providers}/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/test/support/**', '**/test-support/**'],
+              message: 'Product code never imports test support (it lives in apps/server/test/support).',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['apps/console/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

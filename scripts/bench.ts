@@ -1,86 +1,176 @@
 /**
- * `npm run bench`: measurements that are not tests (COMMON.md: no timed tests).
+ * `npm run bench` (issue 17): measurements, not tests. Builds once, then in one run:
+ *  - start time: `npm run serve` to /healthz on a fresh and on an existing data dir;
+ *  - bytes per route from Chromium's network log (/auth, /patientinfo; gzip and on the wire);
+ *  - Lighthouse mobile on /auth and /patientinfo;
+ *  - API load (autocannon, loopback, ~15 s per endpoint) on PGlite, on PostgreSQL (a fresh database on
+ *    DATABASE_URL's server, default postgres://postgres@127.0.0.1:5432/postgres) and a bare Fastify + pg baseline.
+ * Prints each figure with its goal (and the ratio to the baseline), writes bench/results.json.
  *
- * Web size budget (issue 4): builds the web app and reports the gzipped JavaScript a browser must download to
- * render /auth: the entry chunk, the /auth page chunk, and every chunk they import statically (each counted once).
- * Budget: 90 KB. Also lists the other pages' own cost for comparison.
+ *   npm run bench [-- --no-build] [--only=start,bundle,lighthouse,api] [--seconds=15]
+ * docs/performance.md explains the figures.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { measureBundles, type RouteBundle } from './bench/bundle.js';
+import { runLighthouse, type LighthouseFigure } from './bench/lighthouse.js';
+import { loadBaseline, loadProduct, type ApiRun, type LoadFigure } from './bench/api.js';
+import { measureStart } from './bench/start.js';
+import { startProduct } from './bench/product.js';
+import { createLink } from '../e2e/support/admin.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const WEB = path.join(ROOT, 'apps/web');
-const DIST = path.join(WEB, 'dist');
-const BUDGET_KB = 90;
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+const only = new Set((arg('only') ?? 'start,bundle,lighthouse,api').split(','));
+const seconds = Number(arg('seconds') ?? 15);
+const PG_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-interface ManifestChunk {
-  file: string;
-  src?: string;
-  isEntry?: boolean;
-  imports?: string[];
-  dynamicImports?: string[];
-  css?: string[];
+interface Check {
+  name: string;
+  value: number | undefined;
+  unit: string;
+  goal: string;
+  pass: boolean | undefined;
+  ratio?: number;
 }
-type Manifest = Record<string, ManifestChunk>;
-
-function build() {
-  if (process.argv.includes('--no-build')) return;
-  console.log('Building the web app (npm run build -w @paylink/web)...');
-  execFileSync('npm', ['run', 'build', '-w', '@paylink/web'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-const gz = new Map<string, number>();
-function gzipKb(file: string): number {
-  if (!gz.has(file)) gz.set(file, gzipSync(fs.readFileSync(path.join(DIST, file))).length / 1024);
-  return gz.get(file)!;
-}
-
-/** A chunk and everything it imports statically (what must load before it runs). */
-function closure(manifest: Manifest, key: string, into = new Set<string>()): Set<string> {
-  if (into.has(key)) return into;
-  into.add(key);
-  for (const dep of manifest[key]?.imports ?? []) closure(manifest, dep, into);
-  return into;
+const checks: Check[] = [];
+function check(
+  name: string,
+  value: number | undefined,
+  unit: string,
+  goal: string,
+  ok: (v: number) => boolean,
+  ratio?: number,
+) {
+  checks.push({
+    name,
+    value,
+    unit,
+    goal,
+    pass: value === undefined || Number.isNaN(value) ? undefined : ok(value),
+    ratio,
+  });
 }
 
-function sum(manifest: Manifest, keys: Iterable<string>) {
-  let js = 0;
-  const css = new Set<string>();
-  for (const k of keys) {
-    js += gzipKb(manifest[k]!.file);
-    for (const c of manifest[k]!.css ?? []) css.add(c);
+function build(): number | undefined {
+  if (process.argv.includes('--no-build')) return undefined;
+  console.log('Building (npm run build)...');
+  const t0 = performance.now();
+  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  return Math.round(performance.now() - t0);
+}
+
+async function main() {
+  const results: Record<string, unknown> = {
+    when: new Date().toISOString(),
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      memGb: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+    },
+  };
+  const buildMs = build();
+  results.buildMs = buildMs;
+
+  if (only.has('start')) {
+    console.log('\nStart time (npm run serve → /healthz 200, PGlite)...');
+    const s = await measureStart(buildMs);
+    results.start = s;
+    check('serve, existing data dir', s.serveExistingMs, 'ms', '≤ 3000', (v) => v <= 3000);
+    check('serve, fresh data dir', s.serveFreshMs, 'ms', '(info)', () => true);
+    check('npm start (build + serve), fresh', s.startFreshMs, 'ms', '≤ 8000', (v) => v <= 8000);
+    check('idle RSS after start, PGlite', s.idleRssPgliteMb, 'MB', '≤ 250', (v) => v <= 250);
   }
-  let cssKb = 0;
-  for (const c of css) cssKb += gzipKb(c);
-  return { js, css: cssKb };
-}
 
-function main() {
-  build();
-  const manifest = JSON.parse(fs.readFileSync(path.join(DIST, '.vite/manifest.json'), 'utf8')) as Manifest;
-  const entry = Object.keys(manifest).find((k) => manifest[k]!.isEntry);
-  const authKey = Object.keys(manifest).find((k) => k.endsWith('features/auth/auth-page.tsx'));
-  if (!entry || !authKey) throw new Error('manifest has no entry or no /auth page chunk');
-
-  const entryKeys = closure(manifest, entry);
-  const authKeys = closure(manifest, authKey, new Set(entryKeys));
-  const auth = sum(manifest, authKeys);
-  const files = [...authKeys].map((k) => `${manifest[k]!.file} ${gzipKb(manifest[k]!.file).toFixed(1)} KB`);
-
-  console.log('\nJavaScript to render /auth (gzipped):');
-  for (const f of files) console.log(`  ${f}`);
-  console.log(`  total: ${auth.js.toFixed(1)} KB (budget ${BUDGET_KB} KB${auth.js > BUDGET_KB ? ', OVER' : ''})`);
-  console.log(`  CSS (gzipped): ${auth.css.toFixed(1)} KB`);
-
-  console.log('\nOther pages, on top of the entry (gzipped JS):');
-  for (const key of manifest[entry]!.dynamicImports ?? []) {
-    const own = [...closure(manifest, key)].filter((k) => !entryKeys.has(k));
-    const page = key.replace(/^src\//, '');
-    console.log(`  ${page.padEnd(52)} ${sum(manifest, own).js.toFixed(1)} KB`);
+  if (only.has('bundle') || only.has('lighthouse')) {
+    delete process.env.DATABASE_URL; // the page figures on the default (PGlite)
+    const product = await startProduct();
+    try {
+      if (only.has('bundle')) {
+        console.log('\nBytes per route (Chromium network log, cold cache)...');
+        const bundles: RouteBundle[] = await measureBundles(product);
+        results.bundles = bundles;
+        for (const b of bundles) {
+          console.log(`  ${b.route}`);
+          for (const t of b.transfers)
+            console.log(
+              `    ${t.url.padEnd(48)} ${t.type.padEnd(10)} gz ${(t.gzipBytes / 1024).toFixed(1).padStart(6)} KB  wire ${(t.wireBytes / 1024).toFixed(1).padStart(6)} KB ${t.encoding ?? ''}`,
+            );
+        }
+        const [auth, info] = bundles;
+        check('/auth JS (gzip)', auth?.js.gzipKb, 'KB', '≤ 90', (v) => v <= 90);
+        check('/auth JS on the wire', auth?.js.wireKb, 'KB', '(info)', () => true);
+        check('/auth all bytes on the wire', auth?.total.wireKb, 'KB', '(info)', () => true);
+        check('/patientinfo JS (gzip)', info?.js.gzipKb, 'KB', '≤ 100', (v) => v <= 100);
+        check('/patientinfo all bytes on the wire', info?.total.wireKb, 'KB', '(info)', () => true);
+      }
+      if (only.has('lighthouse')) {
+        console.log('\nLighthouse mobile (simulated throttling)...');
+        const lh: LighthouseFigure[] = await runLighthouse(product);
+        results.lighthouse = lh;
+        for (const l of lh) {
+          check(`Lighthouse ${l.route} score`, l.score, '', '≥ 98', (v) => v >= 98);
+          check(`Lighthouse ${l.route} LCP`, l.lcpMs, 'ms', '≤ 1500', (v) => v <= 1500);
+          check(`Lighthouse ${l.route} CLS`, l.cls, '', '= 0', (v) => v === 0);
+          check(`Lighthouse ${l.route} TBT`, l.tbtMs, 'ms', '≤ 50', (v) => v <= 50);
+        }
+      }
+    } finally {
+      await product.stop();
+    }
   }
-  console.log(`\nweb.auth.gzip_js_kb=${auth.js.toFixed(1)}`);
+
+  if (only.has('api')) {
+    console.log(`\nAPI load (${seconds} s per endpoint, loopback)...`);
+    const runs: ApiRun[] = [];
+    const figures: LoadFigure[] = [];
+    const pglite = await loadProduct('pglite', { connections: 50, seconds });
+    await pglite.product.stop();
+    runs.push(pglite.run);
+    const pg = await loadProduct('postgres', { connections: 200, seconds, databaseUrl: PG_URL });
+    runs.push(pg.run);
+    let baseline: LoadFigure;
+    try {
+      const link = await createLink(pg.product);
+      baseline = await loadBaseline(pg.product.env.DATABASE_URL!, link.id, { connections: 200, seconds });
+    } finally {
+      await pg.product.stop();
+    }
+    figures.push(baseline, ...runs.flatMap((r) => r.figures));
+    results.api = { runs, baseline };
+
+    check('PGlite idle RSS', pglite.run.idleRssMb, 'MB', '≤ 250', (v) => v <= 250);
+    for (const f of pglite.run.figures) {
+      check(`PGlite ${f.endpoint} max latency @50`, f.max, 'ms', '≤ 1000', (v) => v <= 1000);
+      check(`PGlite ${f.endpoint} errors + timeouts`, f.errors + f.timeouts + f.non2xx, '', '= 0', (v) => v === 0);
+    }
+    check('PostgreSQL idle RSS', pg.run.idleRssMb, 'MB', '(info)', () => true);
+    check('baseline req/s @200', baseline.rps, 'req/s', '(yardstick)', () => true);
+    for (const f of pg.run.figures) {
+      const ratio = Math.round((f.rps / baseline.rps) * 100) / 100;
+      check(`PostgreSQL ${f.endpoint} req/s @200`, f.rps, 'req/s', '≥ 0.5× baseline', () => ratio >= 0.5, ratio);
+      const pr = Math.round((f.p99 / Math.max(1, baseline.p99)) * 100) / 100;
+      check(`PostgreSQL ${f.endpoint} p99`, f.p99, 'ms', '≤ 2× baseline', () => pr <= 2, pr);
+      check(`PostgreSQL ${f.endpoint} errors`, f.errors + f.timeouts + f.non2xx, '', '= 0', (v) => v === 0);
+      check(`PostgreSQL ${f.endpoint} RSS under load`, f.rssPeakMb, 'MB', '≤ 250', (v) => v <= 250);
+    }
+  }
+
+  results.checks = checks;
+  console.log('\nFigure'.padEnd(46) + 'value'.padStart(12) + '  goal'.padEnd(20) + 'ratio   ok');
+  for (const c of checks) {
+    const v = c.value === undefined ? 'n/a' : `${c.value}${c.unit ? ` ${c.unit}` : ''}`;
+    const ok = c.pass === undefined ? '?' : c.pass ? 'yes' : 'NO';
+    console.log(
+      `${c.name.padEnd(45)}${v.padStart(12)}  ${c.goal.padEnd(18)}${(c.ratio === undefined ? '' : `${c.ratio}×`).padEnd(8)}${ok}`,
+    );
+  }
+  fs.mkdirSync(path.join(ROOT, 'bench'), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  console.log('\nWritten: bench/results.json');
 }
 
-main();
+await main();

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { freePort } from '../../apps/server/test/support/ports.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 /**
@@ -13,16 +13,7 @@ export const ROOT = path.resolve(import.meta.dirname, '../..');
  */
 export const PRODUCT_ROOT = process.env.E2E_PRODUCT_ROOT ? path.resolve(process.env.E2E_PRODUCT_ROOT) : ROOT;
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface RunningProduct {
   baseUrl: string;
@@ -30,6 +21,8 @@ export interface RunningProduct {
   gatewayOrigin: string;
   dataDir: string;
   env: Record<string, string>;
+  /** The server process id (the bench reads its memory). */
+  pid: number | undefined;
   /** What the server printed so far (stdout + stderr), for failure reports and log scans. */
   output: () => string;
   /** Stops the server process and keeps its data (to inspect the database afterwards). */
@@ -115,6 +108,7 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
     gatewayOrigin: env.GATEWAY_ORIGIN!,
     dataDir,
     env,
+    pid: child.pid,
     output: () => output,
     halt,
     stop: async () => {

@@ -13,7 +13,7 @@ import { errorHandler } from './http/errors.js';
 import { refuseControlChars } from './http/control-chars.js';
 import { guardsBeforeValidation } from './http/guards-first.js';
 import { requireApiKey } from './http/guards.js';
-import { registerStaticDist } from './http/static-assets.js';
+import { guessLanguage, localePreloadLink, registerStaticDist } from './http/static-assets.js';
 import { linkRoutes } from './modules/links/link-routes.js';
 import { adminRoutes } from './modules/admin/admin-routes.js';
 import { authRoutes } from './modules/auth/auth-routes.js';
@@ -209,6 +209,7 @@ async function registerWebApp(app: FastifyInstance) {
     if (!hasBuild) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
-    return reply.sendFile('index.html');
+    // The first i18n namespace downloads alongside the JavaScript, not after it runs.
+    return reply.header('link', localePreloadLink(guessLanguage(request))).sendFile('index.html');
   });
 }

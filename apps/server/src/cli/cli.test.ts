@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StepRoutes } from '@paylink/shared';
 import { buildSignServer } from '../modules/signing/sign-server.js';
 import { prepareStepDocuments } from '../modules/signing/prepare-step-documents.js';
-import { seedLinkWithSteps } from '../modules/signing/signing-test-fixtures.js';
+import { seedLinkWithSteps } from '../../test/support/signing-fixtures.js';
 import { seedLink } from '../seed/sample-links.js';
 import { staffToken } from '../seed/seed-staff.js';
-import { createTestApp } from '../test-support/context.js';
+import { createTestApp } from '../../test/support/context.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -208,5 +208,29 @@ describe('paylink CLI against a running server', () => {
     const refused = await cli(['documents', 'download', pending.submissionId, '--out', out + '.2']);
     expect(refused.code).toBe(1);
     expect(fs.existsSync(out + '.2')).toBe(false);
+  });
+
+  it('funnel prints the stages and payments export writes RFC 4180 CSV', async () => {
+    const { link } = await seedLink(t.ctx, { firstName: 'Comma, "Quoted"', lastName: 'Export' });
+    await t.ctx.db.query(
+      `insert into payment (link_id, payment_type_id, payment_source_id, amount_cents, status, transaction_id,
+         card_brand, card_last4, paid_at) values ($1, 1, 1, 123450, 'approved', 'txn-cli-1', 'VISA', '4242', now())`,
+      [link.id],
+    );
+    const funnel = await cli(['funnel']);
+    expect(funnel.code, funnel.stderr).toBe(0);
+    expect(funnel.stdout).toMatch(/^created\s+\d+/m);
+    expect(funnel.stdout).toMatch(/^paid\s+\d+/m);
+    const out = path.join(os.tmpdir(), `paylink-cli-${process.pid}.csv`);
+    const exp = await cli(['payments', 'export', '--status', 'approved', '-o', out]);
+    expect(exp.code, exp.stderr).toBe(0);
+    const csv = fs.readFileSync(out, 'utf8');
+    fs.rmSync(out);
+    expect(csv.startsWith('link_id,patient_first_name,')).toBe(true);
+    expect(csv).toContain(
+      `${link.id},"Comma, ""Quoted""",Export,approved,1234.50,deposit,patient,,VISA,4242,txn-cli-1,`,
+    );
+    const bad = await cli(['payments', 'export', '--from', '31/03/2026']);
+    expect(bad.stderr).toContain('--from must be a date like 2026-03-31');
   });
 });

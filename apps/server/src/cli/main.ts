@@ -133,9 +133,8 @@ links
     print(r, () => `Extended ${r.id}: expires ${r.expiresAt} (${r.status})`);
   });
 
-program
-  .command('payments')
-  .description('payments')
+const payments = program.command('payments').description('payments');
+payments
   .command('list')
   .description('list payments, newest first')
   .addOption(new Option('--status <status>', 'only this status').choices(['chosen', 'approved']))
@@ -166,18 +165,102 @@ program
     );
   });
 
+const isoDate = (name: string) => (v: string) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(v)))
+    throw new InvalidArgumentError(`${name} must be a date like 2026-03-31.`);
+  return v;
+};
+const reportQuery = (o: { from?: string; to?: string; status?: string; coordinator?: string; q?: string }) => {
+  const q = new URLSearchParams();
+  if (o.from) q.set('from', o.from);
+  if (o.to) q.set('to', o.to);
+  if (o.status) q.set('status', o.status);
+  if (o.coordinator) q.set('coordinatorId', o.coordinator);
+  if (o.q) q.set('q', o.q);
+  return q;
+};
+
+payments
+  .command('export')
+  .description('payments as CSV (dollars, ISO 8601 times, card brand + last 4 only)')
+  .option('--from <date>', 'first day, YYYY-MM-DD (practice time zone)', isoDate('--from'))
+  .option('--to <date>', 'last day, YYYY-MM-DD', isoDate('--to'))
+  .addOption(new Option('--status <status>', 'only paid or only not yet paid').choices(['approved', 'attempted']))
+  .option('--coordinator <id>', "a coordinator's staff id, or me")
+  .option('-o, --out <file>', 'write to this file (default: standard output)')
+  .action(async (o) => {
+    const csv = await callApi<Buffer>(env, 'GET', `/api/admin/payments/export?${reportQuery(o)}`, undefined, {
+      binary: true,
+    });
+    if (o.out) {
+      fs.writeFileSync(o.out, csv);
+      const rows = csv.toString('utf8').split('\r\n').filter(Boolean).length - 1;
+      console.error(`Saved ${o.out} (${rows} payments)`);
+    } else process.stdout.write(csv);
+  });
+
+program
+  .command('funnel')
+  .description('links created → sent → opened → signed in → each step → paid, with conversion and stalled links')
+  .option('--from <date>', 'first day of link creation, YYYY-MM-DD (default: 29 days before --to)', isoDate('--from'))
+  .option('--to <date>', 'last day, YYYY-MM-DD (default: today)', isoDate('--to'))
+  .option('--coordinator <id>', "a coordinator's staff id, or me")
+  .option(
+    '--stalled-after <hours>',
+    'no patient activity for this long = stalled (default 48)',
+    positiveInt('--stalled-after'),
+  )
+  .action(async (o) => {
+    const q = reportQuery(o);
+    if (o.stalledAfter) q.set('stalledAfterHours', String(o.stalledAfter));
+    type Stage = { key: string; count: number; conversion: number | null; medianSeconds: number | null };
+    const r = await callApi<{
+      from: string;
+      to: string;
+      timeZone: string;
+      stages: Stage[];
+      stalled: { stage: string; count: number }[];
+    }>(env, 'GET', `/api/admin/funnel?${q}`);
+    const dur = (s: number | null) =>
+      s === null
+        ? '-'
+        : s < 3600
+          ? `${Math.round(s / 60)} min`
+          : s < 172800
+            ? `${(s / 3600).toFixed(1)} h`
+            : `${(s / 86400).toFixed(1)} d`;
+    print(r, () =>
+      [
+        `Links created ${r.from} to ${r.to} (${r.timeZone})`,
+        table([
+          ['STAGE', 'LINKS', 'CONVERSION', 'MEDIAN TIME'],
+          ...r.stages.map((s) => [
+            s.key,
+            String(s.count),
+            s.conversion === null ? '-' : `${(s.conversion * 100).toFixed(1)}%`,
+            dur(s.medianSeconds),
+          ]),
+        ]),
+        r.stalled.length
+          ? `Stalled: ${r.stalled.map((s) => `${s.count} at ${s.stage}`).join(', ')}`
+          : 'No stalled links.',
+      ].join('\n'),
+    );
+  });
+
 program
   .command('login')
   .description('sign in as a staff user and print a 12-hour token for PAYLINK_ADMIN_TOKEN')
   .requiredOption('--email <email>', 'staff e-mail')
   .option('--password <password>', 'password (default: PAYLINK_ADMIN_PASSWORD, else read from stdin)')
-  .action(async (o: { email: string; password?: string }) => {
+  .option('--code <code>', 'two-factor code from the authenticator app (or a recovery code), when 2FA is on')
+  .action(async (o: { email: string; password?: string; code?: string }) => {
     const password = o.password ?? process.env.PAYLINK_ADMIN_PASSWORD ?? (await readStdin());
     const r = await callApi<{ token: string; expiresAt: string }>(
       env,
       'POST',
       '/api/admin/login',
-      { email: o.email, password },
+      { email: o.email, password, ...(o.code ? { code: o.code } : {}) },
       { auth: false },
     );
     print(r, () => `export PAYLINK_ADMIN_TOKEN=${r.token}   # valid until ${r.expiresAt}`);

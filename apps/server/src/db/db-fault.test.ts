@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../context.js';
-import { createLinkAtPaymentStep, freePort, payWithSandbox } from '../modules/payments/payment-fixtures.js';
+import { createLinkAtPaymentStep, freePort, payWithSandbox } from '../../test/support/payment-fixtures.js';
 import { openPostgres } from './client.js';
 
 /**

@@ -6,7 +6,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressDist } from '../../../../scripts/compress-dist.js';
-import { IMMUTABLE, registerStaticDist } from './static-assets.js';
+import { IMMUTABLE, guessLanguage, localePreloadLink, registerStaticDist } from './static-assets.js';
 
 /** A raw GET over real HTTP (node:http does not decompress, so we see what the wire carries). */
 function get(origin: string, url: string, headers: Record<string, string> = {}) {
@@ -117,5 +117,16 @@ describe('built web app over HTTP (precompressed, cache headers)', () => {
     expect(r.status).toBe(200);
     expect(r.headers['content-encoding']).toBe('br');
     expect(r.headers['cache-control']).toBe(IMMUTABLE);
+  });
+});
+
+describe('first i18n namespace preload', () => {
+  it('follows ?lng=, then the i18next cookie, then the browser languages, else English', () => {
+    const req = (query: Record<string, string>, headers: Record<string, string>) => ({ query, headers });
+    expect(guessLanguage(req({ lng: 'es' }, { 'accept-language': 'en-US' }))).toBe('es');
+    expect(guessLanguage(req({}, { cookie: 'a=1; i18next=es', 'accept-language': 'en' }))).toBe('es');
+    expect(guessLanguage(req({}, { 'accept-language': 'fr-FR, es-MX;q=0.8, en;q=0.5' }))).toBe('es');
+    expect(guessLanguage(req({ lng: 'xx' }, {}))).toBe('en');
+    expect(localePreloadLink('es')).toBe('</locales/es/common.json>; rel=preload; as=fetch; crossorigin=anonymous');
   });
 });

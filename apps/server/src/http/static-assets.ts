@@ -36,3 +36,34 @@ export async function registerStaticDist(
     },
   });
 }
+
+const LANGUAGES = ['en', 'es'] as const;
+
+/**
+ * The language the web app's detector will most likely pick (its order: `?lng=`, the `i18next` cookie, then the
+ * browser's languages; localStorage we cannot see), so index.html can tell the browser to fetch that language's
+ * first namespace while the JavaScript downloads instead of after it runs.
+ */
+export function guessLanguage(request: {
+  query: unknown;
+  headers: Record<string, string | string[] | undefined>;
+}): string {
+  const pick = (v: unknown) => {
+    const l = typeof v === 'string' ? v.toLowerCase().slice(0, 2) : '';
+    return (LANGUAGES as readonly string[]).includes(l) ? l : undefined;
+  };
+  const q = pick((request.query as Record<string, unknown> | undefined)?.lng);
+  if (q) return q;
+  const cookie = /(?:^|;\s*)i18next=([^;]*)/.exec(String(request.headers.cookie ?? ''))?.[1];
+  if (pick(cookie)) return pick(cookie)!;
+  for (const part of String(request.headers['accept-language'] ?? '').split(',')) {
+    const l = pick(part.trim());
+    if (l) return l;
+  }
+  return 'en';
+}
+
+/** `Link` header value preloading the first i18n namespace (i18next-http-backend fetches it with `fetch`). */
+export function localePreloadLink(lng: string): string {
+  return `</locales/${lng}/common.json>; rel=preload; as=fetch; crossorigin=anonymous`;
+}

@@ -13,6 +13,12 @@ export interface AuditEvent {
   details?: Record<string, unknown>;
 }
 
+/** Who acts, for the audit row each use case writes in its own transaction. */
+export type Actor = Pick<AuditEvent, 'actorType' | 'actorId' | 'requestId' | 'ip'>;
+
+/** The system acting on its own (boot seeding, demo data, the worker). */
+export const SYSTEM_ACTOR: Actor = { actorType: 'system', actorId: null, requestId: null, ip: null };
+
 /** Append one audit row. Pass the transaction that makes the change so both commit or neither does. */
 export async function writeAudit(q: Queryable, e: AuditEvent): Promise<void> {
   await q.query(

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { verifyStaffToken } from '../modules/admin/staff-tokens.js';
-import { createTestApp } from '../test-support/context.js';
+import { createTestApp } from '../../test/support/context.js';
 import { runBootSeed } from './boot-seed.js';
 
 let t: Awaited<ReturnType<typeof createTestApp>>;

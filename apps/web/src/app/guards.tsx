@@ -10,7 +10,7 @@ import { useEffect, useState } from 'react';
 import { useStore } from 'react-redux';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { StepStatus, StepRoutes } from '@paylink/shared';
-import { useAppSelector } from './hooks';
+import { useAppSelector } from '../store/hooks';
 import { isSessionValid } from '../store/auth-slice';
 import { selectSteps } from '../store/step-production-slice';
 import { authPath } from '../lib/session';
@@ -20,7 +20,7 @@ import { useApiFailure } from '../lib/use-api-failure';
 import { ErrorDisplay } from '../components/error-display';
 import { PageSkeleton } from '../components/page-skeleton';
 import type { ApiError } from '../lib/api-client';
-import type { AppDispatch, RootState } from './store';
+import type { AppDispatch, RootState } from '../store/store';
 
 export function RequireSession() {
   const auth = useAppSelector((s) => s.auth);

@@ -4,12 +4,12 @@
  */
 import { Suspense, useEffect } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router';
-import { useAppDispatch } from './hooks';
+import { useAppDispatch } from '../store/hooks';
 import { signedIn } from '../store/auth-slice';
 import { jwtExpiry } from '../lib/session';
 import { SessionWatch } from '../components/session-watch';
 import { PageSkeleton } from '../components/page-skeleton';
-import { AppConfigProvider } from './app-config';
+import { AppConfigProvider } from '../lib/app-config';
 
 export function RootLayout() {
   const location = useLocation();

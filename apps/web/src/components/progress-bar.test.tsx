@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router';
-import { makeStore } from '../app/store';
+import { makeStore } from '../store/store';
 import { createTestI18n } from '../test/i18n';
 import { ProgressBar } from './progress-bar';
 

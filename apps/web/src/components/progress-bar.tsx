@@ -7,7 +7,7 @@
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { StepStatus, type LinkStep } from '@paylink/shared';
-import { useAppSelector } from '../app/hooks';
+import { useAppSelector } from '../store/hooks';
 import { selectSteps } from '../store/step-production-slice';
 
 export function ProgressBar(props: { steps?: LinkStep[]; currentRoutePath?: string }) {

@@ -5,7 +5,7 @@ import { HttpResponse, http, server, setupMsw } from '../test/msw';
 import { LINK_ID, renderApp } from '../test/render-app';
 import { setLink } from '../store/link-slice';
 import { signedIn } from '../store/auth-slice';
-import type { AppDispatch } from '../app/store';
+import type { AppDispatch } from '../store/store';
 
 setupMsw();
 

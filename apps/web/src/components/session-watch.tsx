@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { SessionResult } from '@paylink/shared';
-import { useAppDispatch, useAppSelector } from '../app/hooks';
+import { useAppDispatch, useAppSelector } from '../store/hooks';
 import { sessionRefreshed, signOut } from '../store/auth-slice';
 import { api } from '../lib/api-client';
 import { signOutAndRedirect } from '../lib/session';

@@ -1,6 +1,6 @@
 /** Signing out: forget the session, ask the server to revoke it and clear its httpOnly cookie, go to /auth. */
 import type { NavigateFunction } from 'react-router';
-import type { AppDispatch } from '../app/store';
+import type { AppDispatch } from '../store/store';
 import { signOut } from '../store/auth-slice';
 import { api } from './api-client';
 

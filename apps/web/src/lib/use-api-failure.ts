@@ -13,8 +13,8 @@ import { useCallback } from 'react';
 import { useStore } from 'react-redux';
 import { useNavigate } from 'react-router';
 import { LinkMessages } from '@paylink/shared';
-import { useAppDispatch } from '../app/hooks';
-import type { RootState } from '../app/store';
+import { useAppDispatch } from '../store/hooks';
+import type { RootState } from '../store/store';
 import { ApiError, NetworkError } from './api-client';
 import { signOutAndRedirect } from './session';
 

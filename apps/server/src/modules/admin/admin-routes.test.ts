@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedLink } from '../../seed/sample-links.js';
 import { staffToken } from '../../seed/seed-staff.js';
-import { apiHeaders, createTestApp, mintPatientToken } from '../../test-support/context.js';
-import { snapshotLinkData } from '../links/testing.js';
+import { apiHeaders, createTestApp, mintPatientToken } from '../../../test/support/context.js';
+import { snapshotLinkData } from '../../../test/support/links.js';
 import { createStaffUser } from './create-staff-user.js';
 import { SYSTEM_ACTOR } from '../links/link-use-case.js';
 

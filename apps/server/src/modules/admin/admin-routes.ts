@@ -19,11 +19,10 @@ import {
 } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { auditContext } from '../../lib/audit.js';
 import { createLink } from '../links/create-link.js';
-import { allowEmptyJsonBodies, errorResponses } from '../links/route-support.js';
+import { allowEmptyJsonBodies, errorResponses } from '../../http/route-support.js';
 import { changeLink } from './change-link.js';
 import { createStaffUser } from './create-staff-user.js';
 import { listLinks } from './list-links.js';

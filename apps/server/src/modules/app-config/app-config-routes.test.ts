@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appConfigSchema } from '@paylink/shared';
-import { apiHeaders, createTestApp } from '../../test-support/context.js';
+import { apiHeaders, createTestApp } from '../../../test/support/context.js';
 
 describe('GET /api/config', () => {
   let t: Awaited<ReturnType<typeof createTestApp>>;

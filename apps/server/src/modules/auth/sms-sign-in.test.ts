@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { apiHeaders, createTestApp } from '../../test-support/context.js';
-import { codeIn, insertTestLink, lastMessageTo } from './auth-test-support.js';
+import { apiHeaders, createTestApp } from '../../../test/support/context.js';
+import { codeIn, insertTestLink, lastMessageTo } from '../../../test/support/auth.js';
 
 let app: FastifyInstance;
 let ctx: AppContext;

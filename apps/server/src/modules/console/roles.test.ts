@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedLink } from '../../seed/sample-links.js';
 import { staffToken } from '../../seed/seed-staff.js';
-import { createTestApp } from '../../test-support/context.js';
+import { createTestApp } from '../../../test/support/context.js';
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
 const auth = async (email: string, role: 'admin' | 'coordinator' | 'billing') => ({

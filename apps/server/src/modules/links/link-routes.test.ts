@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateLinkBody } from '@paylink/shared';
 import { seedLink } from '../../seed/sample-links.js';
-import { apiHeaders, createTestApp, mintPatientToken } from '../../test-support/context.js';
-import { markStepDocumentSigned, snapshotLinkData } from './testing.js';
+import { apiHeaders, createTestApp, mintPatientToken } from '../../../test/support/context.js';
+import { markStepDocumentSigned, snapshotLinkData } from '../../../test/support/links.js';
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
 beforeAll(async () => {

@@ -27,7 +27,7 @@ import {
   allowEmptyJsonBodies,
   errorResponses,
   linkState401,
-} from './route-support.js';
+} from '../../http/route-support.js';
 import { updateStep } from './update-step.js';
 
 /** Path ids are checked by the lookup itself, so a malformed id gets the same 401 as an unknown one. */

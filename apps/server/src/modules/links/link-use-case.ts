@@ -1,7 +1,2 @@
-import type { AuditEvent } from '../../lib/audit.js';
-
-/** Who acts, for the audit row each use case writes in its own transaction. */
-export type Actor = Pick<AuditEvent, 'actorType' | 'actorId' | 'requestId' | 'ip'>;
-
-/** The system acting on its own (boot seeding, demo data). */
-export const SYSTEM_ACTOR: Actor = { actorType: 'system', actorId: null, requestId: null, ip: null };
+// Kept while in-flight branches still import it from here; the types live in lib/audit.ts.
+export { SYSTEM_ACTOR, type Actor } from '../../lib/audit.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
 import type { EmailProvider } from '../../providers/email/types.js';
 import { ProviderSendError, type SmsProvider } from '../../providers/sms/types.js';
-import { createTestApp } from '../../test-support/context.js';
+import { createTestApp } from '../../../test/support/context.js';
 import { enqueueMessage } from './enqueue-message.js';
 import { backoffSeconds, deliverDueMessages } from './outbox-worker.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { snapshotLinkData } from '../links/testing.js';
+import { snapshotLinkData } from '../../../test/support/links.js';
 import {
   confirm,
   createLinkAtPaymentStep,
@@ -8,7 +8,7 @@ import {
   startPaymentTestEnv,
   type PaymentTestEnv,
   type TestLink,
-} from './payment-fixtures.js';
+} from '../../../test/support/payment-fixtures.js';
 import { newAttemptId } from './payment-queries.js';
 
 let env: PaymentTestEnv;

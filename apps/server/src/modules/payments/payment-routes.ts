@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.js';
 import { assertLinkAccess, requirePatient } from '../../http/guards.js';
 import { auditContext } from '../../lib/audit.js';
 import { unauthorized } from '../../lib/errors.js';
-import { PATIENT_SECURITY, errorResponses, linkState401 } from '../links/route-support.js';
+import { PATIENT_SECURITY, errorResponses, linkState401 } from '../../http/route-support.js';
 import { confirmPayment } from './confirm-payment.js';
 import { createPaymentSession } from './create-payment-session.js';
 import { logPaymentResponse } from './log-payment-response.js';

@@ -2,8 +2,12 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedLink } from '../../seed/sample-links.js';
 import { staffToken } from '../../seed/seed-staff.js';
-import { apiHeaders } from '../../test-support/context.js';
-import { createLinkAtPaymentStep, startPaymentTestEnv, type PaymentTestEnv } from '../payments/payment-fixtures.js';
+import { apiHeaders } from '../../../test/support/context.js';
+import {
+  createLinkAtPaymentStep,
+  startPaymentTestEnv,
+  type PaymentTestEnv,
+} from '../../../test/support/payment-fixtures.js';
 
 /** Issue 11, findings 3 and 6: control characters, never echoing database errors, caching and small leaks. */
 let env: PaymentTestEnv;

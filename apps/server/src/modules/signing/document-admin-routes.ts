@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { auditContext } from '../../lib/audit.js';
 import { requireStaff } from '../admin/require-staff.js';
-import { errorResponses } from '../links/route-support.js';
+import { errorResponses } from '../../http/route-support.js';
 import { listLinkDocuments, readSignedDocument } from './list-link-documents.js';
 
 const sha = z.string().nullable();

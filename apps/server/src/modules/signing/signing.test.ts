@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { StepRoutes } from '@paylink/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../test-support/context.js';
+import { createTestApp } from '../../../test/support/context.js';
 import { isStepDocumentComplete, prepareStepDocuments } from './prepare-step-documents.js';
 import { buildSignServer } from './sign-server.js';
-import { fixture, multipartFile, pdfText, seedLinkWithSteps } from './signing-test-fixtures.js';
+import { fixture, multipartFile, pdfText, seedLinkWithSteps } from '../../../test/support/signing-fixtures.js';
 import { sha256Hex, submissionForStep } from './submission-queries.js';
 
 type T = Awaited<ReturnType<typeof createTestApp>>;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiHeaders, createTestApp } from '../../test-support/context.js';
+import { apiHeaders, createTestApp } from '../../../test/support/context.js';
 import { normaliseRoute } from './record-vital.js';
 
 describe('POST /api/vitals', () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { apiHeaders, createTestApp } from '../../test-support/context.js';
-import { insertTestLink } from '../../modules/auth/auth-test-support.js';
+import { apiHeaders, createTestApp } from '../../../test/support/context.js';
+import { insertTestLink } from '../../../test/support/auth.js';
 import { turnstileCaptcha } from './turnstile-captcha.js';
 
 /** A local stand-in for Cloudflare's siteverify: token 'good-token' passes, anything else fails. */

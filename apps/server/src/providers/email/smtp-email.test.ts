@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { apiHeaders, createTestApp } from '../../test-support/context.js';
-import { insertTestLink } from '../../modules/auth/auth-test-support.js';
+import { apiHeaders, createTestApp } from '../../../test/support/context.js';
+import { insertTestLink } from '../../../test/support/auth.js';
 import { deliverDueMessages } from '../../modules/outbox/outbox-worker.js';
 import { ProviderSendError } from '../sms/types.js';
 import { smtpEmail } from './smtp-email.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { apiHeaders, createTestApp } from '../../test-support/context.js';
-import { codeIn, insertTestLink } from '../../modules/auth/auth-test-support.js';
+import { apiHeaders, createTestApp } from '../../../test/support/context.js';
+import { codeIn, insertTestLink } from '../../../test/support/auth.js';
 import { deliverDueMessages } from '../../modules/outbox/outbox-worker.js';
 import { twilioSms } from './twilio-sms.js';
 import { ProviderSendError, toE164 } from './types.js';

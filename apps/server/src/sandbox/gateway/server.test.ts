@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLinkId } from '../../lib/ids.js';
-import { payWithSandbox, startPaymentTestEnv, type PaymentTestEnv } from '../../modules/payments/payment-fixtures.js';
+import { payWithSandbox, startPaymentTestEnv, type PaymentTestEnv } from '../../../test/support/payment-fixtures.js';
 import { sandboxGatewayCredentials } from './credentials.js';
 import { INVALID_CARD_MESSAGE, TEST_CARDS } from './test-cards.js';
 

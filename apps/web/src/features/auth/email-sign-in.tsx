@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { EmailSendResult } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';
 import { ButtonSpinner } from '../../components/spinner';
-import { useAppConfig } from '../../app/app-config';
+import { useAppConfig } from '../../lib/app-config';
 import { api } from '../../lib/api-client';
 import { useApiFailure } from '../../lib/use-api-failure';
 import { authErrorCode, authErrorText, isLinkStateFailure } from './auth-errors';

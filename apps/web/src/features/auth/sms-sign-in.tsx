@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { digitsOnly, type SessionResult, type SmsSendResult } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';
 import { ButtonSpinner } from '../../components/spinner';
-import { useAppDispatch } from '../../app/hooks';
+import { useAppDispatch } from '../../store/hooks';
 import { signedIn } from '../../store/auth-slice';
 import { api } from '../../lib/api-client';
 import { useApiFailure } from '../../lib/use-api-failure';

@@ -5,10 +5,10 @@
 import { useTranslation } from 'react-i18next';
 import { formatUsd, parseDollarsToCents } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';
-import { useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../../store/hooks';
 import { selectPatient } from '../../store/patient-slice';
 import { useNeutralizeBack } from '../../lib/use-neutralize-back';
-import { StepsCompletePage } from '../errors/error-pages';
+import { MessagePage } from '../../components/message-page';
 
 function CheckImage(props: { label: string }) {
   return (
@@ -31,7 +31,7 @@ export default function ConfirmationPage() {
   useNeutralizeBack();
   const patient = useAppSelector(selectPatient);
   const payment = useAppSelector((s) => s.payment);
-  if (!patient || !payment.ssl_txn_id) return <StepsCompletePage />;
+  if (!patient || !payment.ssl_txn_id) return <MessagePage titleKey="errors.stepsCompleteTitle" />;
 
   const cents = parseDollarsToCents(payment.ssl_amount);
   const amount = cents ?? (patient.paymentAmount != null ? patient.paymentAmount * 100 : null);

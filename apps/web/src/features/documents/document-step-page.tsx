@@ -5,14 +5,14 @@
 import { useRef } from 'react';
 import { StepStatus } from '@paylink/shared';
 import { useTranslation } from 'react-i18next';
-import { useAppConfig } from '../../app/app-config';
+import { useAppConfig } from '../../lib/app-config';
 import { ErrorDisplay } from '../../components/error-display';
 import { PageLayout } from '../../components/page-layout';
 import { Spinner } from '../../components/spinner';
 import { useNeutralizeBack } from '../../lib/use-neutralize-back';
-import { DocumentFrame } from './document-frame';
-import { useSigningMessage } from './use-signing-message';
-import { useStepNavigation } from './use-step-navigation';
+import { DocumentFrame } from '../../components/document-frame';
+import { useSigningMessage } from '../../lib/use-signing-message';
+import { useStepNavigation } from '../../lib/use-step-navigation';
 
 export type DocumentKind = 'invoice' | 'patientId' | 'payorId' | 'contract';
 

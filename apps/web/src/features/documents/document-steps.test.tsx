@@ -5,9 +5,16 @@ import ContractPage from './contract-page';
 import InvoicePage from './invoice-page';
 import PatientIdPage from './patient-id-page';
 import PayorIdPage from './payor-id-page';
-import { LINK_ID, SIGN_ORIGIN, fakeServer, postSigningMessage, renderStepPage, stepList } from './test-harness';
-import { entryAction } from './use-step-navigation';
-import { isSigningCompletedMessage } from './use-signing-message';
+import {
+  LINK_ID,
+  SIGN_ORIGIN,
+  fakeServer,
+  postSigningMessage,
+  renderStepPage,
+  stepList,
+} from '../../test/document-harness';
+import { entryAction } from '../../lib/use-step-navigation';
+import { isSigningCompletedMessage } from '../../lib/use-signing-message';
 
 // Rendering whole pages on a busy 2-core machine: room for slow runs, not a timing assertion.
 vi.setConfig({ testTimeout: 20_000 });

@@ -4,17 +4,7 @@
  */
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PageLayout } from '../../components/page-layout';
-
-function MessagePage(props: { titleKey: string; hintKey?: string; children?: React.ReactNode }) {
-  const { t } = useTranslation();
-  return (
-    <PageLayout title={t(props.titleKey)}>
-      {props.hintKey && <p className="lead-hint">{t(props.hintKey)}</p>}
-      {props.children}
-    </PageLayout>
-  );
-}
+import { MessagePage } from '../../components/message-page';
 
 export function NotFoundPage() {
   const { t } = useTranslation();

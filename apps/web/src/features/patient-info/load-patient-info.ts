@@ -5,7 +5,7 @@
  */
 import type { ContinueCheck, PatientInfo } from '@paylink/shared';
 import { StepRoutes } from '@paylink/shared';
-import { clearSessionData, type AppDispatch } from '../../app/store';
+import { clearSessionData, type AppDispatch } from '../../store/store';
 import { setPatient } from '../../store/patient-slice';
 import { setSteps } from '../../store/step-production-slice';
 import { setContinue } from '../../store/continue-slice';

@@ -7,7 +7,7 @@ import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PaymentSource, PaymentType, amountRule, type LinkStep } from '@paylink/shared';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppDispatch, useAppSelector } from '../../store/hooks';
 import { ButtonSpinner } from '../../components/spinner';
 import { isSessionValid } from '../../store/auth-slice';
 import { updatePatient, type PatientRecord } from '../../store/patient-slice';

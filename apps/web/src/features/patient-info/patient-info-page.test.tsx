@@ -3,9 +3,9 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { Provider } from 'react-redux';
 import { I18nextProvider } from 'react-i18next';
 import { RouterProvider, createMemoryRouter } from 'react-router';
-import { makeStore } from '../../app/store';
+import { makeStore } from '../../store/store';
 import { RequireSteps } from '../../app/guards';
-import { loadAppConfig } from '../../app/app-config';
+import { loadAppConfig } from '../../lib/app-config';
 import { createTestI18n } from '../../test/i18n';
 import { setSteps } from '../../store/step-production-slice';
 import userEvent from '@testing-library/user-event';

@@ -2,7 +2,7 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PatientInfo } from '@paylink/shared';
-import { PERSIST_STORAGE_KEY } from '../../app/persist';
+import { PERSIST_STORAGE_KEY } from '../../store/persist';
 import {
   LINK_ID,
   fakeServer,
@@ -11,7 +11,7 @@ import {
   stepList,
   type RecordedCall,
   type Responder,
-} from '../documents/test-harness';
+} from '../../test/document-harness';
 import { approval, fakeGateway, type FakeGatewayScript } from './gateway/fake-gateway';
 import PaymentAuthorizationPage from './payment-authorization-page';
 

@@ -7,9 +7,9 @@
 import { useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { centsToDecimalString, dollarsToCents, PaymentSource, StepStatus, type LinkStep } from '@paylink/shared';
-import { useAppConfig } from '../../app/app-config';
-import { useAppDispatch } from '../../app/hooks';
-import { persistor } from '../../app/store';
+import { useAppConfig } from '../../lib/app-config';
+import { useAppDispatch } from '../../store/hooks';
+import { persistor } from '../../store/store';
 import { api, ApiError, NetworkError } from '../../lib/api-client';
 import { useApiFailure } from '../../lib/use-api-failure';
 import { setPayment } from '../../store/payment-slice';

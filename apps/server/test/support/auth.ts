@@ -1,5 +1,5 @@
-import { newLinkId } from '../../lib/ids.js';
-import type { Queryable } from '../../db/client.js';
+import { newLinkId } from '../../src/lib/ids.js';
+import type { Queryable } from '../../src/db/client.js';
 
 /** Test support: a link row as a coordinator would create it (only the columns sign-in reads). */
 export async function insertTestLink(

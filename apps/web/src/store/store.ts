@@ -26,13 +26,13 @@ import {
   type Storage,
 } from 'redux-persist';
 import { setAccessTokenGetter } from '../lib/api-client';
-import authReducer, { initialAuthState } from '../store/auth-slice';
-import continueReducer, { initialContinueState, resetContinue } from '../store/continue-slice';
-import linkReducer, { initialLinkState } from '../store/link-slice';
-import patientReducer, { initialPatientState, resetPatient } from '../store/patient-slice';
-import paymentReducer, { initialPaymentState, resetPayment } from '../store/payment-slice';
-import stepProductionReducer, { initialStepProductionState, resetStepProduction } from '../store/step-production-slice';
-import stepReducer, { initialStepState, resetStep } from '../store/step-slice';
+import authReducer, { initialAuthState } from './auth-slice';
+import continueReducer, { initialContinueState, resetContinue } from './continue-slice';
+import linkReducer, { initialLinkState } from './link-slice';
+import patientReducer, { initialPatientState, resetPatient } from './patient-slice';
+import paymentReducer, { initialPaymentState, resetPayment } from './payment-slice';
+import stepProductionReducer, { initialStepProductionState, resetStepProduction } from './step-production-slice';
+import stepReducer, { initialStepState, resetStep } from './step-slice';
 import { DEFAULT_PERSIST_PASSPHRASE, persistConfig } from './persist';
 
 export const rootReducer = combineReducers({

@@ -1,26 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
-import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { StepRoutes, stepRoutesFor, type PaymentSourceId } from '@paylink/shared';
-import type { AppContext } from '../../context.js';
-import { newLinkId } from '../../lib/ids.js';
-import { buildSandboxGateway } from '../../sandbox/gateway/server.js';
-import { apiHeaders, createTestApp, mintPatientToken } from '../../test-support/context.js';
+import type { AppContext } from '../../src/context.js';
+import { newLinkId } from '../../src/lib/ids.js';
+import { buildSandboxGateway } from '../../src/sandbox/gateway/server.js';
+import { apiHeaders, createTestApp, mintPatientToken } from './context.js';
+import { freePort } from './ports.js';
+
+export { freePort };
 
 /**
  * Test support for the payment tests: the real app and the real sandbox gateway (its own HTTP server on a free port),
  * one database, and links at the payment step. Not used by the product.
  */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export interface PaymentTestEnv {
   app: FastifyInstance;

@@ -5,9 +5,9 @@
  */
 import { useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Spinner } from '../../components/spinner';
-import { documentSrc } from './use-signing-message';
-import './documents.css';
+import { Spinner } from './spinner';
+import { documentSrc } from '../lib/use-signing-message';
+import './document-frame.css';
 
 export interface DocumentFrameProps {
   documentUrl: string;

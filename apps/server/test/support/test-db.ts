@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openPglite, openPostgres, type Db } from './client.js';
-import { migrate } from './migrate.js';
+import { openPglite, openPostgres, type Db } from '../../src/db/client.js';
+import { migrate } from '../../src/db/migrate.js';
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database on the server named

@@ -2,11 +2,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import CryptoJS from 'crypto-js';
 import { makeStore } from './store';
 import { PERSIST_STORAGE_KEY } from './persist';
-import { setPatient } from '../store/patient-slice';
-import { signedIn } from '../store/auth-slice';
-import { setLink } from '../store/link-slice';
-import { setPayment } from '../store/payment-slice';
-import { setContinue } from '../store/continue-slice';
+import { setPatient } from './patient-slice';
+import { signedIn } from './auth-slice';
+import { setLink } from './link-slice';
+import { setPayment } from './payment-slice';
+import { setContinue } from './continue-slice';
 
 const patient = {
   firstName: 'Zelda',
@@ -91,6 +91,26 @@ describe('persisted state', () => {
     expect(s.link.link_id).toBe('AbCdEfGhIjKlMnOpQrStUv12');
     expect(s.auth.exp_Date).toBe('2030-01-01T00:00:00.000Z');
     expect(s.auth.access_token).toBe('');
+  });
+
+  it('reads state that the crypto-js transform wrote before the WebCrypto change (no migration needed)', async () => {
+    // What redux-persist-transform-encrypt 5 + crypto-js 4 stored: each slice's JSON, AES.encrypt(json, key).
+    const old = (v: unknown) => JSON.stringify(CryptoJS.AES.encrypt(JSON.stringify(v), 'right-key').toString());
+    window.localStorage.setItem(
+      PERSIST_STORAGE_KEY,
+      JSON.stringify({
+        patient: old({ patient: [patient] }),
+        link: old({ redirect_link: '', link_id: 'AbCdEfGhIjKlMnOpQrStUv12' }),
+        continue: old({ isContinue: true }),
+        _persist: old({ version: 1, rehydrated: true }),
+      }),
+    );
+    const { store, persistor } = makeStore({ passphrase: 'right-key' });
+    await ready(persistor);
+    const s = store.getState();
+    expect(s.patient.patient[0]?.lastName).toBe('Quintero');
+    expect(s.link.link_id).toBe('AbCdEfGhIjKlMnOpQrStUv12');
+    expect(s.continue.isContinue).toBe(true);
   });
 
   it('a wrong key gives a clean state', async () => {

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stepRoutesFor, type PaymentSourceId } from '@paylink/shared';
-import type { Queryable } from '../../db/client.js';
-import { ASSETS_DIR } from './documents.js';
+import type { Queryable } from '../../src/db/client.js';
+import { ASSETS_DIR } from '../../src/modules/signing/documents.js';
 
 /** Test support: a link with a payment choice and its step list, as the step-list use case leaves them. */
 export async function seedLinkWithSteps(

@@ -6,7 +6,7 @@
  */
 import { createContext, use, useState, type ReactNode } from 'react';
 import type { AppConfig } from '@paylink/shared';
-import { api } from '../lib/api-client';
+import { api } from './api-client';
 
 export const AppConfigContext = createContext<AppConfig | null>(null);
 

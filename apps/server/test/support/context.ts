@@ -1,11 +1,11 @@
 import { pino } from 'pino';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
-import type { AppContext } from '../context.js';
-import { createTestDb } from '../db/test-db.js';
-import { issueSession } from '../modules/sessions/session-tokens.js';
-import { loadProviders } from '../providers/index.js';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { AppContext } from '../../src/context.js';
+import { createTestDb } from './test-db.js';
+import { issueSession } from '../../src/modules/sessions/session-tokens.js';
+import { loadProviders } from '../../src/providers/index.js';
 
 /**
  * A real app on a fresh, migrated database (PGlite in memory, or a new database on DATABASE_URL's server), with

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/client.js';
+import type { Queryable } from '../../src/db/client.js';
 
 /** Test support: every row a refused request must leave untouched, so a test can assert "nothing changed". */
 export async function snapshotLinkData(db: Queryable): Promise<string> {
@@ -13,7 +13,8 @@ export async function snapshotLinkData(db: Queryable): Promise<string> {
  * without rendering PDFs (the signing module's own tests cover that).
  */
 export async function markStepDocumentSigned(db: Queryable, linkStepId: number): Promise<void> {
-  const { markSubmissionCompleted, submissionForStep, sha256Hex } = await import('../signing/submission-queries.js');
+  const { markSubmissionCompleted, submissionForStep, sha256Hex } =
+    await import('../../src/modules/signing/submission-queries.js');
   const s = await submissionForStep(db, linkStepId);
   if (!s) throw new Error(`step ${linkStepId} has no document`);
   await markSubmissionCompleted(db, {

@@ -8,11 +8,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { StepStatus, type LinkStep } from '@paylink/shared';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { api, type ApiError } from '../../lib/api-client';
-import { useApiFailure } from '../../lib/use-api-failure';
-import { setContinue } from '../../store/continue-slice';
-import { nextRoutePath, selectSteps, stepFor, updateStepStatus } from '../../store/step-production-slice';
+import { useAppDispatch, useAppSelector } from '../store/hooks';
+import { api, type ApiError } from './api-client';
+import { useApiFailure } from './use-api-failure';
+import { setContinue } from '../store/continue-slice';
+import { nextRoutePath, selectSteps, stepFor, updateStepStatus } from '../store/step-production-slice';
 
 export type EntryAction = 'clearContinue' | 'none' | 'setInProgress';
 
