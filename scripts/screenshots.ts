@@ -2,6 +2,8 @@
  * Saves a screenshot of every screen of the patient app at 390×844 (an iPhone-sized phone) into docs/screens/.
  * Starts the product the way `npm start` runs it (sandbox providers, fresh database, free ports) and walks the
  * journeys the browser suite walks. Run: `npm run build && npm run screenshots`.
+ * Then the practice console at 1280×800 (the board and a link's page, 40-*, 41-*). `npm run screenshots -- console`
+ * saves only the console's.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,6 +36,7 @@ import {
   payButton,
   type Flow,
 } from '../e2e/support/flows.js';
+import { consoleSignIn, demoCoordinator } from '../e2e/support/console.js';
 import { ROOT, startProduct } from '../e2e/support/server.js';
 import { SCREENSHOT_PHONE } from '../e2e/support/session.js';
 import { t } from '../e2e/support/texts.js';
@@ -74,7 +77,40 @@ async function main() {
     console.log(`  saved ${path.relative(ROOT, file)}`);
   };
 
+  const consoleOnly = process.argv.includes('console');
   try {
+    // --- the practice console: the board with patients at different steps, and one link's page
+    {
+      const paying = await createLink(product, { firstName: 'Sofia', lastName: 'Reyes', phone: '+13105550199' });
+      const page = await newPage();
+      const f: Flow = { page, product, link: paying, lng: 'en' };
+      await openLink(f);
+      await signInBySms(f);
+      await choosePayment(f, { type: 1, source: 1, amount: '750' });
+      await submitPatientInfo(f);
+      await expectRoute(page, '/patientinvoicedetail');
+      await signDocumentStep(f, { by: 'type' });
+      await nextStep(f);
+      await expectRoute(page, '/patientiddocs');
+      await page.context().close();
+
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+      const staff = await context.newPage();
+      await consoleSignIn(staff, product, await demoCoordinator(product));
+      await staff
+        .locator(`tr[data-link-id="${paying.id}"]`)
+        .getByText(/^Patient ID /)
+        .waitFor({ timeout: 30_000 });
+      await shot(staff, '40-console-board', { fullPage: false });
+      await staff.goto(`${product.baseUrl}/console/links/${paying.id}`);
+      await staff.getByRole('heading', { level: 1, name: 'Sofia Reyes' }).waitFor();
+      await staff.getByRole('list', { name: 'Timeline' }).locator('li').first().waitFor();
+      await staff.getByRole('region', { name: 'Documents' }).getByRole('listitem').first().waitFor();
+      await shot(staff, '41-console-link-detail');
+      await context.close();
+    }
+    if (consoleOnly) return;
+
     // --- deposit journey (patient pays, SMS sign-in)
     {
       const page = await newPage();
