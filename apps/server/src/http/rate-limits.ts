@@ -49,6 +49,20 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
       lazyConnect: false,
     });
     redis.on('error', (err) => app.log.warn({ err: err.message }, 'rate-limit store (Redis) unavailable'));
+    // Without the offline queue a command sent before the connection is up is skipped (skipOnError): wait for it at
+    // boot (bounded by connectTimeout) so the first requests are counted in the shared store too.
+    const store = redis;
+    await new Promise<void>((resolve) => {
+      if (store.status === 'ready') return resolve();
+      const done = () => {
+        store.off('ready', done);
+        store.off('error', done);
+        resolve();
+      };
+      store.once('ready', done);
+      store.once('error', done);
+      setTimeout(done, 2500).unref();
+    });
     app.addHook('onClose', async () => {
       redis?.disconnect();
     });
@@ -67,6 +81,15 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
       // Sign-in answers keep the auth error shape the client reads (spec section 8).
       if (groupOf(request) === 'auth') {
         return new AppError(429, 'auth/too-many-requests', `Too many attempts. Try again in ${seconds} seconds.`);
+      }
+      // Staff sign-in answers keep the throttled shape the console and CLI read (too_many_attempts + retryAfterSeconds).
+      if (groupOf(request) === 'staffLogin') {
+        const err = new AppError(
+          429,
+          'too_many_attempts',
+          `Too many sign-ins from your address. Wait ${seconds} seconds and try again.`,
+        );
+        return Object.assign(err, { retryAfterSeconds: seconds });
       }
       return new AppError(429, 'rate_limited', `Too many requests from your address. Try again in ${seconds} seconds.`);
     },
