@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createLink, type TestLink } from '../support/admin.js';
+import { idCardPng } from '../support/fixtures.js';
 import { CARDS, futureExpiry } from '../support/flows.js';
 import { smsCode, waitForMessage } from '../support/outbox.js';
 import type { RunningProduct } from '../support/server.js';
@@ -57,7 +59,40 @@ async function linkReadyToPay(): Promise<{ link: TestLink; token: string; paymen
     },
   );
   assert.equal(steps.status, 200, steps.text);
-  const list = JSON.parse(steps.text) as { linkStepId: number; routePath: string }[];
+  const list = JSON.parse(steps.text) as { linkStepId: number; routePath: string; documentUrl: string | null }[];
+  // No token before the documents are signed (issue 10): sign them through the signing service's own HTTP API.
+  const signer = `${link.input.firstName} ${link.input.lastName}`;
+  for (const step of list.filter((s) => s.documentUrl)) {
+    const doc = new URL(step.documentUrl!, product.signOrigin);
+    const base = `${doc.origin}${doc.pathname.replace(/\/$/, '')}`;
+    if (step.routePath === '/patientiddocs') {
+      for (const [i, side] of (['front', 'back'] as const).entries()) {
+        const png = idCardPng(i + 1);
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(png.buffer)], { type: png.mimeType }), png.name);
+        const up = await fetch(`${base}/files?side=${side}`, { method: 'POST', body: form });
+        assert.equal(up.status, 201, await up.text());
+      }
+    }
+    // The signer agrees to the document they were shown: its hash, as the signing page sends it.
+    const pdf = step.routePath === '/patientiddocs' ? null : await fetch(`${base}/document.pdf?lang=en`);
+    const documentSha256 = pdf
+      ? createHash('sha256')
+          .update(Buffer.from(await pdf.arrayBuffer()))
+          .digest('hex')
+      : null;
+    const done = await fetch(`${base}/complete`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ lang: 'en', signerName: signer, method: 'type', typedSignature: signer, documentSha256 }),
+    });
+    assert.equal(done.status, 200, await done.text());
+    const next = await api(`/api/linksteps?linkId=${link.id}&linkStepId=${step.linkStepId}&LinkStepStatusId=4`, {
+      method: 'PUT',
+      token,
+    });
+    assert.equal(next.status, 200, next.text);
+  }
   const paymentStepId = list.find((s) => s.routePath === '/paymentauthorization')!.linkStepId;
   return { link, token, paymentStepId };
 }
