@@ -6,7 +6,7 @@ import { writeAudit } from '../lib/audit.js';
 import { applyLinkChange } from '../modules/admin/change-link.js';
 import { createLink } from '../modules/links/create-link.js';
 import { linkState, personalLinkUrl, type LinkRow } from '../modules/links/link-queries.js';
-import { SYSTEM_ACTOR } from '../modules/links/link-use-case.js';
+import { SYSTEM_ACTOR } from '../lib/audit.js';
 import { samplePatient } from './sample-links.js';
 
 export interface DemoLink {

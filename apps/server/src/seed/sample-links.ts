@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { createLink } from '../modules/links/create-link.js';
 import type { LinkRow } from '../modules/links/link-queries.js';
-import { SYSTEM_ACTOR } from '../modules/links/link-use-case.js';
+import { SYSTEM_ACTOR } from '../lib/audit.js';
 
 /** A complete, valid patient (fictional; 555-01xx numbers are reserved for fiction). */
 export const samplePatient = {

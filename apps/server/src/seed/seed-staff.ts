@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Db, Queryable } from '../db/client.js';
 import { writeAudit } from '../lib/audit.js';
-import { SYSTEM_ACTOR } from '../modules/links/link-use-case.js';
+import { SYSTEM_ACTOR } from '../lib/audit.js';
 import { hashPassword, unusablePasswordHash } from '../modules/admin/passwords.js';
 import { findStaffByEmail, insertStaffUser, type StaffUserRow } from '../modules/admin/staff-queries.js';
 import { issueStaffToken, verifyStaffToken } from '../modules/admin/staff-tokens.js';

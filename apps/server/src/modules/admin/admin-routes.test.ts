@@ -4,7 +4,7 @@ import { staffToken } from '../../seed/seed-staff.js';
 import { apiHeaders, createTestApp, mintPatientToken } from '../../../test/support/context.js';
 import { snapshotLinkData } from '../../../test/support/links.js';
 import { createStaffUser } from './create-staff-user.js';
-import { SYSTEM_ACTOR } from '../links/link-use-case.js';
+import { SYSTEM_ACTOR } from '../../lib/audit.js';
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
 let adminAuth: Record<string, string>;

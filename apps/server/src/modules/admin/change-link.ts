@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { findLink, linkState, type LinkRow } from '../links/link-queries.js';
-import type { Actor } from '../links/link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { revokeLinkSessions } from '../sessions/session-tokens.js';
 import { findLinkSummary, toLinkSummary } from './admin-link-queries.js';
 

@@ -2,7 +2,7 @@ import type { StaffRole, StaffUser } from '@paylink/shared';
 import type { Queryable } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { conflict } from '../../lib/errors.js';
-import type { Actor } from '../links/link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { hashPassword } from './passwords.js';
 import { insertStaffUser, toStaffUser } from './staff-queries.js';
 

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
-import type { Actor } from '../links/link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { toAdminPayment } from './admin-link-queries.js';
 
 interface Row {

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { notFound } from '../../lib/errors.js';
 import { listSteps } from '../links/link-queries.js';
-import type { Actor } from '../links/link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { findLinkSummary, toLinkSummary } from './admin-link-queries.js';
 
 interface AuditRow {

@@ -2,7 +2,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { AppError } from '../../lib/errors.js';
-import type { Actor } from '../links/link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { hashPassword, verifyPassword } from '../admin/passwords.js';
 import type { StaffUserRow } from '../admin/staff-queries.js';
 import { assertSignInAllowed, recordSignInFailure } from './sign-in-throttle.js';

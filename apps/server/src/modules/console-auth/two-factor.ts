@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { AppError, conflict } from '../../lib/errors.js';
-import type { Actor } from '../links/link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { verifyPassword } from '../admin/passwords.js';
 import { loadPracticeInfo } from '../outbox/practice-info.js';
 import { acceptSecondFactor, twoFactorRequired, type StaffAuthRow } from './check-credentials.js';

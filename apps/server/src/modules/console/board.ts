@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { writeAudit } from '../../lib/audit.js';
 import { badRequest } from '../../lib/errors.js';
 import { personalLinkUrl } from '../links/link-queries.js';
-import type { Actor } from '../links/link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { STATE_SQL } from '../admin/admin-link-queries.js';
 import { practiceTimeZone } from './practice-settings.js';
 import { STAFF_READ_ACTIONS } from './timeline.js';

@@ -3,7 +3,7 @@ import { StepRoutes } from '@paylink/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { writeAudit } from '../../lib/audit.js';
-import type { Actor } from '../links/link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { practiceTimeZone } from './practice-settings.js';
 
 type Query = z.output<typeof funnelQuerySchema>;

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { writeAudit } from '../../lib/audit.js';
 import { notFound } from '../../lib/errors.js';
 import { linkState, personalLinkUrl, type LinkRow } from '../links/link-queries.js';
-import type { Actor } from '../links/link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { describeEvent, type AuditRowForTimeline } from './timeline.js';
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);

@@ -2,7 +2,7 @@ import type { PracticeSettings } from '@paylink/shared';
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
-import type { Actor } from '../links/link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 
 interface OverrideRow {
   name: string | null;

@@ -2,7 +2,7 @@ import type { StaffListItem, StaffRole } from '@paylink/shared';
 import type { Queryable } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { conflict, notFound } from '../../lib/errors.js';
-import type { Actor } from '../links/link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { hashPassword } from '../admin/passwords.js';
 import { revokeEverything } from '../console-auth/staff-sessions.js';
 import { resetTwoFactor } from '../console-auth/two-factor.js';

@@ -5,7 +5,7 @@ import { writeAudit } from '../../lib/audit.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import type { GatewayTransaction } from '../../providers/gateway/types.js';
 import { findLink, type PaymentRow } from '../links/link-queries.js';
-import type { Actor } from '../links/link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { loadPracticeInfo } from '../outbox/practice-info.js';
 import { listRefundsForLink } from '../refunds/refund-queries.js';
 import { ownBytes, PdfWriter } from '../signing/pdf-writer.js';

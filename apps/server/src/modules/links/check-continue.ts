@@ -5,7 +5,7 @@ import { notFound } from '../../lib/errors.js';
 import type { CardGateway } from '../../providers/gateway/types.js';
 import { reconcileLink } from '../payments/reconcile-payment.js';
 import { findLink, findPayment, listSteps, requireUsableLink } from './link-queries.js';
-import type { Actor } from './link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { centsToDollars, currentRoutePath, toLinkStep, toPatientInfo } from './link-views.js';
 
 /** A returning patient: 200 restores where they were, 404 when no step list exists yet (the client loads fresh info). */

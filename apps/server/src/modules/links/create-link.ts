@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { newLinkId } from '../../lib/ids.js';
 import { personalLinkUrl, type LinkRow } from './link-queries.js';
-import type { Actor } from './link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 
 export interface CreateLinkOptions {
   tx: Queryable;

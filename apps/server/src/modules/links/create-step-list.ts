@@ -11,7 +11,7 @@ import { writeAudit } from '../../lib/audit.js';
 import { badRequest, conflict } from '../../lib/errors.js';
 import { prepareStepDocuments } from '../signing/prepare-step-documents.js';
 import { findPayment, listSteps, requireUsableLink } from './link-queries.js';
-import type { Actor } from './link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { toLinkStep } from './link-views.js';
 import { applyPaymentChoice, isStepListFrozen } from './record-payment-choice.js';
 

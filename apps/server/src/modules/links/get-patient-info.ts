@@ -2,7 +2,7 @@ import type { PatientInfo } from '@paylink/shared';
 import type { Db } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { findPayment, requireUsableLink } from './link-queries.js';
-import type { Actor } from './link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { toPatientInfo } from './link-views.js';
 
 export async function getPatientInfo(opts: { db: Db; actor: Actor; linkId: string }): Promise<PatientInfo> {

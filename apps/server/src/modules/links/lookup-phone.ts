@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { requireUsableLink } from './link-queries.js';
-import type { Actor } from './link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { maskPhone } from './mask-phone.js';
 
 /** The sign-in page's phone number, masked; 401 text by link state (unknown ids included). */

@@ -13,7 +13,7 @@ import type { Db, Queryable } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { AppError, LinkStateError, conflict } from '../../lib/errors.js';
 import { findPayment, requireUsableLink, type LinkRow, type PaymentRow } from './link-queries.js';
-import type { Actor } from './link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { centsToDollars } from './link-views.js';
 import { hasLiveToken } from '../payments/payment-queries.js';
 

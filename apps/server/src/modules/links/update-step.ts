@@ -11,7 +11,7 @@ import { writeAudit } from '../../lib/audit.js';
 import { conflict, forbidden, notFound } from '../../lib/errors.js';
 import { isStepDocumentComplete } from '../signing/prepare-step-documents.js';
 import { findLink, findStep, linkState, listSteps } from './link-queries.js';
-import type { Actor } from './link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 
 const NOT_ACTIVE: Record<string, string> = {
   expired: LinkMessages.expired,

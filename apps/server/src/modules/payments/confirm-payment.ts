@@ -4,7 +4,7 @@ import { writeAudit } from '../../lib/audit.js';
 import { AppError, LinkStateError } from '../../lib/errors.js';
 import { GatewayError, type CardGateway, type GatewayTransaction } from '../../providers/gateway/types.js';
 import { findLink, findPayment, LINK_NOT_AUTHORIZED, type LinkRow, type PaymentRow } from '../links/link-queries.js';
-import type { Actor } from '../links/link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { loadPracticeInfo, type PracticeInfo } from '../outbox/practice-info.js';
 import { findAttempt, firstOpenStepBeforePayment, stepsIncomplete, type AttemptRow } from './payment-queries.js';

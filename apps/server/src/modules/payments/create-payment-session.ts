@@ -4,7 +4,7 @@ import { writeAudit } from '../../lib/audit.js';
 import { AppError, LinkStateError, badRequest, conflict } from '../../lib/errors.js';
 import type { CardGateway } from '../../providers/gateway/types.js';
 import { findPayment, requireUsableLink } from '../links/link-queries.js';
-import type { Actor } from '../links/link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { isStepDocumentComplete } from '../signing/prepare-step-documents.js';
 import {
   findAttempt,

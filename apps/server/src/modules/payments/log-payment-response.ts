@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { badRequest } from '../../lib/errors.js';
 import { requireUsableLink } from '../links/link-queries.js';
-import type { Actor } from '../links/link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { closeOpenAttempts } from './payment-queries.js';
 
 /** The failure kinds the web app reports (its log payload's `kind`), for the audit row only. */

@@ -2,7 +2,7 @@ import type { Db } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { GatewayError, type CardGateway, type GatewayTransaction } from '../../providers/gateway/types.js';
 import { findLink, findPayment } from '../links/link-queries.js';
-import { SYSTEM_ACTOR, type Actor } from '../links/link-use-case.js';
+import { SYSTEM_ACTOR, type Actor } from '../../lib/audit.js';
 import type { PracticeInfo } from '../outbox/practice-info.js';
 import { recordApproval } from './confirm-payment.js';
 import { findAttempt, type AttemptRow } from './payment-queries.js';

@@ -4,7 +4,7 @@ import { writeAudit } from '../../lib/audit.js';
 import { AppError, conflict, notFound } from '../../lib/errors.js';
 import { GatewayError, type CardGateway, type GatewayReversal } from '../../providers/gateway/types.js';
 import { findLink, type LinkRow, type PaymentRow } from '../links/link-queries.js';
-import type { Actor } from '../links/link-use-case.js';
+import type { Actor } from '../../lib/audit.js';
 import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { loadPracticeInfo, type PracticeInfo } from '../outbox/practice-info.js';
 import { emitWebhookEvent } from '../webhooks/emit-event.js';
