@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgres, type Db } from '../../db/client.js';
+import { freePort } from '../../../test/support/ports.js';
 
 /**
  * Two real server processes on one PostgreSQL database, reminders in seconds: every due reminder is sent exactly once.
@@ -28,17 +28,6 @@ afterAll(async () => {
   }
   for (const f of cleanups) await f();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function startServer(env: Record<string, string>) {
   const [port, signPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
