@@ -89,6 +89,7 @@ export const APP_ROUTES: Record<string, Access> = {
   'GET /api/admin/links/:id/evidence.pdf': { access: 'staff', roles: MONEY },
   'POST /api/admin/links/:id/refund': { access: 'staff', roles: MONEY },
   'GET /api/admin/links/:id/refunds': { access: 'staff', roles: ANY },
+  'POST /api/admin/payments/attention/:attemptId/void': { access: 'staff', roles: MONEY },
   'GET /api/admin/payments': { access: 'staff', roles: ANY },
   'GET /api/admin/payments/report': { access: 'staff', roles: ANY },
   'GET /api/admin/payments/export': { access: 'staff', roles: ANY },
