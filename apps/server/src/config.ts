@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseOptionalDuration, parseQuietHours } from './lib/durations.js';
@@ -16,6 +17,19 @@ const optional = z
   .string()
   .optional()
   .transform((v) => (v && v.trim() !== '' ? v.trim() : undefined));
+/** A PDF file that must exist when the server starts (a typo fails at boot, not at a patient's contract step). */
+const pdfFile = optional.refine((v) => {
+  if (v === undefined) return true;
+  try {
+    const fd = fs.openSync(v, 'r');
+    const head = Buffer.alloc(5);
+    fs.readSync(fd, head, 0, 5, 0);
+    fs.closeSync(fd);
+    return head.toString('latin1') === '%PDF-';
+  } catch {
+    return false;
+  }
+}, 'must be the path of a readable PDF file');
 const origin = z.url().transform((v) => v.replace(/\/+$/, ''));
 /** A duration like 30s, 24h or 3d, or `off` (null). */
 const offOrDuration = (def: string) =>
@@ -140,7 +154,12 @@ const envSchema = z.object({
   /** The web-vitals table keeps at most this many rows (the oldest go first). */
   VITALS_MAX_ROWS: int(100_000, 100, 100_000_000),
   /** The practice's contract PDF for the contract step (default: the bundled sample, assets/sample-contract.pdf). */
-  CONTRACT_PDF_PATH: optional,
+  CONTRACT_PDF_PATH: pdfFile,
+  /**
+   * The Spanish contract (issue 16). Unset: Spanish readers get the English CONTRACT_PDF_PATH with a note in Spanish, or
+   * the bundled Spanish sample when no contract is configured (docs/decisions/0165).
+   */
+  CONTRACT_PDF_PATH_ES: pdfFile,
   // Messaging (issue 14): reminder plan defaults (the console's practice settings override them), durations like
   // 30s, 90m, 24h, 3d; `off` disables.
   REMINDER_UNOPENED_AFTER: offOrDuration('24h'),

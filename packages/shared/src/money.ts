@@ -43,6 +43,8 @@ export const refundSchema = z.object({
   transactionId: z.string().nullable(),
   failureMessage: z.string().nullable(),
   requestedBy: z.string().nullable(),
+  /** Set when this reversed a second approval flagged by reconciliation (not the link's recorded payment). */
+  flaggedAttemptId: z.string().nullable(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
 });
@@ -58,6 +60,14 @@ export const refundResultSchema = refundSchema.extend({
   }),
 });
 export type RefundResult = z.infer<typeof refundResultSchema>;
+
+/** Void (or return, once settled) a second approval flagged by reconciliation: always the whole extra charge. */
+export const voidFlaggedApprovalBodySchema = refundBodySchema.pick({ reason: true }).strict();
+export const flaggedApprovalParamsSchema = z.object({
+  attemptId: z.string().regex(/^[A-Za-z0-9]{16,40}$/, 'no such flagged approval'),
+});
+export const voidFlaggedApprovalResultSchema = refundSchema.extend({ attemptId: z.string() });
+export type VoidFlaggedApprovalResult = z.infer<typeof voidFlaggedApprovalResultSchema>;
 
 export const listRefundsResultSchema = z.object({ refunds: z.array(refundSchema) });
 

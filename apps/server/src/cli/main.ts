@@ -188,7 +188,7 @@ payments
       firstName: string;
       lastName: string;
       createdAt: string;
-      attention?: { transactionId: string | null; amount: number; reason: string }[];
+      attention?: { attemptId: string; transactionId: string | null; amount: number; reason: string }[];
     };
     const r = await callApi<{ payments: NonNullable<P>[]; total: number }>(env, 'GET', `/api/admin/payments?${q}`);
     print(r, () =>
@@ -204,7 +204,7 @@ payments
               // A second approval at the gateway must be voided: say so on the row staff read.
               p.attention?.length
                 ? `${p.status}; VOID NEEDED: ${p.attention
-                    .map((a) => `${a.transactionId ?? '?'} $${a.amount.toFixed(2)} (${a.reason})`)
+                    .map((a) => `${a.transactionId ?? '?'} $${a.amount.toFixed(2)} (${a.reason}; flag ${a.attemptId})`)
                     .join(', ')}`
                 : p.status,
               p.transactionId ?? '-',
@@ -250,6 +250,31 @@ payments
         `${r.kind === 'void' ? 'Voided' : 'Refunded'} $${r.amount.toFixed(2)} (gateway transaction ${r.transactionId}).\n` +
         `  Payment $${r.payment.amount.toFixed(2)}: refunded $${r.payment.refunded.toFixed(2)}, ` +
         `$${r.payment.remaining.toFixed(2)} left (${r.payment.refundState.replace('_', ' ')}).`,
+    );
+  });
+
+payments
+  .command('void-flagged <flagId>')
+  .description(
+    'void (or return, once settled) a second approval flagged by reconciliation — the flag id is shown by ' +
+      '`payments list`; billing and admin only',
+  )
+  .requiredOption('--reason <text>', 'why (kept in the audit trail; not sent to the patient)')
+  .option('--idempotency-key <key>', 'reuse a key to retry safely: the same key never refunds twice')
+  .action(async (id: string, o: { reason: string; idempotencyKey?: string }) => {
+    type R = { kind: string; amount: number; transactionId: string; originalTransactionId: string; linkId: string };
+    const r = await callApi<R>(
+      env,
+      'POST',
+      `/api/admin/payments/attention/${encodeURIComponent(id)}/void`,
+      { reason: o.reason },
+      { headers: { 'idempotency-key': o.idempotencyKey ?? `cli-${randomUUID()}` } },
+    );
+    print(
+      r,
+      () =>
+        `${r.kind === 'void' ? 'Voided' : 'Refunded'} the flagged charge ${r.originalTransactionId} of ` +
+        `$${r.amount.toFixed(2)} on link ${r.linkId} (gateway transaction ${r.transactionId}); the flag is resolved.`,
     );
   });
 

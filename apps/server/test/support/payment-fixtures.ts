@@ -205,3 +205,34 @@ export async function confirm(env: PaymentTestEnv, link: TestLink, transactionId
     payload: { linkId: link.linkId, transactionId, payorFullName: 'Ana Garcia', payorEmail: '', ...extra },
   });
 }
+
+/**
+ * A second approval for an already paid link, flagged by the real reconciliation pass (issue 10): a second tab had its
+ * own token and paid too. Returns the flagged attempt's id and the second transaction id.
+ */
+export async function flagSecondApproval(env: PaymentTestEnv, link: TestLink) {
+  const { reconcileDueAttempts } = await import('../../src/modules/payments/reconcile-payment.js');
+  const id = randomBytes(12).toString('hex');
+  await env.ctx.db.query(
+    `insert into payment_attempt (id, link_id, payment_id, amount_cents, gateway, status)
+     select $2, link_id, payment_id, amount_cents, gateway, 'creating' from payment_attempt where link_id = $1 limit 1`,
+    [link.linkId, id],
+  );
+  const token = await env.ctx.providers.gateway.createSessionToken({
+    amountCents: link.amountCents,
+    merchantTxnId: id,
+  });
+  await env.ctx.db.query(`update payment_attempt set status = 'open', session_token = $2 where id = $1`, [id, token]);
+  const { pay } = await payWithSandbox(env.gatewayOrigin, {
+    sessionToken: token,
+    card: '4000000000000002',
+    amountCents: link.amountCents,
+  });
+  if (pay?.ssl_result !== '0') throw new Error('the sandbox did not approve the second charge');
+  await env.ctx.db.query(`update payment_attempt set reconcile_due_at = now() where id = $1`, [id]);
+  await reconcileDueAttempts({ db: env.ctx.db, gateway: env.ctx.providers.gateway });
+  const row = await env.ctx.db.query<{ status: string }>('select status from payment_attempt where id = $1', [id]);
+  if (row.rows[0]?.status !== 'duplicate')
+    throw new Error(`the second approval was not flagged (${row.rows[0]?.status})`);
+  return { attemptId: id, txnId: pay.ssl_txn_id! };
+}

@@ -13,6 +13,7 @@ import { useCan } from '../../shared/session/use-session';
 import { useLiveUpdates } from './board-api';
 import { cancelLink, expireLink, extendLink } from './link-actions-api';
 import { fetchPdf, useLinkDetail, useLinkDocuments, type LinkDocument } from './link-detail-api';
+import { LinkMessagesCard } from './link-messages-card';
 import { SendPanel } from './send-panel';
 
 export function LinkDetailPage() {
@@ -49,6 +50,7 @@ export function LinkDetailPage() {
         </div>
         <div className="col-lg-6">
           <Steps link={link} />
+          <LinkMessagesCard id={link.id} active={link.status === 'active'} />
           <Timeline link={link} />
         </div>
       </div>

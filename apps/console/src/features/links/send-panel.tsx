@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { LINK_SEND_AVAILABLE } from '../../shared/api/capabilities';
+import { ApiError } from '../../shared/api/client';
 import { useErrorMessage } from '../../shared/components/query-state';
 import { copyText } from '../../shared/lib/copy-text';
 import { sendLink, type SendChannel } from './link-actions-api';
 
-/** Send by SMS / e-mail (through the outbox) or copy the personal link. */
+/** Send by SMS / e-mail (POST /api/admin/links/:id/send, through the outbox) or copy the personal link. */
 export function SendPanel(props: { id: string; url: string; phone: string; email: string; resend?: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -21,11 +21,15 @@ export function SendPanel(props: { id: string; url: string; phone: string; email
       void queryClient.invalidateQueries({ queryKey: ['board'] });
     },
   });
+  const sendError = (e: unknown) =>
+    e instanceof ApiError && (e.code === 'opted_out' || e.code === 'link_not_active')
+      ? t(`messages.sendErrors.${e.code}`)
+      : errorMessage(e);
   const channelName = (c: SendChannel) => (c === 'sms' ? 'SMS' : t('newLink.email').toLowerCase());
   return (
     <div>
       <div className="d-flex flex-wrap gap-2">
-        {LINK_SEND_AVAILABLE && props.phone && (
+        {props.phone && (
           <button
             type="button"
             className="btn btn-primary"
@@ -35,7 +39,7 @@ export function SendPanel(props: { id: string; url: string; phone: string; email
             {props.resend ? `${t('detail.resend')} · SMS` : t('newLink.sendSms')}
           </button>
         )}
-        {LINK_SEND_AVAILABLE && props.email && (
+        {props.email && (
           <button
             type="button"
             className="btn btn-primary"
@@ -61,7 +65,7 @@ export function SendPanel(props: { id: string; url: string; phone: string; email
         )}
         {send.error && (
           <div className="alert alert-danger mb-0" role="alert">
-            {errorMessage(send.error)}
+            {sendError(send.error)}
           </div>
         )}
       </div>

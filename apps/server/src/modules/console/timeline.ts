@@ -11,6 +11,7 @@ export const STAFF_READ_ACTIONS = [
   'document.viewed',
   'document.original_read',
   'document.file_read',
+  'link.messages_read',
 ];
 
 const STEP_NAMES: Record<string, { en: string; es: string }> = {
@@ -45,6 +46,13 @@ const money = (cents: unknown) =>
   typeof cents === 'number' ? `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}` : '';
 
 type Text = { en: string; es: string };
+
+/** Final delivery outcomes as Twilio reports them (message.delivery rows). */
+const DELIVERY: Record<string, Text> = {
+  delivered: { en: 'delivered', es: 'entregado' },
+  undelivered: { en: 'not delivered', es: 'no entregado' },
+  failed: { en: 'not sent (failed)', es: 'no enviado (falló)' },
+};
 type Category = TimelineEntry['category'];
 
 /** One audit row in plain language (both languages) for the link detail's timeline. */
@@ -71,6 +79,41 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         `Sent the link by ${d.channel === 'email' ? 'e-mail' : 'SMS'}`,
         `Envió el enlace por ${d.channel === 'email' ? 'correo electrónico' : 'SMS'}`,
       );
+      break;
+    case 'message.delivery': {
+      const what =
+        d.kind === 'link-reminder'
+          ? ['The reminder', 'El recordatorio']
+          : d.kind === 'link-send'
+            ? ['The link message', 'El mensaje con el enlace']
+            : ['A message', 'Un mensaje'];
+      const st = DELIVERY[String(d.status)] ?? { en: String(d.status), es: String(d.status) };
+      out = say(
+        'message',
+        `${what[0]} was ${st.en}`,
+        `${what[1]}: ${st.es}`,
+        typeof d.errorCode === 'string' ? `error ${d.errorCode}` : null,
+      );
+      break;
+    }
+    case 'link.reminded': {
+      const left = typeof d.step === 'string' ? STEP_NAMES[stepKeyByRoute[d.step] ?? ''] : undefined;
+      const by = d.channel === 'email' ? ['e-mail', 'correo electrónico'] : ['SMS', 'SMS'];
+      out = say(
+        'message',
+        `Sent a reminder by ${by[0]}${left ? ` (next step: ${left.en})` : ''}`,
+        `Envió un recordatorio por ${by[1]}${left ? ` (siguiente paso: ${left.es})` : ''}`,
+      );
+      break;
+    }
+    case 'link.reminders_on':
+      out = say('staff_action', 'Turned reminders on', 'Activó los recordatorios');
+      break;
+    case 'link.reminders_off':
+      out = say('staff_action', 'Turned reminders off', 'Desactivó los recordatorios');
+      break;
+    case 'link.messages_read':
+      out = say('staff_read', 'Viewed the messages', 'Vio los mensajes');
       break;
     case 'link.cancelled':
       out = say('staff_action', 'Cancelled the link', 'Canceló el enlace');

@@ -10,6 +10,7 @@ import { staffToken } from '../../seed/seed-staff.js';
 import {
   confirm,
   createLinkAtPaymentStep,
+  flagSecondApproval,
   payWithSandbox,
   requestSessionToken,
   startPaymentTestEnv,
@@ -71,4 +72,28 @@ describe('CLI money commands', () => {
     expect(e.code).toBe(0);
     expect(fs.readFileSync(out).subarray(0, 5).toString()).toBe('%PDF-');
   });
+
+  it(
+    'payments list shows the flag id; payments void-flagged voids the second charge',
+    { timeout: 240_000 },
+    async () => {
+      const link = await createLinkAtPaymentStep(env.ctx, { amountDollars: 80 });
+      const t = await requestSessionToken(env, link);
+      const { pay } = await payWithSandbox(env.gatewayOrigin, {
+        sessionToken: t.body,
+        card: '4000000000000002',
+        amountCents: link.amountCents,
+      });
+      expect((await confirm(env, link, pay!.ssl_txn_id!)).statusCode).toBe(200);
+      const { attemptId, txnId } = await flagSecondApproval(env, link);
+
+      const list = await cli(['payments', 'list', '--limit', '500']);
+      expect(list.stdout).toContain(`flag ${attemptId}`);
+      const r = await cli(['payments', 'void-flagged', attemptId, '--reason', 'Second charge']);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toContain(`Voided the flagged charge ${txnId} of $80.00`);
+      const after = await cli(['payments', 'list', '--limit', '500']);
+      expect(after.stdout).not.toContain(`flag ${attemptId}`);
+    },
+  );
 });

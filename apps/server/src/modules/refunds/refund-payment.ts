@@ -176,7 +176,14 @@ async function finishRefund(
       reason: refund.reason,
     },
   });
-  await queueRefundReceipt(tx, o, paid, done);
+  await queueRefundReceipt(tx, {
+    ...o,
+    paid,
+    refund: done,
+    remainingCents: paid.amount_cents - paid.refunded_cents,
+    cardBrand: paid.card_brand,
+    cardLast4: paid.card_last4,
+  });
   await emitWebhookEvent(tx, 'payment.refunded', {
     linkId: link.id,
     refund: toRefund(done),
@@ -194,13 +201,20 @@ async function finishRefund(
 }
 
 /** The refund receipt goes where the payment receipt went: the payor's or patient's e-mail, else an SMS. */
-async function queueRefundReceipt(
+export async function queueRefundReceipt(
   tx: Queryable,
-  o: RefundPaymentOptions & { link: LinkRow },
-  paid: PaymentRow,
-  refund: RefundRow,
+  o: Pick<RefundPaymentOptions, 'actor' | 'practiceFallback' | 'timeZone'> & {
+    link: LinkRow;
+    paid: PaymentRow;
+    refund: RefundRow;
+    /** What stays paid after this refund (the receipt says it). */
+    remainingCents: number;
+    /** The card that is credited (a flagged second approval may have used another card). */
+    cardBrand: string | null;
+    cardLast4: string | null;
+  },
 ): Promise<void> {
-  const { link } = o;
+  const { link, paid, refund } = o;
   const payorPays = paid.payment_source_id === PaymentSource.Payor;
   const email = (
     payorPays ? paid.payor_email || link.payor_email || link.email : paid.payor_email || link.email
@@ -212,10 +226,10 @@ async function queueRefundReceipt(
     practice,
     kind: refund.kind,
     amountCents: refund.amount_cents,
-    remainingCents: paid.amount_cents - paid.refunded_cents,
+    remainingCents: o.remainingCents,
     at: new Date(refund.completed_at!),
-    cardBrand: paid.card_brand,
-    cardLast4: paid.card_last4,
+    cardBrand: o.cardBrand,
+    cardLast4: o.cardLast4,
     originalTransactionId: refund.original_transaction_id,
     refundTransactionId: refund.gateway_transaction_id!,
     timeZone: o.timeZone,

@@ -5,6 +5,8 @@ export interface RefundRow {
   id: string;
   link_id: string;
   payment_id: number;
+  /** Migration 0155: set when this reverses a flagged second approval instead of the recorded payment. */
+  payment_attempt_id: string | null;
   kind: 'void' | 'return';
   amount_cents: number;
   status: 'pending' | 'succeeded' | 'failed';
@@ -32,15 +34,19 @@ export function toRefund(r: RefundRow): Refund {
     transactionId: r.gateway_transaction_id,
     failureMessage: r.failure_message,
     requestedBy: r.requested_by,
+    flaggedAttemptId: r.payment_attempt_id ?? null,
     createdAt: iso(r.created_at)!,
     completedAt: iso(r.completed_at),
   };
 }
 
-/** Cents already given back or on their way (pending rows reserve their amount). */
+/**
+ * Cents of the recorded payment already given back or on their way (pending rows reserve their amount). Reversals of
+ * flagged second approvals give back another charge, so they do not count here.
+ */
 export async function reservedCents(q: Queryable, paymentId: number): Promise<number> {
   const r = await q.query<{ sum: number }>(
-    `select coalesce(sum(amount_cents), 0)::int as sum from refund where payment_id = $1 and status <> 'failed'`,
+    `select coalesce(sum(amount_cents), 0)::int as sum from refund where payment_id = $1 and status <> 'failed' and payment_attempt_id is null`,
     [paymentId],
   );
   return r.rows[0]!.sum;

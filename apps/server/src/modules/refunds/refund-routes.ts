@@ -1,9 +1,12 @@
 import {
   adminLinkParamsSchema,
   dollarsToCents,
+  flaggedApprovalParamsSchema,
   listRefundsResultSchema,
   refundBodySchema,
   refundResultSchema,
+  voidFlaggedApprovalBodySchema,
+  voidFlaggedApprovalResultSchema,
 } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -14,6 +17,7 @@ import { requireStaff } from '../admin/require-staff.js';
 import { errorResponses } from '../../http/route-support.js';
 import { listRefundsForLink, toRefund } from './refund-queries.js';
 import { refundPayment } from './refund-payment.js';
+import { voidFlaggedApproval } from './void-flagged-approval.js';
 
 const STAFF_SECURITY = [{ bearer: [] }];
 
@@ -53,6 +57,37 @@ export async function refundRoutes(app: FastifyInstance, ctx: AppContext): Promi
         staffUserId: request.staff!.userId,
         linkId: request.params.id,
         amountCents: request.body.amount === undefined ? undefined : dollarsToCents(request.body.amount),
+        reason: request.body.reason,
+        practiceFallback: { name: ctx.config.PRACTICE_NAME },
+      });
+      return reply.status(201).send(result);
+    },
+  );
+
+  r.post(
+    '/api/admin/payments/attention/:attemptId/void',
+    {
+      preHandler: money,
+      schema: {
+        tags,
+        summary: 'Void (or return) a second approval flagged by reconciliation, in one action (billing and admin)',
+        description:
+          'Gives back the whole flagged charge (`attention[].attemptId` of GET /api/admin/payments): a void while ' +
+          'unsettled, a return once settled. Records the refund, resolves the flag, audits it and sends the refund ' +
+          "receipt; the link's recorded payment is untouched. Send an Idempotency-Key header.",
+        security: STAFF_SECURITY,
+        params: flaggedApprovalParamsSchema,
+        body: voidFlaggedApprovalBodySchema,
+        response: { 201: voidFlaggedApprovalResultSchema, ...errorResponses(400, 401, 403, 404, 409, 422, 502) },
+      },
+    },
+    async (request, reply) => {
+      const result = await voidFlaggedApproval({
+        db: ctx.db,
+        gateway: ctx.providers.gateway,
+        actor: auditContext(request),
+        staffUserId: request.staff!.userId,
+        attemptId: request.params.attemptId,
         reason: request.body.reason,
         practiceFallback: { name: ctx.config.PRACTICE_NAME },
       });

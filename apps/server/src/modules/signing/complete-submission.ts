@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { buildSignedPdf } from './build-signed-pdf.js';
 import { MAX_SIGNATURE_PIXELS, checkImagePixels } from './image-limits.js';
-import { buildOriginalPdf, expectedSigner, loadDocumentData } from './documents.js';
+import { buildOriginalPdf, contractFor, expectedSigner, loadDocumentData } from './documents.js';
 import { resolveSubmission } from './open-submission.js';
 import type { Lang } from './sign-texts.js';
 import { listSubmissionFiles, markSubmissionCompleted, sha256Hex } from './submission-queries.js';
@@ -91,7 +91,9 @@ export async function completeSubmission(
         typedSignature = cleanName(input.typedSignature ?? '');
         if (!typedSignature || typedSignature.length > 200) throw new CompleteRefused('missing_signature');
       } else throw new CompleteRefused('missing_signature');
-      original = await buildOriginalPdf(data, input.lang, { contractPath: ctx.config.CONTRACT_PDF_PATH });
+      original = await buildOriginalPdf(data, input.lang, {
+        contractPath: contractFor(ctx.config, input.lang).path,
+      });
     }
     const originalSha256 = sha256Hex(original);
     if (!isId && input.documentSha256 !== originalSha256) throw new CompleteRefused('changed', 409);

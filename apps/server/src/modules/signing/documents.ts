@@ -10,6 +10,7 @@ import type { SubmissionFileRow, SubmissionRow } from './submission-queries.js';
 
 export const ASSETS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../assets');
 export const SAMPLE_CONTRACT = path.join(ASSETS_DIR, 'sample-contract.pdf');
+export const SAMPLE_CONTRACT_ES = path.join(ASSETS_DIR, 'sample-contract-es.pdf');
 
 export interface PracticeRow {
   name: string;
@@ -158,6 +159,29 @@ async function idPdf(d: DocumentData, lang: Lang, files: { row: SubmissionFileRo
     w.page.drawImage(img, { x: w.margin, y: w.y - ih, width: iw, height: ih });
   }
   return doc.save();
+}
+
+export interface ContractChoice {
+  path: string;
+  /** The English contract shown to a Spanish reader: the page says so in Spanish (issue 16, item 3). */
+  fallback: boolean;
+}
+
+/**
+ * The contract a reader of `lang` signs (docs/decisions/0165): the practice's contract in that language, else, when the
+ * practice gave only an English one, that English contract with a note; with no contract configured, the bundled
+ * sample in the reader's language.
+ */
+export function contractFor(
+  config: { CONTRACT_PDF_PATH?: string; CONTRACT_PDF_PATH_ES?: string },
+  lang: Lang,
+): ContractChoice {
+  if (lang === 'es') {
+    if (config.CONTRACT_PDF_PATH_ES) return { path: config.CONTRACT_PDF_PATH_ES, fallback: false };
+    if (config.CONTRACT_PDF_PATH) return { path: config.CONTRACT_PDF_PATH, fallback: true };
+    return { path: SAMPLE_CONTRACT_ES, fallback: false };
+  }
+  return { path: config.CONTRACT_PDF_PATH ?? SAMPLE_CONTRACT, fallback: false };
 }
 
 export async function readContractPdf(contractPath: string | undefined): Promise<Uint8Array> {

@@ -60,9 +60,11 @@ function invoiceSection(d: DocumentData, t: Texts, lang: Lang): string {
 </section>`;
 }
 
-function contractSection(t: Texts, pdfUrl: string): string {
+function contractSection(t: Texts, pdfUrl: string, fallback: boolean): string {
+  // The practice has no contract in the reader's language: say so before the English pages (issue 16, item 3).
+  const note = fallback ? `<p class="notice lang-note" id="contract-lang-note">${esc(t.contractInEnglish)}</p>\n` : '';
   return `<section class="doc contract" aria-labelledby="page-title">
-<div id="pdf-pages" class="pdf-pages" data-src="${esc(pdfUrl)}" aria-busy="true">
+${note}<div id="pdf-pages" class="pdf-pages" data-src="${esc(pdfUrl)}" aria-busy="true">
   <p class="muted" id="pdf-status" role="status">${esc(t.pdfLoading)}</p>
 </div>
 <p><a href="${esc(pdfUrl)}" target="_blank" rel="noopener">${esc(t.openPdf)}</a></p>
@@ -158,6 +160,8 @@ export interface PageInput {
   maxMb: number;
   documentSha256: string | null;
   files: SubmissionFileRow[];
+  /** The contract is the English one shown to a Spanish reader. */
+  contractFallback?: boolean;
 }
 
 /** The signing page for one submission: the document, then the signature or upload form. */
@@ -170,7 +174,7 @@ export function renderSigningPage(p: PageInput): string {
   const pdfUrl = `${p.base}/document.pdf?lng=${p.lang}`;
   let doc = '';
   if (kind === 'invoice') doc = invoiceSection(p.data, t, p.lang);
-  if (kind === 'contract') doc = contractSection(t, pdfUrl);
+  if (kind === 'contract') doc = contractSection(t, pdfUrl, p.contractFallback === true);
   if (kind === 'payment_authorization') doc = authorizationSection(p.data, t, p.lang);
   const done = `<div id="done" class="done" role="status" ${completed ? '' : 'hidden'}>
 <h2>${esc(t.done.title)}</h2><p>${esc(isId ? t.done.uploaded : t.done.signed)}</p></div>`;

@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { CompleteRefused, completeSubmission } from './complete-submission.js';
-import { ASSETS_DIR, buildOriginalPdf, loadDocumentData } from './documents.js';
+import { ASSETS_DIR, buildOriginalPdf, contractFor, loadDocumentData } from './documents.js';
 import { resolveSubmission, SubmissionRefused, type RefusalReason } from './open-submission.js';
 import { renderMessagePage, renderSigningPage } from './render-page.js';
 import { pickLang, TEXTS, type Lang } from './sign-texts.js';
@@ -203,7 +203,9 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
         let documentSha256: string | null = null;
         const isId = submission.kind === 'patient_id' || submission.kind === 'payor_id';
         if (!isId && submission.status === 'pending') {
-          documentSha256 = sha256Hex(await buildOriginalPdf(data, lang, { contractPath: config.CONTRACT_PDF_PATH }));
+          documentSha256 = sha256Hex(
+            await buildOriginalPdf(data, lang, { contractPath: contractFor(config, lang).path }),
+          );
         }
         await writeAudit(tx, {
           ...actor(submission, request),
@@ -218,6 +220,7 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
           maxMb,
           documentSha256,
           files,
+          contractFallback: contractFor(config, lang).fallback,
         });
       });
       return reply.type('text/html; charset=utf-8').send(html);
@@ -240,7 +243,7 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
         action: 'document.original_read',
         details: { submissionId: submission.id, kind: submission.kind },
       });
-      return buildOriginalPdf(data, lang, { contractPath: config.CONTRACT_PDF_PATH });
+      return buildOriginalPdf(data, lang, { contractPath: contractFor(config, lang).path });
     });
     return reply
       .type('application/pdf')

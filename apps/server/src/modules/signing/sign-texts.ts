@@ -42,6 +42,8 @@ const en = {
   pdfLoading: 'Loading the document…',
   pdfFailed: 'The document could not be shown here.',
   openPdf: 'Open the PDF',
+  contractInEnglish:
+    'This contract is only available in English. Ask the practice if you have any question about it before signing.',
   downloadPdf: 'Download the PDF',
   pageOf: (n: number, total: number) => `Page ${n} of ${total}`,
   signHeading: 'Sign',
@@ -171,6 +173,8 @@ const es: typeof en = {
   pdfLoading: 'Cargando el documento…',
   pdfFailed: 'No se pudo mostrar el documento aquí.',
   openPdf: 'Abrir el PDF',
+  contractInEnglish:
+    'Este contrato solo está disponible en inglés. Si tiene alguna pregunta sobre el contrato, consulte al consultorio antes de firmarlo.',
   downloadPdf: 'Descargar el PDF',
   pageOf: (n, total) => `Página ${n} de ${total}`,
   signHeading: 'Firma',

@@ -6,6 +6,9 @@ import { isStepDocumentComplete, prepareStepDocuments } from './prepare-step-doc
 import { buildSignServer } from './sign-server.js';
 import { fixture, multipartFile, pdfText, seedLinkWithSteps } from '../../../test/support/signing-fixtures.js';
 import { sha256Hex, submissionForStep } from './submission-queries.js';
+import { SAMPLE_CONTRACT, SAMPLE_CONTRACT_ES } from './documents.js';
+import { loadConfig } from '../../config.js';
+import { fileURLToPath } from 'node:url';
 
 type T = Awaited<ReturnType<typeof createTestApp>>;
 let t: T;
@@ -345,6 +348,80 @@ describe('signing lifecycle', () => {
     const up = await upload(l.token(StepRoutes.patientId), 'front', 'f.jpg', 'image/jpeg', fixture('id-front.jpg'));
     expect(up.statusCode).toBe(410);
     expect((await sign.inject({ method: 'GET', url: `/s/${token}/document.pdf` })).statusCode).toBe(410);
+  });
+});
+
+describe('a contract per language (issue 16, item 3)', () => {
+  const signedContractText = async (server: FastifyInstance, l: Awaited<ReturnType<typeof preparedLink>>) => {
+    const token = l.token(StepRoutes.contract);
+    const page = await server.inject({ method: 'GET', url: `/s/${token}?lng=es` });
+    const r = await server.inject({
+      method: 'POST',
+      url: `/s/${token}/complete?lng=es`,
+      payload: {
+        lang: 'es',
+        signerName: 'María López',
+        method: 'type',
+        typedSignature: 'María López',
+        documentSha256: pageConfig(page.body).documentSha256,
+      },
+    });
+    expect(r.statusCode).toBe(200);
+    const sub = await submissionForStep(t.ctx.db, l.byRoute[StepRoutes.contract]!.id);
+    return { page: page.body, pages: await pdfText((await t.ctx.providers.storage.get(sub!.signed_storage_key!))!) };
+  };
+
+  it('a Spanish link reads and signs the Spanish contract; an English one the English contract', async () => {
+    const l = await preparedLink();
+    const es = await sign.inject({ method: 'GET', url: `/s/${l.token(StepRoutes.contract)}/document.pdf?lng=es` });
+    expect((await pdfText(es.rawPayload))[0]).toContain('Acuerdo Financiero y Consentimiento del Paciente');
+    const { page, pages } = await signedContractText(sign, l);
+    expect(page).not.toContain('contract-lang-note');
+    expect(pages[0]).toContain('Acuerdo Financiero y Consentimiento del Paciente');
+    expect(pages.join(' ')).not.toContain('Patient Financial Agreement');
+    expect(pages.at(-1)).toContain('Registro de auditoría');
+
+    const other = await preparedLink();
+    const en = await sign.inject({ method: 'GET', url: `/s/${other.token(StepRoutes.contract)}/document.pdf?lng=en` });
+    expect((await pdfText(en.rawPayload))[0]).toContain('Patient Financial Agreement and Consent');
+  });
+
+  it('CONTRACT_PDF_PATH_ES is the Spanish contract when set', async () => {
+    // Any readable PDF stands for the practice's own Spanish contract; the English sample makes it easy to tell apart.
+    const server = await buildSignServer({
+      ...t.ctx,
+      config: { ...t.ctx.config, CONTRACT_PDF_PATH: SAMPLE_CONTRACT_ES, CONTRACT_PDF_PATH_ES: SAMPLE_CONTRACT },
+    });
+    try {
+      const { page, pages } = await signedContractText(server, await preparedLink());
+      expect(page).not.toContain('contract-lang-note');
+      expect(pages[0]).toContain('Patient Financial Agreement and Consent');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('falls back to the English contract with a note in Spanish when the practice has no Spanish one', async () => {
+    const server = await buildSignServer({ ...t.ctx, config: { ...t.ctx.config, CONTRACT_PDF_PATH: SAMPLE_CONTRACT } });
+    try {
+      const { page, pages } = await signedContractText(server, await preparedLink());
+      expect(page).toContain('Este contrato solo está disponible en inglés.');
+      expect(pages[0]).toContain('Patient Financial Agreement and Consent');
+      // The English reader of the same practice sees no note.
+      const en = await server.inject({
+        method: 'GET',
+        url: `/s/${(await preparedLink()).token(StepRoutes.contract)}?lng=en`,
+      });
+      expect(en.body).not.toContain('contract-lang-note');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses at boot a contract path that is not a readable PDF', () => {
+    expect(() => loadConfig({ CONTRACT_PDF_PATH_ES: '/nonexistent/contrato.pdf' })).toThrow(/CONTRACT_PDF_PATH_ES/);
+    expect(() => loadConfig({ CONTRACT_PDF_PATH: fileURLToPath(import.meta.url) })).toThrow(/CONTRACT_PDF_PATH/);
+    expect(loadConfig({ CONTRACT_PDF_PATH_ES: SAMPLE_CONTRACT_ES }).CONTRACT_PDF_PATH_ES).toBe(SAMPLE_CONTRACT_ES);
   });
 });
 

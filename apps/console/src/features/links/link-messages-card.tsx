@@ -1,0 +1,124 @@
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { LinkMessage } from '../../shared/api/contract';
+import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
+import { formatDateTime } from '../../shared/lib/format';
+import { useCan } from '../../shared/session/use-session';
+import { useLinkMessages, useSetReminders } from './link-messages-api';
+
+const KINDS = ['link-send', 'link-reminder', 'signin-code', 'signin-link', 'receipt', 'refund-receipt'];
+
+/** The provider's word when there is one; else the outbox's own state (pending = not yet handed over). */
+export function messageStatus(m: Pick<LinkMessage, 'status' | 'deliveryStatus'>): string {
+  return m.deliveryStatus ?? (m.status === 'pending' ? 'pending' : m.status === 'failed' ? 'failed' : 'handed');
+}
+const BAD = new Set(['failed', 'undelivered', 'refused']);
+const GOOD = new Set(['delivered', 'accepted']);
+
+/** Messages sent for the link with their delivery statuses, and the link's reminders switch. */
+export function LinkMessagesCard(props: { id: string; active: boolean }) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const messages = useLinkMessages(props.id);
+  return (
+    <section className="card mb-3" aria-labelledby={headingId}>
+      <div className="card-body">
+        <h2 id={headingId} className="h5">
+          {t('messages.title')}
+        </h2>
+        {messages.isPending ? (
+          <Loading />
+        ) : messages.error && !messages.data ? (
+          <ErrorAlert error={messages.error} onRetry={() => void messages.refetch()} />
+        ) : (
+          <>
+            <Reminders id={props.id} active={props.active} reminders={messages.data.reminders} />
+            {messages.data.messages.length === 0 ? (
+              <p className="mb-0">{t('messages.none')}</p>
+            ) : (
+              <ul className="list-group" aria-label={t('messages.list')}>
+                {[...messages.data.messages].reverse().map((m) => (
+                  <MessageRow key={m.id} m={m} />
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function MessageRow(props: { m: LinkMessage }) {
+  const { t } = useTranslation();
+  const m = props.m;
+  const status = messageStatus(m);
+  const badge = BAD.has(status) ? 'text-bg-danger' : GOOD.has(status) ? 'text-bg-success' : 'text-bg-secondary';
+  return (
+    <li className="list-group-item d-flex flex-wrap align-items-start gap-2" data-message-kind={m.kind}>
+      <div className="me-auto">
+        <div className="fw-semibold">
+          {KINDS.includes(m.kind) ? t(`messages.kind.${m.kind}`) : m.kind} ·{' '}
+          {m.channel === 'sms' ? 'SMS' : t('messages.email')}
+        </div>
+        <div className="small text-secondary text-break">
+          {m.to} · <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>
+        </div>
+        {m.deliveryError && <div className="small">{t('messages.error', { code: m.deliveryError })}</div>}
+      </div>
+      <span className={`badge ${badge}`} data-delivery={status}>
+        {t(`messages.status.${status}`)}
+      </span>
+    </li>
+  );
+}
+
+function Reminders(props: {
+  id: string;
+  active: boolean;
+  reminders: { enabled: boolean; nextCheckAt: string | null; sent: number };
+}) {
+  const { t } = useTranslation();
+  const can = useCan();
+  const id = useId();
+  const errorMessage = useErrorMessage();
+  const set = useSetReminders(props.id);
+  const r = props.reminders;
+  const enabled = set.isPending && set.variables !== undefined ? set.variables : r.enabled;
+  return (
+    <div className="mb-3">
+      {can('links.manage') && props.active ? (
+        <div className="form-check form-switch">
+          <input
+            id={`${id}-reminders`}
+            className="form-check-input"
+            type="checkbox"
+            role="switch"
+            checked={enabled}
+            disabled={set.isPending}
+            aria-describedby={`${id}-reminders-hint`}
+            onChange={(e) => set.mutate(e.target.checked)}
+          />
+          <label className="form-check-label" htmlFor={`${id}-reminders`}>
+            {t('messages.remindersSwitch')}
+          </label>
+        </div>
+      ) : (
+        <p className="mb-1">{r.enabled ? t('messages.remindersOn') : t('messages.remindersOff')}</p>
+      )}
+      <p id={`${id}-reminders-hint`} className="small text-secondary mb-0">
+        {t('messages.remindersSent', { count: r.sent })}
+        {r.enabled && r.nextCheckAt && props.active
+          ? ` · ${t('messages.nextCheck', { when: formatDateTime(r.nextCheckAt) })}`
+          : ''}
+      </p>
+      <div aria-live="polite">
+        {set.error && (
+          <div className="alert alert-danger mt-2 mb-0" role="alert">
+            {errorMessage(set.error)}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
