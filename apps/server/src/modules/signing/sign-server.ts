@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { recordRoutes } from '../../http/route-inventory.js';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -123,6 +124,7 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
   });
+  recordRoutes(app);
   await app.register(helmet, {
     contentSecurityPolicy: false,
     frameguard: false,
