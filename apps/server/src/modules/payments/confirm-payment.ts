@@ -10,6 +10,7 @@ import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { loadPracticeInfo, type PracticeInfo } from '../outbox/practice-info.js';
 import { findAttempt, type AttemptRow } from './payment-queries.js';
 import { renderReceipt } from './payment-receipt.js';
+import { queuePayorPaidNotice } from './payor-paid-notice.js';
 
 export interface ConfirmPaymentInput {
   linkId: string;
@@ -257,6 +258,19 @@ export async function recordApproval(
       action: 'payment.receipt_skipped',
       linkId: link.id,
       details: { reason: 'no e-mail address on file' },
+    });
+  }
+  // The patient hears that their payor paid (issue 16, item 7); the payor got the receipt.
+  if (payorPays) {
+    await queuePayorPaidNotice(tx, {
+      actor: o.actor,
+      link,
+      practice: await loadPracticeInfo(tx, o.practiceFallback),
+      payorName: link.payor_name || payorName,
+      receiptTo: to || null,
+      amountCents: paid.amount_cents,
+      paidAt: new Date(paid.paid_at!),
+      timeZone: o.timeZone,
     });
   }
   return paid;
