@@ -11,6 +11,7 @@ import { loadPracticeInfo, type PracticeInfo } from '../outbox/practice-info.js'
 import { findAttempt, type AttemptRow } from './payment-queries.js';
 import { maskReceiptAddress, renderReceipt, renderSmsReceipt } from './payment-receipt.js';
 import { isOptedOut } from '../messaging/opt-outs.js';
+import { queuePayorPaidNotice } from './payor-paid-notice.js';
 
 export interface ConfirmPaymentInput {
   linkId: string;
@@ -230,6 +231,19 @@ export async function recordApproval(
   await completeByPayment(tx, { actor: o.actor, link, by: o.by ?? 'payment' });
 
   const receipt = await queueReceipt(tx, { ...o, paid, payorPays, payorName, payorEmail });
+  // The patient hears that their payor paid (issue 16, item 7); the payor got the receipt.
+  if (payorPays) {
+    await queuePayorPaidNotice(tx, {
+      actor: o.actor,
+      link,
+      practice: await loadPracticeInfo(tx, o.practiceFallback),
+      payorName: link.payor_name || payorName,
+      receiptTo: receipt.channel === 'email' ? receipt.address : null,
+      amountCents: paid.amount_cents,
+      paidAt: new Date(paid.paid_at!),
+      timeZone: o.timeZone,
+    });
+  }
   const r2 = await tx.query<PaymentRow>(
     'update payment set receipt_channel = $2, receipt_to = $3 where id = $1 returning *',
     [paid.id, receipt.channel, receipt.to],
@@ -257,7 +271,7 @@ async function queueReceipt(
     practiceFallback?: Partial<PracticeInfo>;
     timeZone?: string;
   },
-): Promise<PaymentReceipt> {
+): Promise<PaymentReceipt & { address: string | null }> {
   const { link, paid, txn, payorPays } = o;
   const patientEmail = o.input.receiptEmail !== undefined ? o.input.receiptEmail : link.email;
   const email = (payorPays ? o.payorEmail || link.email : patientEmail)?.trim();
@@ -293,9 +307,9 @@ async function queueReceipt(
       linkId: link.id,
       details: { outboxId: id, channel: 'email', recipient, language: link.language },
     });
-    return { channel: 'email', to: maskReceiptAddress('email', email) };
+    return { channel: 'email', to: maskReceiptAddress('email', email), address: email };
   }
-  if (phone && !(await isOptedOut(tx, 'sms', phone))) {
+  if (!payorPays && phone && !(await isOptedOut(tx, 'sms', phone))) {
     const { id } = await enqueueMessage(tx, {
       channel: 'sms',
       to: phone,
@@ -309,7 +323,7 @@ async function queueReceipt(
       linkId: link.id,
       details: { outboxId: id, channel: 'sms', recipient: 'patient', language: link.language },
     });
-    return { channel: 'sms', to: maskReceiptAddress('sms', phone) };
+    return { channel: 'sms', to: maskReceiptAddress('sms', phone), address: phone };
   }
   await writeAudit(tx, {
     ...o.actor,
@@ -317,5 +331,5 @@ async function queueReceipt(
     linkId: link.id,
     details: { reason: phone ? 'no e-mail address; the phone opted out of SMS' : 'no e-mail address or phone on file' },
   });
-  return { channel: 'none', to: null };
+  return { channel: 'none', to: null, address: null };
 }

@@ -86,7 +86,7 @@ const SMS = {
     `Transaction ${f.transactionId}. Keep this text as your receipt.`,
   es: (f: SmsReceiptFacts) =>
     `${f.practice}: recibimos su pago de ${f.amount}${f.last4 ? ` (tarjeta terminada en ${f.last4})` : ''}. ` +
-    `Transacción ${f.transactionId}. Conserve este mensaje como recibo.`,
+    `Transaccion ${f.transactionId}. Conserve este mensaje como recibo.`,
 } as const;
 
 interface SmsReceiptFacts {
@@ -98,7 +98,7 @@ interface SmsReceiptFacts {
 
 /**
  * The receipt by SMS, for a patient with no e-mail address (issue 10 item 7): short, the money and the transaction
- * only — nothing medical, no name. The practice name is cut so the text stays in one or two SMS segments.
+ * only — nothing medical, no name; Spanish without accents (GSM-7). The practice name is cut to keep it short.
  */
 export function renderSmsReceipt(
   f: Pick<ReceiptFacts, 'lang' | 'practice' | 'amountCents' | 'cardLast4' | 'transactionId'>,
