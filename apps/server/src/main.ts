@@ -14,6 +14,7 @@ import { startReconcileWorker } from './modules/payments/reconcile-payment.js';
 import { startMessagingWorker } from './modules/messaging/messaging-worker.js';
 import { startTamperWorker } from './modules/security/tamper-worker.js';
 import { WEB_DIST } from './http/static-assets.js';
+import { signingStepDocuments } from './modules/signing/prepare-step-documents.js';
 import { runBootSeed, type BootSeedResult } from './seed/boot-seed.js';
 import { exposureWarning, providerLines } from './startup-report.js';
 
@@ -50,6 +51,7 @@ async function main() {
     log,
     sessionKeys: { secret: new TextEncoder().encode(sessionSecret), ttlMinutes: config.SESSION_TTL_MINUTES },
     providers: await loadProviders({ config, db }),
+    stepDocuments: signingStepDocuments(config),
   };
   const app = await buildApp(ctx);
   await app.listen({ port: config.PORT, host: config.HOST });

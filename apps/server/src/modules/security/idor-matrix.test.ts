@@ -100,6 +100,7 @@ export const APP_ROUTES: Record<string, Access> = {
   'GET /api/admin/board': { access: 'staff', roles: ANY },
   'GET /api/admin/board/changes': { access: 'staff', roles: ANY },
   'GET /api/admin/funnel': { access: 'staff', roles: ANY },
+  'GET /api/admin/coordinators': { access: 'staff', roles: ANY },
   'POST /api/admin/webhooks': { access: 'staff', roles: ADMIN },
   'GET /api/admin/webhooks': { access: 'staff', roles: ADMIN },
   'DELETE /api/admin/webhooks/:id': { access: 'staff', roles: ADMIN },

@@ -11,11 +11,17 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { CompleteRefused, completeSubmission } from './complete-submission.js';
-import { ASSETS_DIR, buildOriginalPdf, contractFor, loadDocumentData } from './documents.js';
+import { ASSETS_DIR, buildOriginalPdf, contractFor, loadDocumentData, sameSignerKinds } from './documents.js';
 import { resolveSubmission, SubmissionRefused, type RefusalReason } from './open-submission.js';
 import { renderMessagePage, renderSigningPage } from './render-page.js';
 import { pickLang, TEXTS, type Lang } from './sign-texts.js';
-import { findSubmissionFile, listSubmissionFiles, sha256Hex, type SubmissionRow } from './submission-queries.js';
+import {
+  findSubmissionFile,
+  listSubmissionFiles,
+  previousTypedSignature,
+  sha256Hex,
+  type SubmissionRow,
+} from './submission-queries.js';
 import { UploadRefused, uploadSubmissionFile } from './upload-submission-file.js';
 
 const require = createRequire(import.meta.url);
@@ -203,11 +209,17 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
         const data = await loadDocumentData(tx, submission, link);
         const files = await listSubmissionFiles(tx, submission.id);
         let documentSha256: string | null = null;
+        let previousTyped = null;
         const isId = submission.kind === 'patient_id' || submission.kind === 'payor_id';
         if (!isId && submission.status === 'pending') {
           documentSha256 = sha256Hex(
             await buildOriginalPdf(data, lang, { contractPath: contractFor(config, lang).path }),
           );
+          previousTyped = await previousTypedSignature(tx, {
+            linkId: link.id,
+            kinds: sameSignerKinds(submission.kind),
+            excludeId: submission.id,
+          });
         }
         await writeAudit(tx, {
           ...actor(submission, request),
@@ -223,6 +235,7 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
           documentSha256,
           files,
           contractFallback: contractFor(config, lang).fallback,
+          previousTyped,
         });
       });
       return reply.type('text/html; charset=utf-8').send(html);
