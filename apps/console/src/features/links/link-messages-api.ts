@@ -42,6 +42,12 @@ export function useSetReminders(id: string) {
   return useMutation({
     mutationFn: (enabled: boolean) =>
       api.post<{ enabled: boolean }>(`/api/admin/links/${encodeURIComponent(id)}/reminders`, { body: { enabled } }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['link', id] }),
+    onSuccess: (r) => {
+      // The switch shows the answer at once, not the old value until the refetch lands.
+      queryClient.setQueryData<LinkMessagesResult>(key(id), (old) =>
+        old ? { ...old, reminders: { ...old.reminders, enabled: r.enabled } } : old,
+      );
+      void queryClient.invalidateQueries({ queryKey: ['link', id] });
+    },
   });
 }
