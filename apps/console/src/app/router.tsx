@@ -39,6 +39,10 @@ export const routes: RouteObject[] = [
         lazy: () => import('../features/settings/settings-page').then((m) => ({ Component: m.SettingsPage })),
       },
       {
+        path: 'compliance',
+        lazy: () => import('../features/compliance/compliance-page').then((m) => ({ Component: m.CompliancePage })),
+      },
+      {
         path: 'security',
         lazy: () => import('../features/auth/security-page').then((m) => ({ Component: m.SecurityPage })),
       },

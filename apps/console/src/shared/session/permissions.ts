@@ -9,7 +9,9 @@ export type Permission =
   | 'payments.export'
   | 'funnel.view'
   | 'staff.manage'
-  | 'settings.manage';
+  | 'settings.manage'
+  /** The payment page's script inventory, tamper checks and CSP reports (PCI DSS). */
+  | 'compliance.view';
 
 const GRANTS: Record<StaffRole, readonly Permission[]> = {
   admin: [
@@ -21,6 +23,7 @@ const GRANTS: Record<StaffRole, readonly Permission[]> = {
     'funnel.view',
     'staff.manage',
     'settings.manage',
+    'compliance.view',
   ],
   coordinator: ['links.view', 'links.create', 'links.manage', 'payments.view', 'payments.export', 'funnel.view'],
   billing: ['links.view', 'payments.view', 'payments.export', 'funnel.view'],
