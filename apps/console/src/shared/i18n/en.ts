@@ -240,7 +240,7 @@ export const en = {
     paidAt: 'Paid',
     noPaymentYet: 'The patient has not chosen a payment yet.',
     attempts: 'Card attempts',
-    attempt: { creating: 'Starting', open: 'Open', closed: 'Closed', approved: 'Approved', failed: 'Failed' },
+    attempt: { creating: 'Starting', open: 'Open', unknown: 'Being checked', closed: 'Closed', approved: 'Approved', duplicate: 'Second approval (flagged)', failed: 'Failed' },
     documents: 'Documents',
     noDocuments: 'No documents yet.',
     docView: 'View',

@@ -243,7 +243,7 @@ export const es: Dictionary<typeof en> = {
     paidAt: 'Pagado',
     noPaymentYet: 'El paciente aún no eligió un pago.',
     attempts: 'Intentos con tarjeta',
-    attempt: { creating: 'Iniciando', open: 'Abierto', closed: 'Cerrado', approved: 'Aprobado', failed: 'Fallido' },
+    attempt: { creating: 'Iniciando', open: 'Abierto', unknown: 'En verificación', closed: 'Cerrado', approved: 'Aprobado', duplicate: 'Segunda aprobación (marcada)', failed: 'Fallido' },
     documents: 'Documentos',
     noDocuments: 'Aún no hay documentos.',
     docView: 'Ver',
