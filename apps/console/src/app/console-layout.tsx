@@ -18,6 +18,7 @@ const NAV: { to: string; key: string; permission: Permission; end?: boolean }[] 
   { to: '/funnel', key: 'nav.funnel', permission: 'funnel.view' },
   { to: '/staff', key: 'nav.staff', permission: 'staff.manage' },
   { to: '/settings', key: 'nav.settings', permission: 'settings.manage' },
+  { to: '/webhooks', key: 'money.webhooks.nav', permission: 'webhooks.manage' },
 ];
 
 /** The signed-in frame: navigation (what the role may open), account menu, idle time-out, the page. */

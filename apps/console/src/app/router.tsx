@@ -35,6 +35,10 @@ export const routes: RouteObject[] = [
         lazy: () => import('../features/settings/settings-page').then((m) => ({ Component: m.SettingsPage })),
       },
       {
+        path: 'webhooks',
+        lazy: () => import('../features/money/webhooks-page').then((m) => ({ Component: m.WebhooksPage })),
+      },
+      {
         path: 'security',
         lazy: () => import('../features/auth/security-page').then((m) => ({ Component: m.SecurityPage })),
       },

@@ -7,6 +7,8 @@ export type Permission =
   | 'links.manage'
   | 'payments.view'
   | 'payments.export'
+  | 'payments.refund'
+  | 'webhooks.manage'
   | 'funnel.view'
   | 'staff.manage'
   | 'settings.manage';
@@ -18,12 +20,14 @@ const GRANTS: Record<StaffRole, readonly Permission[]> = {
     'links.manage',
     'payments.view',
     'payments.export',
+    'payments.refund',
     'funnel.view',
     'staff.manage',
     'settings.manage',
+    'webhooks.manage',
   ],
   coordinator: ['links.view', 'links.create', 'links.manage', 'payments.view', 'payments.export', 'funnel.view'],
-  billing: ['links.view', 'payments.view', 'payments.export', 'funnel.view'],
+  billing: ['links.view', 'payments.view', 'payments.export', 'payments.refund', 'funnel.view'],
 };
 
 export function can(role: string | undefined, permission: Permission): boolean {
