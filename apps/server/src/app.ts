@@ -30,6 +30,7 @@ import { consoleRoutes } from './modules/console/console-routes.js';
 import { gatewayCspOrigins } from './providers/gateway/browser-config.js';
 import { installIdempotency } from './modules/idempotency/idempotency.js';
 import { refundRoutes } from './modules/refunds/refund-routes.js';
+import { devSettleRoutes } from './modules/refunds/dev-settle-routes.js';
 import { webhookRoutes } from './modules/webhooks/webhook-routes.js';
 import { evidenceRoutes } from './modules/evidence/evidence-routes.js';
 import { exportRoutes } from './modules/refunds/export-routes.js';
@@ -164,6 +165,7 @@ const routeModules: RouteModule[] = [
   vitalsRoutes,
   documentAdminRoutes,
   refundRoutes,
+  devSettleRoutes,
   webhookRoutes,
   evidenceRoutes,
   exportRoutes,
