@@ -84,7 +84,7 @@ function SecretOnce(props: { url: string; secret: string; onClose: () => void })
       </h2>
       <p className="mb-2">{t('money.webhooks.secretOnce')}</p>
       <div className="d-flex flex-wrap align-items-center gap-2">
-        <code className="text-break user-select-all">{props.secret}</code>
+        <code className="text-break user-select-all text-dark bg-white border rounded px-2 py-1">{props.secret}</code>
         <button
           type="button"
           className="btn btn-sm btn-outline-dark"
@@ -92,7 +92,7 @@ function SecretOnce(props: { url: string; secret: string; onClose: () => void })
         >
           {copied ? t('common.copied') : t('common.copy')}
         </button>
-        <button type="button" className="btn btn-sm btn-outline-secondary" onClick={props.onClose}>
+        <button type="button" className="btn btn-sm btn-outline-dark" onClick={props.onClose}>
           {t('common.close')}
         </button>
       </div>
