@@ -3,7 +3,7 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-const CONSOLE_FEATURES = ['auth', 'links', 'payments', 'funnel', 'staff', 'settings'];
+const CONSOLE_FEATURES = ['auth', 'links', 'payments', 'funnel', 'staff', 'settings', 'messaging'];
 
 export default tseslint.config(
   {
@@ -98,6 +98,31 @@ export default tseslint.config(
             {
               group: ['**/test/support/**', '**/test-support/**'],
               message: 'Product code never imports test support (it lives in apps/server/test/support).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // The link lifecycle (modules/links) sits below signing: signing records document URLs through it, and links learns
+  // about documents only through AppContext.stepDocuments (docs/decisions/0105). Repeats the test-support rule (a
+  // later block replaces the rule for these files).
+  {
+    files: ['apps/server/src/modules/links/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/test/support/**', '**/test-support/**'],
+              message: 'Product code never imports test support (it lives in apps/server/test/support).',
+            },
+            {
+              group: ['**/signing/**'],
+              message:
+                'links must not import signing (signing imports links): use the StepDocuments port (ctx.stepDocuments).',
             },
           ],
         },

@@ -10,6 +10,8 @@ export interface OutboxMessage {
   text: string;
   html: string | null;
   createdAt: string;
+  /** What the (sandbox) provider reported: queued/sent/delivered/undelivered/failed (SMS), accepted/refused (e-mail). */
+  deliveryStatus?: string | null;
 }
 
 export async function readOutbox(product: RunningProduct, to: string): Promise<OutboxMessage[]> {

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { admin, createLink } from '../support/admin.js';
+import { expectAccessible } from '../support/a11y.js';
+import { consoleSignIn, demoCoordinator } from '../support/console.js';
 import { expectRoute, openLink, signInBySms } from '../support/flows.js';
 import { waitForMessage } from '../support/outbox.js';
 import type { RunningProduct } from '../support/server.js';
@@ -26,12 +28,18 @@ setUpProduct((p, b) => ((product = p), (browser = b)), {
 
 test('coordinator sends a link by SMS; the outbox shows it delivered; a stalled link is reminded of its step', async (t) => {
   const link = await createLink(product, { firstName: 'Rosa', lastName: 'Mendez', signInMethod: 'sms' });
-  // The console's send button calls this (the console app is a separate issue).
-  const sent = await admin<{ channel: string; to: string }>(product, 'POST', `/links/${link.id}/send`, {
-    channel: 'sms',
+  // The coordinator sends it from the link's page in the console.
+  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+    await consoleSignIn(page, product, await demoCoordinator(product));
+    await page.goto(`${product.baseUrl}/console/links/${link.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Rosa Mendez' }).waitFor();
+    await page.getByRole('button', { name: 'Send by SMS' }).click();
+    await page.getByText('Sent by SMS. It is in the outbox.').waitFor();
+    const messages = page.getByRole('list', { name: 'Messages sent for this link' });
+    await messages.locator('li', { hasText: 'Link sent · SMS' }).getByText('Delivered').waitFor();
+    // Sent once: the buttons now say resend.
+    await page.getByRole('button', { name: 'Resend · SMS' }).waitFor();
   });
-  assert.equal(sent.channel, 'sms');
-
   await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
     await page.goto(`${product.baseUrl}/dev/outbox?to=${encodeURIComponent(link.phone)}`);
     const article = page.locator('article.msg', { hasText: 'Here is your personal link' });
@@ -83,4 +91,27 @@ test('coordinator sends a link by SMS; the outbox shows it delivered; a stalled 
     ['link-send', 'signin-code', 'link-reminder'],
   );
   assert.equal(messages.reminders.sent, 1);
+
+  // The console's link page: the reminder in the messages and, naming the step, in the timeline; then switched off.
+  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+    await consoleSignIn(page, product, await demoCoordinator(product));
+    await page.goto(`${product.baseUrl}/console/links/${link.id}`);
+    await page
+      .getByRole('list', { name: 'Messages sent for this link' })
+      .locator('li', { hasText: 'Reminder · SMS' })
+      .waitFor();
+    await page
+      .getByRole('list', { name: 'Timeline' })
+      .getByText('Sent a reminder by SMS (next step: Patient information)')
+      .waitFor();
+    await page.getByText('Reminders sent: 1').waitFor();
+    const toggle = page.getByRole('switch', { name: 'Send reminders for this link' });
+    assert.ok(await toggle.isChecked());
+    await toggle.uncheck();
+    await page.getByRole('list', { name: 'Timeline' }).getByText('Turned reminders off').waitFor();
+    assert.equal(await toggle.isChecked(), false);
+    await expectAccessible(page, 'console link page with messages');
+  });
+  const after = await admin<{ reminders: { enabled: boolean } }>(product, 'GET', `/links/${link.id}/messages`);
+  assert.equal(after.reminders.enabled, false);
 });

@@ -13,6 +13,7 @@ import { errorHandler } from './http/errors.js';
 import { openApiTransform, openApiTransformObject } from './http/openapi.js';
 import { refuseControlChars } from './http/control-chars.js';
 import { guardsBeforeValidation } from './http/guards-first.js';
+import { recordRoutes } from './http/route-inventory.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { requireApiKey } from './http/guards.js';
 import { guessLanguage, localePreloadLink, registerStaticDist } from './http/static-assets.js';
@@ -73,6 +74,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  recordRoutes(app);
 
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: true, directives: contentSecurityPolicy(ctx) },

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
+import type { StepDocuments } from './modules/links/link-lifecycle.js';
 import type { SessionKeys } from './modules/sessions/session-tokens.js';
 import type { Providers } from './providers/index.js';
 
@@ -11,4 +12,6 @@ export interface AppContext {
   log: Logger;
   sessionKeys: SessionKeys;
   providers: Providers;
+  /** The signing module's document facts for the link lifecycle (signing/prepare-step-documents.ts). */
+  stepDocuments: StepDocuments;
 }

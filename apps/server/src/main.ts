@@ -12,6 +12,7 @@ import { startOutboxWorker } from './modules/outbox/outbox-worker.js';
 import { startWebhookWorker } from './modules/webhooks/webhook-worker.js';
 import { startReconcileWorker } from './modules/payments/reconcile-payment.js';
 import { startMessagingWorker } from './modules/messaging/messaging-worker.js';
+import { signingStepDocuments } from './modules/signing/prepare-step-documents.js';
 import { runBootSeed, type BootSeedResult } from './seed/boot-seed.js';
 import { exposureWarning, providerLines } from './startup-report.js';
 
@@ -48,6 +49,7 @@ async function main() {
     log,
     sessionKeys: { secret: new TextEncoder().encode(sessionSecret), ttlMinutes: config.SESSION_TTL_MINUTES },
     providers: await loadProviders({ config, db }),
+    stepDocuments: signingStepDocuments(config),
   };
   const app = await buildApp(ctx);
   await app.listen({ port: config.PORT, host: config.HOST });

@@ -141,6 +141,9 @@ export type BoardQuery = z.input<typeof boardQuerySchema>;
 
 export const staffRefSchema = z.object({ id: z.string(), name: z.string(), email: z.string() });
 
+/** Who may have created links (active admins and coordinators, and anyone who created one): the board's filter. */
+export const coordinatorListSchema = z.object({ coordinators: z.array(staffRefSchema) });
+
 export const boardRowSchema = z.object({
   id: z.string(),
   url: z.string(),

@@ -29,6 +29,10 @@ export const routes: RouteObject[] = [
         path: 'funnel',
         lazy: () => import('../features/funnel/funnel-page').then((m) => ({ Component: m.FunnelPage })),
       },
+      {
+        path: 'opt-outs',
+        lazy: () => import('../features/messaging/opt-outs-page').then((m) => ({ Component: m.OptOutsPage })),
+      },
       { path: 'staff', lazy: () => import('../features/staff/staff-page').then((m) => ({ Component: m.StaffPage })) },
       {
         path: 'settings',

@@ -128,6 +128,17 @@ function setupSignForm() {
   typeBtn.disabled = false;
   const typed = $('typed-signature');
   typed.addEventListener('input', () => ($('typed-preview').textContent = typed.value));
+  // The signature typed on an earlier document, offered in one press (WCAG 3.3.7, issue 16 10g).
+  const reuse = $('reuse-typed');
+  if (reuse && config.previousTyped) {
+    reuse.addEventListener('click', () => {
+      typed.value = config.previousTyped;
+      $('typed-preview').textContent = typed.value;
+      setMethod('type');
+      showError(errorEl, '');
+    });
+    reuse.disabled = false;
+  }
 
   // The date next to the signature is the signer's own local date.
   const date = $('sign-date');

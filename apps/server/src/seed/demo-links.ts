@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { StepStatus, createLinkBodySchema, stepRoutesFor, type CreateLinkBody } from '@paylink/shared';
+import { createLinkBodySchema, stepRoutesFor, type CreateLinkBody } from '@paylink/shared';
 import type { Config } from '../config.js';
 import type { Db, Queryable } from '../db/client.js';
-import { writeAudit } from '../lib/audit.js';
-import { applyLinkChange } from '../modules/admin/change-link.js';
 import { createLink } from '../modules/links/create-link.js';
+import { applyLinkChange, completeByPayment, writeStepList } from '../modules/links/link-lifecycle.js';
 import { linkState, personalLinkUrl, type LinkRow } from '../modules/links/link-queries.js';
 import { SYSTEM_ACTOR } from '../lib/audit.js';
 import { samplePatient } from './sample-links.js';
@@ -63,16 +62,17 @@ async function makeCompleted(tx: Queryable, link: LinkRow) {
      values ($1, 1, 1, 50000, 'approved', $2, 'DEMO01', 'visa', '4242', now())`,
     [link.id, `DEMO-${randomBytes(6).toString('hex').toUpperCase()}`],
   );
-  for (const [i, route] of stepRoutesFor(1).entries()) {
-    await tx.query(
-      `insert into link_step (link_id, position, route_path, status_id, completed_at) values ($1, $2, $3, $4, now())`,
-      [link.id, i + 1, route, StepStatus.Completed],
-    );
-  }
-  await tx.query(`update link set status = 'completed', completed_at = now(), updated_at = now() where id = $1`, [
-    link.id,
-  ]);
-  await writeAudit(tx, { ...SYSTEM_ACTOR, action: 'link.completed', linkId: link.id, details: { demo: true } });
+  // Through the lifecycle like any link: every step done (demo data has no documents), then completed by the payment.
+  await writeStepList(tx, {
+    actor: SYSTEM_ACTOR,
+    link,
+    routes: stepRoutesFor(1),
+    replacing: [],
+    documents: null,
+    allCompleted: true,
+    details: { demo: true },
+  });
+  await completeByPayment(tx, { actor: SYSTEM_ACTOR, link, by: 'demo' });
 }
 
 /**
@@ -100,8 +100,7 @@ export async function seedDemoLinks(db: Db, config: Config): Promise<{ created: 
         DEMOS.length - i,
       ]);
       if (demo.state === 'expired') {
-        await tx.query(`update link set expires_at = now() - interval '1 day' where id = $1`, [link.id]);
-        await writeAudit(tx, { ...SYSTEM_ACTOR, action: 'link.expired', linkId: link.id, details: { demo: true } });
+        await applyLinkChange(tx, { actor: SYSTEM_ACTOR, link, change: { kind: 'expire' }, backdateDays: 1 });
       } else if (demo.state === 'cancelled') {
         await applyLinkChange(tx, { actor: SYSTEM_ACTOR, link, change: { kind: 'cancel' } });
       } else if (demo.state === 'completed') {

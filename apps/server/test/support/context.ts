@@ -6,6 +6,7 @@ import type { AppContext } from '../../src/context.js';
 import { createTestDb } from './test-db.js';
 import { issueSession } from '../../src/modules/sessions/session-tokens.js';
 import { loadProviders } from '../../src/providers/index.js';
+import { signingStepDocuments } from '../../src/modules/signing/prepare-step-documents.js';
 
 /**
  * A real app on a fresh, migrated database (PGlite in memory, or a new database on DATABASE_URL's server), with
@@ -36,6 +37,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<{
     log: pino({ level: config.LOG_LEVEL }),
     sessionKeys: { secret: new TextEncoder().encode('test-session-secret-0123456789abcdef'), ttlMinutes: 60 },
     providers: await loadProviders({ config, db }),
+    stepDocuments: signingStepDocuments(config),
   };
   const app = await buildApp(ctx);
   await app.ready();

@@ -20,6 +20,7 @@ import {
   type TwoFactorSetup,
 } from '../../shared/session/session-api';
 import { useSession } from '../../shared/session/use-session';
+import { NotificationPrefs } from './notification-prefs';
 
 const codeSchema = z.object({
   code: z
@@ -75,6 +76,7 @@ export function SecurityPage() {
           )}
         </div>
       </section>
+      <NotificationPrefs />
       <SignOutEverywhere />
     </>
   );

@@ -8,8 +8,9 @@ import { ErrorAlert, Loading } from '../../shared/components/query-state';
 import { StateBadge, useStepLabel } from '../../shared/components/link-labels';
 import { Pager } from '../../shared/components/pager';
 import { formatDate, formatMoney, formatRelative } from '../../shared/lib/format';
-import { useCan } from '../../shared/session/use-session';
+import { useCan, useSession } from '../../shared/session/use-session';
 import { useBoard, useLiveUpdates } from './board-api';
+import { useCoordinators } from './coordinators-api';
 
 const PAGE_SIZE = 25;
 const STATES = ['active', 'expired', 'cancelled', 'completed'] as const;
@@ -108,6 +109,8 @@ function Filters(props: {
   hasFilters: boolean;
 }) {
   const { t } = useTranslation();
+  const coordinators = useCoordinators();
+  const { data: session } = useSession();
   const stepLabel = useStepLabel();
   const id = useId();
   const [q, setQ] = useState(props.query.q ?? '');
@@ -191,6 +194,13 @@ function Filters(props: {
         >
           <option value="">{t('board.anyCoordinator')}</option>
           <option value="me">{t('board.me')}</option>
+          {coordinators.data?.coordinators
+            .filter((c) => c.id !== session?.user.id)
+            .map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name || c.email}
+              </option>
+            ))}
         </select>
       </div>
       <div className="col-6 col-md-3 col-lg-2">

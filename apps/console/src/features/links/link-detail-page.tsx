@@ -338,7 +338,15 @@ function Actions(props: { link: ConsoleLinkDetail }) {
   const changeable = l.status === 'active' || l.status === 'expired';
   return (
     <Card title={t('detail.actions')}>
-      {l.status === 'active' && <SendPanel id={l.id} url={l.url} phone={l.phone} email={l.email} resend />}
+      {l.status === 'active' && (
+        <SendPanel
+          id={l.id}
+          url={l.url}
+          phone={l.phone}
+          email={l.email}
+          resend={l.timeline.some((e) => e.action === 'link.sent')}
+        />
+      )}
       {changeable && (
         <div className="d-flex flex-wrap gap-2 mt-2">
           <button type="button" className="btn btn-outline-primary" onClick={() => show('extend')}>

@@ -8,6 +8,7 @@ import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
 import { Field } from '../../shared/forms/field';
 import { formatDateTime } from '../../shared/lib/format';
+import { ReminderPlanSection } from './reminder-plan-form';
 
 interface Settings {
   name: string;
@@ -47,6 +48,7 @@ export function SettingsPage() {
       ) : (
         <SettingsForm data={settings.data} />
       )}
+      <ReminderPlanSection />
     </>
   );
 }

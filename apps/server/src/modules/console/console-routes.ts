@@ -6,6 +6,7 @@ import {
   boardResultSchema,
   consoleLinkDetailSchema,
   consoleLinkParamsSchema,
+  coordinatorListSchema,
   funnelQuerySchema,
   funnelResultSchema,
   paymentReportQuerySchema,
@@ -29,7 +30,7 @@ import { queryFunnel } from './funnel.js';
 import { showConsoleLink } from './link-detail.js';
 import { exportPaymentsCsv, paymentReport } from './payments-report.js';
 import { practiceSettings, updatePracticeSettings } from './practice-settings.js';
-import { resetStaffTwoFactor, updateStaff } from './staff-admin.js';
+import { listCoordinators, resetStaffTwoFactor, updateStaff } from './staff-admin.js';
 
 const security: { [k: string]: string[] }[] = [{ bearer: [] }, { staffCookie: [] }];
 
@@ -153,6 +154,20 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
       async (request) =>
         queryFunnel({ ctx, actor: auditContext(request), staffId: request.staff!.userId, query: request.query }),
+    );
+
+    r.get(
+      '/api/admin/coordinators',
+      {
+        preHandler: staff,
+        schema: {
+          tags,
+          summary: 'Staff who create links (names and e-mails), for the board and funnel filters; every role',
+          security,
+          response: { 200: coordinatorListSchema, ...errorResponses(401) },
+        },
+      },
+      async () => ({ coordinators: await listCoordinators(ctx.db) }),
     );
 
     r.patch(

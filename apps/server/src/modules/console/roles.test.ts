@@ -74,4 +74,25 @@ describe('staff roles on the admin API', () => {
     expect(r.statusCode).toBe(201);
     expect(r.json().role).toBe('billing');
   });
+  it('every role reads the coordinators filter list (names only); deactivated staff without links are left out', async () => {
+    const billing = await auth('billing-list@example.com', 'billing');
+    const coord = await auth('coord-list@example.com', 'coordinator');
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/links',
+      headers: coord,
+      payload: { firstName: 'A', lastName: 'B', phone: '5125550147' },
+    });
+    await staffToken(t.ctx.db, { email: 'gone@example.com', role: 'coordinator' });
+    await t.ctx.db.query("update staff_user set disabled_at = now() where email = 'gone@example.com'");
+    const r = await t.app.inject({ url: '/api/admin/coordinators', headers: billing });
+    expect(r.statusCode).toBe(200);
+    const list = r.json().coordinators as { id: string; name: string; email: string }[];
+    const emails = list.map((c) => c.email);
+    expect(emails).toContain('coord-list@example.com');
+    expect(emails).not.toContain('billing-list@example.com');
+    expect(emails).not.toContain('gone@example.com');
+    expect(Object.keys(list[0]!).sort()).toEqual(['email', 'id', 'name']);
+    expect((await t.app.inject({ url: '/api/admin/coordinators' })).statusCode).toBe(401);
+  });
 });

@@ -37,6 +37,17 @@ export async function listStaff(q: Queryable): Promise<StaffListItem[]> {
   return (await q.query<Row>(`${SELECT} order by disabled_at nulls first, lower(name), email`)).rows.map(toItem);
 }
 
+/** Names for the board's and funnel's coordinator filters (no patient data: not audited). */
+export async function listCoordinators(q: Queryable): Promise<{ id: string; name: string; email: string }[]> {
+  const r = await q.query<{ id: string; name: string; email: string }>(
+    `select id, name, email from staff_user s
+     where (role in ('admin', 'coordinator') and disabled_at is null)
+        or exists (select 1 from link l where l.created_by = s.id)
+     order by lower(name), email`,
+  );
+  return r.rows;
+}
+
 async function findItem(q: Queryable, id: string): Promise<Row> {
   const r = await q.query<Row>(`${SELECT} where id = $1`, [id]);
   if (!r.rows[0]) throw notFound('No staff user with this id.');

@@ -22,6 +22,8 @@ describe('messaging events on the link timeline', () => {
     expect(e.category).toBe('message');
     expect(e.text.en).toBe('Sent a reminder by SMS (next step: Contract)');
     expect(e.text.es).toBe('Envió un recordatorio por SMS (siguiente paso: Contrato)');
+    const first = describeEvent(row('link.reminded', { channel: 'email', kind: 'unopened', step: null }));
+    expect(first.text.en).toBe('Sent a reminder by e-mail (next step: Patient information)');
   });
 
   it('tells a final delivery status with the provider error', () => {

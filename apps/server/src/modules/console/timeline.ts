@@ -97,7 +97,8 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
       break;
     }
     case 'link.reminded': {
-      const left = typeof d.step === 'string' ? STEP_NAMES[stepKeyByRoute[d.step] ?? ''] : undefined;
+      // No step rows yet: the patient has not confirmed their details, which is what the reminder asked for.
+      const left = STEP_NAMES[typeof d.step === 'string' ? (stepKeyByRoute[d.step] ?? '') : 'patientInfo'];
       const by = d.channel === 'email' ? ['e-mail', 'correo electrónico'] : ['SMS', 'SMS'];
       out = say(
         'message',

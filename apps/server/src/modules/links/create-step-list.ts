@@ -1,17 +1,10 @@
-import {
-  StepRoutes,
-  StepStatus,
-  effectivePaymentType,
-  stepRoutesFor,
-  type LinkStep,
-  type PaymentSourceId,
-} from '@paylink/shared';
+import { effectivePaymentType, stepRoutesFor, type LinkStep, type PaymentSourceId } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
 import { writeAudit } from '../../lib/audit.js';
 import { badRequest, conflict } from '../../lib/errors.js';
-import { prepareStepDocuments } from '../signing/prepare-step-documents.js';
 import { findPayment, listSteps, requireUsableLink } from './link-queries.js';
 import type { Actor } from '../../lib/audit.js';
+import { writeStepList } from './link-lifecycle.js';
 import { toLinkStep } from './link-views.js';
 import { applyPaymentChoice, isStepListFrozen } from './record-payment-choice.js';
 
@@ -72,27 +65,17 @@ export async function createStepList(opts: {
         await writeAudit(tx, { ...actor, action: 'steps.read', linkId: link.id });
         return existing.map(toLinkStep);
       }
-      const ids = existing.map((s) => s.id);
-      await tx.query('update payment_log set link_step_id = null where link_step_id = any($1::int[])', [ids]);
-      await tx.query('delete from link_step where link_id = $1', [link.id]);
     }
 
-    for (const [i, route] of routes.entries()) {
-      const done = route === StepRoutes.patientInfo;
-      await tx.query(
-        `insert into link_step (link_id, position, route_path, status_id, completed_at)
-         values ($1, $2, $3, $4, ${done ? 'now()' : 'null'})`,
-        [link.id, i + 1, route, done ? StepStatus.Completed : StepStatus.NotStarted],
-      );
-    }
-    await prepareStepDocuments(tx, ctx, { linkId: link.id });
-    const steps = await listSteps(tx, link.id);
-    await writeAudit(tx, {
-      ...actor,
-      action: existing.length > 0 ? 'steps.rebuilt' : 'steps.created',
-      linkId: link.id,
-      details: { routes, paymentSourceId: payment.payment_source_id },
+    await writeStepList(tx, {
+      actor,
+      link,
+      routes,
+      replacing: existing,
+      documents: ctx.stepDocuments,
+      details: { paymentSourceId: payment.payment_source_id },
     });
+    const steps = await listSteps(tx, link.id);
     return steps.map(toLinkStep);
   });
 }

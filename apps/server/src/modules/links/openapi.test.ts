@@ -46,6 +46,7 @@ describe('OpenAPI document at /api/docs', () => {
       'get /api/admin/payments/report',
       'get /api/admin/payments/export',
       'get /api/admin/funnel',
+      'get /api/admin/coordinators',
       'get /api/admin/staff',
       'patch /api/admin/staff/{id}',
       'post /api/admin/staff/{id}/reset-2fa',

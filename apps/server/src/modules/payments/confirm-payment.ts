@@ -1,14 +1,16 @@
-import { LinkMessages, PaymentSource, StepRoutes, StepStatus } from '@paylink/shared';
+import { LinkMessages, PaymentSource } from '@paylink/shared';
 import type { Db, Queryable } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { AppError, LinkStateError } from '../../lib/errors.js';
 import { GatewayError, type CardGateway, type GatewayTransaction } from '../../providers/gateway/types.js';
+import { completeByPayment, firstOpenStepBeforePayment, stepsIncomplete } from '../links/link-lifecycle.js';
 import { findLink, findPayment, LINK_NOT_AUTHORIZED, type LinkRow, type PaymentRow } from '../links/link-queries.js';
 import type { Actor } from '../../lib/audit.js';
 import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { loadPracticeInfo, type PracticeInfo } from '../outbox/practice-info.js';
-import { findAttempt, firstOpenStepBeforePayment, stepsIncomplete, type AttemptRow } from './payment-queries.js';
+import { findAttempt, type AttemptRow } from './payment-queries.js';
 import { renderReceipt } from './payment-receipt.js';
+import { queuePayorPaidNotice } from './payor-paid-notice.js';
 
 export interface ConfirmPaymentInput {
   linkId: string;
@@ -180,6 +182,7 @@ export async function recordApproval(
     txn: GatewayTransaction;
     practiceFallback?: Partial<PracticeInfo>;
     timeZone?: string;
+    by?: 'payment' | 'reconciliation';
   },
 ): Promise<PaymentRow> {
   const { link, payment, attempt, txn, input } = o;
@@ -204,15 +207,6 @@ export async function recordApproval(
      where link_id = $1 and id <> $2 and status in ('creating', 'open')`,
     [link.id, attempt.id],
   );
-  const steps = await tx.query<{ id: number; route_path: string }>(
-    `update link_step set status_id = $2, completed_at = coalesce(completed_at, now()), updated_at = now()
-     where link_id = $1 and route_path = any($3::text[]) returning id, route_path`,
-    [link.id, StepStatus.Completed, [StepRoutes.payment, StepRoutes.confirmation]],
-  );
-  await tx.query(`update link set status = 'completed', completed_at = now(), updated_at = now() where id = $1`, [
-    link.id,
-  ]);
-
   await writeAudit(tx, {
     ...o.actor,
     action: 'payment.approved',
@@ -225,15 +219,8 @@ export async function recordApproval(
       cardLast4: last4,
     },
   });
-  for (const s of steps.rows) {
-    await writeAudit(tx, {
-      ...o.actor,
-      action: 'step.completed',
-      linkId: link.id,
-      details: { linkStepId: s.id, routePath: s.route_path, by: 'payment' },
-    });
-  }
-  await writeAudit(tx, { ...o.actor, action: 'link.completed', linkId: link.id });
+  // The payment and confirmation steps and the link: the lifecycle's transition, with its order rule.
+  await completeByPayment(tx, { actor: o.actor, link, by: o.by ?? 'payment' });
 
   const to = (payorPays ? payorEmail || link.email : link.email)?.trim();
   if (to) {
@@ -271,6 +258,19 @@ export async function recordApproval(
       action: 'payment.receipt_skipped',
       linkId: link.id,
       details: { reason: 'no e-mail address on file' },
+    });
+  }
+  // The patient hears that their payor paid (issue 16, item 7); the payor got the receipt.
+  if (payorPays) {
+    await queuePayorPaidNotice(tx, {
+      actor: o.actor,
+      link,
+      practice: await loadPracticeInfo(tx, o.practiceFallback),
+      payorName: link.payor_name || payorName,
+      receiptTo: to || null,
+      amountCents: paid.amount_cents,
+      paidAt: new Date(paid.paid_at!),
+      timeZone: o.timeZone,
     });
   }
   return paid;

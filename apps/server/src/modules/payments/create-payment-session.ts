@@ -3,18 +3,11 @@ import type { Db } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { AppError, LinkStateError, badRequest, conflict } from '../../lib/errors.js';
 import type { CardGateway } from '../../providers/gateway/types.js';
+import { firstOpenStepBeforePayment, stepsIncomplete } from '../links/link-lifecycle.js';
 import { findPayment, requireUsableLink } from '../links/link-queries.js';
 import type { Actor } from '../../lib/audit.js';
 import { isStepDocumentComplete } from '../signing/prepare-step-documents.js';
-import {
-  findAttempt,
-  findLiveAttempt,
-  firstOpenStepBeforePayment,
-  newAttemptId,
-  retireStaleAttempts,
-  stepsIncomplete,
-  type AttemptRow,
-} from './payment-queries.js';
+import { findAttempt, findLiveAttempt, newAttemptId, retireStaleAttempts, type AttemptRow } from './payment-queries.js';
 import { RECONCILE_FIRST_CHECK_SECONDS, reconcileLink } from './reconcile-payment.js';
 
 export const gatewayUnavailable = () =>

@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { StepRoutes, StepStatus } from '@paylink/shared';
 import type { Queryable } from '../../db/client.js';
-import { conflict } from '../../lib/errors.js';
 
 /** One row per gateway session token; its id is the ssl_merchant_txn_id the gateway echoes on the transaction. */
 export interface AttemptRow {
@@ -68,29 +66,6 @@ export async function closeOpenAttempts(q: Queryable, linkId: string): Promise<n
   );
   return r.rowCount;
 }
-
-/** The first step before the payment that is not complete, or null when the patient may pay (issue 10, item 2). */
-export async function firstOpenStepBeforePayment(q: Queryable, linkId: string): Promise<string | null> {
-  const r = await q.query<{ route_path: string }>(
-    `select s.route_path from link_step s
-     join link_step p on p.link_id = s.link_id and p.route_path = $2
-     where s.link_id = $1 and s.position < p.position and s.status_id <> $3
-     order by s.position limit 1`,
-    [linkId, StepRoutes.payment, StepStatus.Completed],
-  );
-  const hasPaymentStep = await q.query('select 1 from link_step where link_id = $1 and route_path = $2', [
-    linkId,
-    StepRoutes.payment,
-  ]);
-  if (hasPaymentStep.rowCount === 0) return StepRoutes.payment;
-  return r.rows[0]?.route_path ?? null;
-}
-
-export const stepsIncomplete = (route: string) =>
-  conflict(
-    'steps_incomplete',
-    `Finish the earlier steps (your details, the invoice, ID and contract) before paying: ${route} is not complete yet.`,
-  );
 
 /** A token handed out in the last TOKEN_REUSE_MINUTES (or being fetched) that may still charge the card. */
 export async function hasLiveToken(q: Queryable, linkId: string): Promise<boolean> {

@@ -347,6 +347,49 @@ describe('receipt e-mail', () => {
   });
 });
 
+describe('the patient hears that the payor paid (issue 16, item 7)', () => {
+  const notices = async (linkId: string) =>
+    (
+      await db().query<{ channel: string; to_address: string; subject: string | null; body_text: string }>(
+        `select channel, to_address, subject, body_text from outbox_message where link_id = $1 and kind = 'payor-paid'
+         order by channel`,
+        [linkId],
+      )
+    ).rows;
+
+  it('by SMS and e-mail, in Spanish, naming the payor; the SMS without the amount', async () => {
+    const link = await createLinkAtPaymentStep(env.ctx, { language: 'es', source: 2 });
+    const pay = await approvedPayment(link);
+    const r = await confirm(env, link, pay.ssl_txn_id!, { payorFullName: 'Pat Payor', payorEmail: 'pat@example.com' });
+    expect(r.statusCode).toBe(200);
+    const [email, sms] = await notices(link.linkId);
+    expect(sms).toMatchObject({ channel: 'sms', to_address: '5125550100' });
+    expect(sms!.body_text).toContain('Hola Ana, Pat Payor ya realizo el pago de su enlace.');
+    expect(sms!.body_text).not.toContain('$');
+    expect(sms!.body_text.length).toBeLessThanOrEqual(160);
+    expect(email).toMatchObject({ channel: 'email', to_address: 'ana@example.com' });
+    expect(email!.subject).toContain('su pago fue realizado');
+    expect(email!.body_text).toContain('Pat Payor realizó el pago de su enlace');
+    expect(email!.body_text).toContain('$500.00');
+    expect(email!.body_text).not.toContain('Rhinoplasty');
+    expect(await auditActions(link.linkId)).toContain('payment.patient_notified');
+  });
+
+  it('in English; no notice when the patient paid, and no second e-mail when the receipt went to the patient', async () => {
+    const link = await createLinkAtPaymentStep(env.ctx, { source: 2 });
+    const pay = await approvedPayment(link);
+    await confirm(env, link, pay.ssl_txn_id!, { payorFullName: 'Pat Payor', payorEmail: 'ANA@example.com' });
+    const sent = await notices(link.linkId);
+    expect(sent.map((m) => m.channel)).toEqual(['sms']);
+    expect(sent[0]!.body_text).toContain('Hello Ana, Pat Payor has paid for your link.');
+
+    const own = await createLinkAtPaymentStep(env.ctx);
+    const ownPay = await approvedPayment(own);
+    await confirm(env, own, ownPay.ssl_txn_id!);
+    expect(await notices(own.linkId)).toEqual([]);
+  });
+});
+
 describe('POST /api/linkpaymenthistory/{linkId}/log', () => {
   it('stores the provider answer redacted: never a full card number or a CVC, last 4 kept', async () => {
     const link = await createLinkAtPaymentStep(env.ctx);

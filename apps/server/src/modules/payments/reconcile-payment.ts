@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { GatewayError, type CardGateway, type GatewayTransaction } from '../../providers/gateway/types.js';
+import { firstOpenStepBeforePayment } from '../links/link-lifecycle.js';
 import { findLink, findPayment } from '../links/link-queries.js';
 import { SYSTEM_ACTOR, type Actor } from '../../lib/audit.js';
 import type { PracticeInfo } from '../outbox/practice-info.js';
@@ -96,9 +97,12 @@ async function recordFound(
       return 'approved';
     }
     const amountOk = txn.amountCents === attempt.amount_cents && payment.amount_cents === attempt.amount_cents;
-    if (payment.status === 'approved' || !amountOk) {
+    // The lifecycle completes a link only after every step before the payment (never the case for a token we issued).
+    const stepsOpen = payment.status === 'approved' ? null : await firstOpenStepBeforePayment(tx, link.id);
+    if (payment.status === 'approved' || !amountOk || stepsOpen) {
       // Charged twice (or for an amount the link no longer records): keep it, and tell staff to void it.
-      const reason = payment.status === 'approved' ? 'second_approval' : 'amount_mismatch';
+      const reason =
+        payment.status === 'approved' ? 'second_approval' : !amountOk ? 'amount_mismatch' : 'steps_incomplete';
       await tx.query(
         `update payment_attempt set status = 'duplicate', transaction_id = $2, approval_code = $3, card_brand = $4,
            card_last4 = $5, needs_attention = true, attention_reason = $6, reconcile_due_at = null,
@@ -128,6 +132,7 @@ async function recordFound(
       txn,
       practiceFallback: deps.practiceFallback,
       timeZone: deps.timeZone,
+      by: 'reconciliation',
     });
     await tx.query(
       `update payment_attempt set reconcile_due_at = null, reconciled_at = now(), approval_code = $2, card_brand = $3,

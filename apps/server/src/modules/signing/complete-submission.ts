@@ -135,6 +135,7 @@ export async function completeSubmission(
       signedSha256,
       signedStorageKey: key,
       completedAt: signedAt,
+      typedSignature,
     });
     await writeAudit(tx, {
       actorType: 'link',

@@ -60,6 +60,13 @@ export function expectedSigner(d: DocumentData): string {
   return patientName(d.link);
 }
 
+/** The documents one person signs: the payor's, or the patient's (a typed signature is only offered within one). */
+export function sameSignerKinds(kind: SubmissionRow['kind']): readonly SubmissionRow['kind'][] {
+  return kind === 'payor_id' || kind === 'payment_authorization'
+    ? ['payor_id', 'payment_authorization']
+    : ['invoice', 'contract', 'patient_id'];
+}
+
 export function invoiceModel(d: DocumentData, lang: Lang) {
   const t = TEXTS[lang];
   const l = d.link;

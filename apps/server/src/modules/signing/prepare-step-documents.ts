@@ -1,6 +1,7 @@
 import { PaymentSource, StepRoutes } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
+import { setStepDocumentUrl, type StepDocuments } from '../links/link-lifecycle.js';
 import { builtinSigningProvider } from './builtin-provider.js';
 import { submissionForStep } from './submission-queries.js';
 import type { SubmissionKind } from './types.js';
@@ -29,11 +30,12 @@ async function paymentSource(tx: Queryable, linkId: string): Promise<number | nu
 
 /**
  * Creates the missing submissions for a link's document steps and writes each step's document_url. Idempotent: a
- * step that already has a submission keeps it (and its URL). Runs in the caller's transaction (the step-list use case).
+ * step that already has a submission keeps it (and its URL). Runs in the caller's transaction (the lifecycle's
+ * writeStepList).
  */
 export async function prepareStepDocuments(
   tx: Queryable,
-  ctx: Pick<AppContext, 'config'>,
+  ctx: { config: Pick<AppContext['config'], 'signOrigin'> },
   { linkId }: { linkId: string },
 ): Promise<void> {
   const provider = builtinSigningProvider({ signOrigin: ctx.config.signOrigin });
@@ -50,7 +52,7 @@ export async function prepareStepDocuments(
       // The patient pays: no authorisation to sign. An unsigned one left from an earlier choice goes away.
       if (existing?.status === 'pending') await tx.query('delete from submission where id = $1', [existing.id]);
       if (existing?.status !== 'completed' && step.document_url !== null) {
-        await tx.query('update link_step set document_url = null, updated_at = now() where id = $1', [step.id]);
+        await setStepDocumentUrl(tx, { linkStepId: step.id, documentUrl: null });
       }
       continue;
     }
@@ -58,7 +60,7 @@ export async function prepareStepDocuments(
     if (existing?.status === 'pending') await tx.query('delete from submission where id = $1', [existing.id]);
     else if (existing) continue;
     const { documentUrl } = await provider.createSubmission(tx, { linkId, linkStepId: step.id, kind });
-    await tx.query('update link_step set document_url = $2, updated_at = now() where id = $1', [step.id, documentUrl]);
+    await setStepDocumentUrl(tx, { linkStepId: step.id, documentUrl });
   }
 }
 
@@ -83,4 +85,12 @@ export async function isStepDocumentComplete(
     return (await paymentSource(tx, linkId)) !== PaymentSource.Payor;
   }
   return submission?.link_id === linkId && submission.status === 'completed';
+}
+
+/** This module's answers to the link lifecycle (wired into AppContext.stepDocuments by the composition root). */
+export function signingStepDocuments(config: Pick<AppContext['config'], 'signOrigin'>): StepDocuments {
+  return {
+    prepare: (tx, o) => prepareStepDocuments(tx, { config }, o),
+    isComplete: isStepDocumentComplete,
+  };
 }

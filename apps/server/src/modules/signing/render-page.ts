@@ -67,7 +67,7 @@ function contractSection(t: Texts, pdfUrl: string, fallback: boolean): string {
 ${note}<div id="pdf-pages" class="pdf-pages" data-src="${esc(pdfUrl)}" aria-busy="true">
   <p class="muted" id="pdf-status" role="status">${esc(t.pdfLoading)}</p>
 </div>
-<p><a href="${esc(pdfUrl)}" target="_blank" rel="noopener">${esc(t.openPdf)}</a></p>
+<p><a class="pdf-link" href="${esc(pdfUrl)}" target="_blank" rel="noopener">${esc(t.openPdf)}</a></p>
 </section>`;
 }
 
@@ -79,14 +79,23 @@ ${authorizationModel(d, lang)
 </section>`;
 }
 
-function signForm(t: Texts, signer: string, lang: Lang): string {
+function signForm(t: Texts, signer: string, lang: Lang, previous: PreviousTyped | null): string {
   const today = formatDate(new Date(), lang);
   return `<form id="sign-form" class="card" novalidate aria-labelledby="sign-h">
 <h2 id="sign-h">${esc(t.signHeading)}</h2>
 <div class="field">
   <label for="signer-name">${esc(t.signerName)}</label>
-  <input id="signer-name" name="signerName" autocomplete="name" required maxlength="200" value="${esc(signer)}">
+  <input id="signer-name" name="signerName" autocomplete="name" required maxlength="200" value="${esc(previous?.signerName ?? signer)}">
 </div>
+${
+  // WCAG 3.3.7: the signature typed on an earlier document is offered, not asked for again (issue 16, 10g).
+  previous
+    ? `<div class="reuse" id="reuse-box">
+  <p class="hint" id="reuse-hint">${esc(t.reuseTypedHint)}</p>
+  <button type="button" class="secondary" id="reuse-typed" aria-describedby="reuse-hint" disabled>${esc(t.reuseTyped(previous.typedSignature))}</button>
+</div>`
+    : ''
+}
 <div class="methods" role="group" aria-label="${esc(t.methodLegend)}">
   <button type="button" class="toggle" id="method-draw" aria-pressed="true" aria-controls="draw-panel" disabled>${esc(t.methodDraw)}</button>
   <button type="button" class="toggle" id="method-type" aria-pressed="false" aria-controls="type-panel" disabled>${esc(t.methodType)}</button>
@@ -110,9 +119,9 @@ function signForm(t: Texts, signer: string, lang: Lang): string {
 <div id="type-panel" class="panel" hidden>
   <div class="field">
     <label for="typed-signature">${esc(t.typedLabel)}</label>
-    <input id="typed-signature" autocomplete="off" maxlength="200">
+    <input id="typed-signature" autocomplete="off" maxlength="200" value="${esc(previous?.typedSignature ?? '')}">
   </div>
-  <p id="typed-preview" class="typed-preview" aria-hidden="true"></p>
+  <p id="typed-preview" class="typed-preview" aria-hidden="true">${esc(previous?.typedSignature ?? '')}</p>
 </div>
 <p class="date"><span>${esc(t.signDate)}:</span> <time id="sign-date">${esc(today)}</time></p>
 <p class="consent small">${esc(t.consent)}</p>
@@ -152,6 +161,11 @@ ${camera('back')}
 </form>`;
 }
 
+export interface PreviousTyped {
+  signerName: string;
+  typedSignature: string;
+}
+
 export interface PageInput {
   lang: Lang;
   data: DocumentData;
@@ -160,6 +174,8 @@ export interface PageInput {
   maxMb: number;
   documentSha256: string | null;
   files: SubmissionFileRow[];
+  /** The signature this signer typed on an earlier document of the link, offered again (issue 16, 10g). */
+  previousTyped?: PreviousTyped | null;
   /** The contract is the English one shown to a Spanish reader. */
   contractFallback?: boolean;
 }
@@ -178,7 +194,11 @@ export function renderSigningPage(p: PageInput): string {
   if (kind === 'payment_authorization') doc = authorizationSection(p.data, t, p.lang);
   const done = `<div id="done" class="done" role="status" ${completed ? '' : 'hidden'}>
 <h2>${esc(t.done.title)}</h2><p>${esc(isId ? t.done.uploaded : t.done.signed)}</p></div>`;
-  const form = completed ? '' : isId ? uploadForm(t, p.maxMb) : signForm(t, expectedSigner(p.data), p.lang);
+  const form = completed
+    ? ''
+    : isId
+      ? uploadForm(t, p.maxMb)
+      : signForm(t, expectedSigner(p.data), p.lang, p.previousTyped ?? null);
   const body = `<h1 id="page-title">${esc(t.title[kind])}</h1>
 ${completed ? '' : `<p class="intro">${esc(t.intro[kind])}</p>`}
 ${completed ? '' : doc}
@@ -197,6 +217,7 @@ ${done}`;
       formID: submission.id,
       completed,
       documentSha256: p.documentSha256,
+      previousTyped: completed ? null : (p.previousTyped?.typedSignature ?? null),
       maxBytes: p.maxMb * 1024 * 1024,
       files: p.files.map((f) => ({ id: f.id, side: f.side, name: f.original_name, mime: f.mime })),
       t: {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { recordRoutes } from '../../http/route-inventory.js';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -10,11 +11,17 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { CompleteRefused, completeSubmission } from './complete-submission.js';
-import { ASSETS_DIR, buildOriginalPdf, contractFor, loadDocumentData } from './documents.js';
+import { ASSETS_DIR, buildOriginalPdf, contractFor, loadDocumentData, sameSignerKinds } from './documents.js';
 import { resolveSubmission, SubmissionRefused, type RefusalReason } from './open-submission.js';
 import { renderMessagePage, renderSigningPage } from './render-page.js';
 import { pickLang, TEXTS, type Lang } from './sign-texts.js';
-import { findSubmissionFile, listSubmissionFiles, sha256Hex, type SubmissionRow } from './submission-queries.js';
+import {
+  findSubmissionFile,
+  listSubmissionFiles,
+  previousTypedSignature,
+  sha256Hex,
+  type SubmissionRow,
+} from './submission-queries.js';
 import { UploadRefused, uploadSubmissionFile } from './upload-submission-file.js';
 
 const require = createRequire(import.meta.url);
@@ -123,6 +130,7 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
     trustProxy: config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true },
   });
+  recordRoutes(app);
   await app.register(helmet, {
     contentSecurityPolicy: false,
     frameguard: false,
@@ -201,11 +209,17 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
         const data = await loadDocumentData(tx, submission, link);
         const files = await listSubmissionFiles(tx, submission.id);
         let documentSha256: string | null = null;
+        let previousTyped = null;
         const isId = submission.kind === 'patient_id' || submission.kind === 'payor_id';
         if (!isId && submission.status === 'pending') {
           documentSha256 = sha256Hex(
             await buildOriginalPdf(data, lang, { contractPath: contractFor(config, lang).path }),
           );
+          previousTyped = await previousTypedSignature(tx, {
+            linkId: link.id,
+            kinds: sameSignerKinds(submission.kind),
+            excludeId: submission.id,
+          });
         }
         await writeAudit(tx, {
           ...actor(submission, request),
@@ -221,6 +235,7 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
           documentSha256,
           files,
           contractFallback: contractFor(config, lang).fallback,
+          previousTyped,
         });
       });
       return reply.type('text/html; charset=utf-8').send(html);

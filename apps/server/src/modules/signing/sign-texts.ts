@@ -62,6 +62,8 @@ const en = {
   noSignature: 'No signature yet.',
   yourSignature: 'Your signature',
   typedLabel: 'Type your name as your signature',
+  reuseTypedHint: 'You typed your signature on an earlier document.',
+  reuseTyped: (name: string) => `Use my typed signature “${name}”`,
   consent:
     'By selecting “Sign document”, I agree that my electronic signature is the legal equivalent of my handwritten signature on this document.',
   fullScreen: 'Full screen',
@@ -193,6 +195,8 @@ const es: typeof en = {
   noSignature: 'Todavía no hay firma.',
   yourSignature: 'Su firma',
   typedLabel: 'Escriba su nombre como firma',
+  reuseTypedHint: 'Escribió su firma en un documento anterior.',
+  reuseTyped: (name) => `Usar mi firma escrita «${name}»`,
   consent:
     'Al seleccionar “Firmar el documento”, acepto que mi firma electrónica tiene la misma validez legal que mi firma manuscrita en este documento.',
   fullScreen: 'Pantalla completa',

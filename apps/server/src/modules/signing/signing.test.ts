@@ -51,6 +51,7 @@ const pageConfig = (html: string) =>
     completed: boolean;
     documentSha256: string | null;
     kind: string;
+    previousTyped: string | null;
   };
 
 async function signByTyping(token: string, name = 'María López', lng = 'en') {
@@ -348,6 +349,32 @@ describe('signing lifecycle', () => {
     const up = await upload(l.token(StepRoutes.patientId), 'front', 'f.jpg', 'image/jpeg', fixture('id-front.jpg'));
     expect(up.statusCode).toBe(410);
     expect((await sign.inject({ method: 'GET', url: `/s/${token}/document.pdf` })).statusCode).toBe(410);
+  });
+});
+
+describe('a typed signature offered again (issue 16, 10g)', () => {
+  it("offers the patient's typed signature on the patient's next document, never on the payor's", async () => {
+    const l = await preparedLink({ source: 2 });
+    const contractPage = async () =>
+      (await sign.inject({ method: 'GET', url: `/s/${l.token(StepRoutes.contract)}` })).body;
+    expect(await contractPage()).not.toContain('id="reuse-typed"');
+    expect((await signByTyping(l.token(StepRoutes.invoice), 'María P. López')).statusCode).toBe(200);
+    const page = await contractPage();
+    expect(page).toContain('Use my typed signature “María P. López”');
+    expect(pageConfig(page)).toMatchObject({ previousTyped: 'María P. López' });
+    // The name they signed with comes back too, not only the name on file.
+    expect(page).toContain(
+      'id="signer-name" name="signerName" autocomplete="name" required maxlength="200" value="María P. López"',
+    );
+    const payor = (await sign.inject({ method: 'GET', url: `/s/${l.token(StepRoutes.payment)}?lng=es` })).body;
+    expect(payor).not.toContain('id="reuse-typed"');
+    expect(pageConfig(payor)).toMatchObject({ previousTyped: null });
+  });
+
+  it('gives the "Open the PDF" link a target class of its own (44 px in sign.css)', async () => {
+    const l = await preparedLink();
+    const page = (await sign.inject({ method: 'GET', url: `/s/${l.token(StepRoutes.contract)}` })).body;
+    expect(page).toMatch(/<a class="pdf-link" href="[^"]+document\.pdf\?lng=en"/);
   });
 });
 

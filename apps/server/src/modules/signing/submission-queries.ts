@@ -18,6 +18,7 @@ export interface SubmissionRow {
   original_sha256: string | null;
   signed_sha256: string | null;
   signed_storage_key: string | null;
+  typed_signature: string | null;
   created_at: Date;
 }
 
@@ -96,11 +97,13 @@ export async function markSubmissionCompleted(
     signedSha256: string;
     signedStorageKey: string;
     completedAt: Date;
+    typedSignature?: string;
   },
 ): Promise<void> {
   await q.query(
     `update submission set status = 'completed', signer_name = $2, signature_method = $3, ip = $4, user_agent = $5,
-       original_sha256 = $6, signed_sha256 = $7, signed_storage_key = $8, completed_at = $9, updated_at = now()
+       original_sha256 = $6, signed_sha256 = $7, signed_storage_key = $8, completed_at = $9, typed_signature = $10,
+       updated_at = now()
      where id = $1 and status = 'pending'`,
     [
       s.id,
@@ -112,8 +115,27 @@ export async function markSubmissionCompleted(
       s.signedSha256,
       s.signedStorageKey,
       s.completedAt,
+      s.typedSignature ?? null,
     ],
   );
+}
+
+/**
+ * The signature this signer last typed on another document of the link (issue 16, 10g), offered on their next
+ * document. Only from documents the same person signs: the patient's (invoice, contract) or the payor's (authorisation).
+ */
+export async function previousTypedSignature(
+  q: Queryable,
+  s: { linkId: string; kinds: readonly SubmissionKind[]; excludeId: string },
+): Promise<{ signerName: string; typedSignature: string } | null> {
+  const r = await q.query<{ signer_name: string; typed_signature: string }>(
+    `select signer_name, typed_signature from submission
+     where link_id = $1 and kind = any($2::text[]) and id <> $3 and status = 'completed' and typed_signature is not null
+     order by completed_at desc limit 1`,
+    [s.linkId, [...s.kinds], s.excludeId],
+  );
+  const row = r.rows[0];
+  return row ? { signerName: row.signer_name, typedSignature: row.typed_signature } : null;
 }
 
 export async function listSubmissionFiles(q: Queryable, submissionId: string): Promise<SubmissionFileRow[]> {

@@ -41,6 +41,18 @@ describe('/confirmation (spec screen 7)', () => {
     expect(screen.getByText('Check your email for your receipt')).toBeInTheDocument();
   });
 
+  it('thanks the payor, not the patient, when the payor paid, and says the patient was told (issue 16, item 7)', async () => {
+    await renderApp('/confirmation', {
+      setup: (d) => {
+        d(setPatient({ ...patient, paymentSource: 2, payorName: 'James Carter', payorEmail: 'james@example.com' }));
+        d(setPayment({ ssl_txn_id: 'TXN-9', ssl_amount: '500.00' }));
+      },
+    });
+    expect(await screen.findByText('Thank you, James, for paying for Maria Lopez.')).toBeInTheDocument();
+    expect(screen.getByText('We have let Maria Lopez know that the payment was made.')).toBeInTheDocument();
+    expect(screen.queryByText('Thank you, Maria.')).not.toBeInTheDocument();
+  });
+
   it('without payment data shows the steps-complete message', async () => {
     await renderApp('/confirmation', { setup: (d) => d(setPatient(patient)) });
     expect(

@@ -3,7 +3,7 @@
  * a thank-you and 'Check your email for your receipt'. Without patient or payment data: the steps-complete message.
  */
 import { useTranslation } from 'react-i18next';
-import { formatUsd, parseDollarsToCents } from '@paylink/shared';
+import { formatUsd, parseDollarsToCents, PaymentSource } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';
 import { useAppSelector } from '../../store/hooks';
 import { selectPatient } from '../../store/patient-slice';
@@ -36,6 +36,9 @@ export default function ConfirmationPage() {
   const cents = parseDollarsToCents(payment.ssl_amount);
   const amount = cents ?? (patient.paymentAmount != null ? patient.paymentAmount * 100 : null);
   const locale = i18n.resolvedLanguage === 'es' ? 'es-US' : 'en-US';
+  const payorPaid = Number(patient.paymentSource) === PaymentSource.Payor;
+  const payorFirst = (patient.payorName ?? '').trim().split(/\s+/)[0] ?? '';
+  const patientName = [patient.firstName, patient.lastName].filter(Boolean).join(' ');
   return (
     <PageLayout title={t('confirmation.title')}>
       <div className="card-panel text-center">
@@ -50,9 +53,23 @@ export default function ConfirmationPage() {
             </>
           )}
         </dl>
-        <p className="mt-3 mb-1">
-          {patient.firstName ? t('confirmation.thankYouName', { name: patient.firstName }) : t('confirmation.thankYou')}
-        </p>
+        {payorPaid ? (
+          // The payor is the one on this screen: thank them, and say the patient was told (issue 16, item 7).
+          <>
+            <p className="mt-3 mb-1">
+              {payorFirst
+                ? t('confirmation.thankYouPayorName', { name: payorFirst, patient: patientName })
+                : t('confirmation.thankYouPayor', { patient: patientName })}
+            </p>
+            <p className="mb-1">{t('confirmation.patientTold', { patient: patientName })}</p>
+          </>
+        ) : (
+          <p className="mt-3 mb-1">
+            {patient.firstName
+              ? t('confirmation.thankYouName', { name: patient.firstName })
+              : t('confirmation.thankYou')}
+          </p>
+        )}
         <p className="mb-0 fw-semibold">{t('confirmation.receipt')}</p>
       </div>
     </PageLayout>

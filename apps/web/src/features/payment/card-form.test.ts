@@ -90,6 +90,13 @@ describe('prefill', () => {
   it('starts empty when the payor pays', () => {
     expect(prefillCardForm(2, patient)).toEqual(emptyCardForm);
   });
+  it("prefills only the payor's e-mail the coordinator entered when the payor pays (issue 16, item 7)", () => {
+    expect(prefillCardForm(2, { ...patient, payorEmail: ' pat@example.com ' })).toEqual({
+      ...emptyCardForm,
+      PayorEmail: 'pat@example.com',
+    });
+    expect(prefillCardForm(1, { ...patient, payorEmail: 'pat@example.com' }).PayorEmail).toBe('');
+  });
   it('never prefills card data', () => {
     const f = prefillCardForm(1, patient);
     expect([f.CardNumber, f.ExpirationDate, f.Cvc, f.Agreed]).toEqual(['', '', '', false]);

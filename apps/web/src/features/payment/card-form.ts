@@ -38,11 +38,16 @@ export interface PatientRecordLike {
   city?: string | null;
   state?: string | null;
   zipCode?: string | null;
+  payorEmail?: string | null;
 }
 
-/** Patient-paid payments start from the patient record; payor-paid ones start empty (spec section 5). */
+/**
+ * Patient-paid payments start from the patient record (spec section 5). Payor-paid ones start empty except the payor
+ * e-mail the coordinator entered (issue 16, item 7; docs/decisions/0166): the payor can still change it.
+ */
 export function prefillCardForm(paymentSource: number, patient: PatientRecordLike | null | undefined): CardForm {
-  if (paymentSource === PaymentSource.Payor || !patient) return { ...emptyCardForm };
+  if (!patient) return { ...emptyCardForm };
+  if (paymentSource === PaymentSource.Payor) return { ...emptyCardForm, PayorEmail: (patient.payorEmail ?? '').trim() };
   return {
     ...emptyCardForm,
     FullName: [patient.firstName, patient.lastName]

@@ -1,0 +1,265 @@
+import {
+  DocumentStepRoutes,
+  LinkMessages,
+  StepRoutes,
+  StepStatus,
+  type StepRoute,
+  type UpdateStepResult,
+} from '@paylink/shared';
+import type { Queryable } from '../../db/client.js';
+import { writeAudit, type Actor } from '../../lib/audit.js';
+import { conflict, forbidden, notFound } from '../../lib/errors.js';
+import { revokeLinkSessions } from '../sessions/session-tokens.js';
+import { findStep, linkState, listSteps, type LinkRow } from './link-queries.js';
+
+/**
+ * The one owner of a link's lifecycle (issue 10 item 4, docs/decisions/0105): every write of a link's status or
+ * expiry and of its steps (creation, status, document URL) goes through this file, with its audit rows, in the
+ * caller's transaction (the caller holds the link's row lock). The rules live here once:
+ *
+ *   link:  active ──payment approved──▶ completed        active|expired ──cancel──▶ cancelled
+ *          active ──expire──▶ expired (derived: expires_at ≤ now)   active|expired ──extend──▶ active
+ *   step:  1 not started ──▶ 2 in progress ──▶ 4 completed, in order; a document step needs its document signed;
+ *          the payment and confirmation steps complete only with an approved payment, after every earlier step.
+ *
+ * What a document step's document is, is the signing module's business: it comes in through `StepDocuments`
+ * (wired in the composition root), so this module never imports signing and signing may import it.
+ */
+
+/** The signing module's answers about a link's documents (implemented in signing/prepare-step-documents.ts). */
+export interface StepDocuments {
+  /** Creates the missing document of each document step and sets its URL (through setStepDocumentUrl). */
+  prepare(tx: Queryable, o: { linkId: string }): Promise<void>;
+  /** Whether the step's document is signed (steps without a document are). */
+  isComplete(tx: Queryable, o: { linkId: string; linkStepId: number }): Promise<boolean>;
+}
+
+type LockedLink = Pick<LinkRow, 'id' | 'status' | 'expires_at'>;
+
+const NOT_ACTIVE: Record<string, string> = {
+  expired: LinkMessages.expired,
+  cancelled: LinkMessages.cancelled,
+  completed: LinkMessages.completed,
+};
+
+/**
+ * Writes the link's ordered step list, replacing an earlier one (its steps go; payment log rows keep no reference).
+ * Patient information is stored completed: submitting it is what creates the list (docs/decisions/0003).
+ * `allCompleted` is for demo data only (a completed demo link has every step done and no documents).
+ */
+export async function writeStepList(
+  tx: Queryable,
+  o: {
+    actor: Actor;
+    link: LockedLink;
+    routes: readonly string[];
+    replacing: readonly { id: number }[];
+    documents: Pick<StepDocuments, 'prepare'> | null;
+    details?: Record<string, unknown>;
+    allCompleted?: boolean;
+  },
+): Promise<void> {
+  const { link } = o;
+  if (o.replacing.length > 0) {
+    const ids = o.replacing.map((s) => s.id);
+    await tx.query('update payment_log set link_step_id = null where link_step_id = any($1::int[])', [ids]);
+    await tx.query('delete from link_step where link_id = $1', [link.id]);
+  }
+  for (const [i, route] of o.routes.entries()) {
+    const done = o.allCompleted || route === StepRoutes.patientInfo;
+    await tx.query(
+      `insert into link_step (link_id, position, route_path, status_id, completed_at)
+       values ($1, $2, $3, $4, ${done ? 'now()' : 'null'})`,
+      [link.id, i + 1, route, done ? StepStatus.Completed : StepStatus.NotStarted],
+    );
+  }
+  if (o.documents) await o.documents.prepare(tx, { linkId: link.id });
+  await writeAudit(tx, {
+    ...o.actor,
+    action: o.replacing.length > 0 ? 'steps.rebuilt' : 'steps.created',
+    linkId: link.id,
+    details: { routes: o.routes, ...o.details },
+  });
+}
+
+/** The signing module records where a step's document is (null: the step has none). */
+export async function setStepDocumentUrl(
+  tx: Queryable,
+  o: { linkStepId: number; documentUrl: string | null },
+): Promise<void> {
+  await tx.query('update link_step set document_url = $2, updated_at = now() where id = $1', [
+    o.linkStepId,
+    o.documentUrl,
+  ]);
+}
+
+/**
+ * A step becomes in progress (2) or completed (4), in order (PUT /api/linksteps). Refused with 409 on a link that is
+ * not active, out of order, for the payment step (only an approved payment completes it), for an unsigned document,
+ * and for reopening a completed step; 403 for another link's step.
+ */
+export async function moveStep(
+  tx: Queryable,
+  o: {
+    actor: Actor;
+    link: LockedLink;
+    linkStepId: number;
+    statusId: 2 | 4;
+    documents: Pick<StepDocuments, 'isComplete'>;
+  },
+): Promise<UpdateStepResult> {
+  const { link, statusId } = o;
+  const state = linkState(link);
+  if (state !== 'active') throw conflict('link_not_active', NOT_ACTIVE[state]!);
+  const step = await findStep(tx, o.linkStepId);
+  if (!step) throw notFound('No such step.');
+  if (step.link_id !== link.id) throw forbidden('This step belongs to another link.');
+
+  const steps = await listSteps(tx, link.id);
+  const index = steps.findIndex((s) => s.id === step.id);
+  const result: UpdateStepResult = {
+    linkStepId: step.id,
+    linkStepStatusId: statusId,
+    routePath: step.route_path,
+    nextRoutePath: steps[index + 1]?.route_path ?? null,
+  };
+  if (statusId === StepStatus.Completed && step.route_path === StepRoutes.payment) {
+    throw conflict('payment_step', 'The payment step is completed by an approved payment only.');
+  }
+  if (statusId === StepStatus.InProgress && step.status_id === StepStatus.Completed) {
+    throw conflict('step_completed', 'This step is already complete.');
+  }
+  const open = steps.slice(0, index).find((s) => s.status_id !== StepStatus.Completed);
+  if (open) throw conflict('step_order', `Complete the earlier step ${open.route_path} first.`);
+  if (
+    statusId === StepStatus.Completed &&
+    step.status_id !== StepStatus.Completed &&
+    DocumentStepRoutes.includes(step.route_path as StepRoute) &&
+    !(await o.documents.isComplete(tx, { linkId: link.id, linkStepId: step.id }))
+  ) {
+    throw conflict('document_not_signed', 'Sign the document before continuing.');
+  }
+
+  if (step.status_id !== statusId) {
+    await tx.query(
+      `update link_step set status_id = $2::smallint, updated_at = now(),
+         completed_at = case when $3::boolean then now() else null end
+       where id = $1`,
+      [step.id, statusId, statusId === StepStatus.Completed],
+    );
+  }
+  await writeAudit(tx, {
+    ...o.actor,
+    action: 'step.updated',
+    linkId: link.id,
+    details: { linkStepId: step.id, routePath: step.route_path, from: step.status_id, to: statusId },
+  });
+  return result;
+}
+
+/** The first step before the payment that is not complete, or null when the patient may pay (issue 10, item 2). */
+export async function firstOpenStepBeforePayment(q: Queryable, linkId: string): Promise<string | null> {
+  const steps = await listSteps(q, linkId);
+  const payment = steps.findIndex((s) => s.route_path === StepRoutes.payment);
+  if (payment < 0) return StepRoutes.payment;
+  return steps.slice(0, payment).find((s) => s.status_id !== StepStatus.Completed)?.route_path ?? null;
+}
+
+export const stepsIncomplete = (route: string) =>
+  conflict(
+    'steps_incomplete',
+    `Finish the earlier steps (your details, the invoice, ID and contract) before paying: ${route} is not complete yet.`,
+  );
+
+/**
+ * An approved payment completes the payment and confirmation steps and the link, with the same order rule as
+ * moveStep: every step before the payment must be complete (409 steps_incomplete otherwise; the caller decides what
+ * to do with an approval it cannot apply). `by` says what completed it, in the audit rows.
+ */
+export async function completeByPayment(
+  tx: Queryable,
+  o: { actor: Actor; link: LockedLink; by: 'payment' | 'reconciliation' | 'demo' },
+): Promise<void> {
+  const { link } = o;
+  // No link-state check: an approval the gateway made must be recorded even if the link expired meanwhile.
+  const open = await firstOpenStepBeforePayment(tx, link.id);
+  if (open) throw stepsIncomplete(open);
+  const steps = await tx.query<{ id: number; route_path: string }>(
+    `update link_step set status_id = $2, completed_at = coalesce(completed_at, now()), updated_at = now()
+     where link_id = $1 and route_path = any($3::text[]) returning id, route_path`,
+    [link.id, StepStatus.Completed, [StepRoutes.payment, StepRoutes.confirmation]],
+  );
+  await tx.query(`update link set status = 'completed', completed_at = now(), updated_at = now() where id = $1`, [
+    link.id,
+  ]);
+  for (const s of steps.rows) {
+    await writeAudit(tx, {
+      ...o.actor,
+      action: 'step.completed',
+      linkId: link.id,
+      details: { linkStepId: s.id, routePath: s.route_path, by: o.by },
+    });
+  }
+  await writeAudit(tx, { ...o.actor, action: 'link.completed', linkId: link.id, details: { by: o.by } });
+}
+
+/** `reason`: the staff member's words (the console asks for one), kept in the audit row and shown in the timeline. */
+export type LinkChange = ({ kind: 'cancel' } | { kind: 'expire' } | { kind: 'extend'; days: number }) & {
+  reason?: string;
+};
+
+/**
+ * A coordinator's change of a link's lifecycle (docs/decisions/0008):
+ * - cancel: active or expired links; every patient session of the link is revoked at once.
+ * - expire: active links; expires_at becomes now (sessions stay, and every call then answers 'Link Expired.').
+ *   `backdateDays` (demo data only) puts expires_at that many days in the past.
+ * - extend: active or expired links; expires_at = max(expires_at, now) + days.
+ * Completed and cancelled links refuse with 409.
+ */
+export async function applyLinkChange(
+  tx: Queryable,
+  opts: { actor: Actor; link: LockedLink; change: LinkChange; backdateDays?: number },
+): Promise<void> {
+  const { link, change, actor } = opts;
+  const state = linkState(link);
+  if (state === 'completed' || state === 'cancelled') {
+    throw conflict('link_not_active', `The link is ${state}; it cannot be changed.`);
+  }
+  const reason = change.reason ? { reason: change.reason } : {};
+  if (change.kind === 'cancel') {
+    await tx.query(`update link set status = 'cancelled', cancelled_at = now(), updated_at = now() where id = $1`, [
+      link.id,
+    ]);
+    const revoked = await revokeLinkSessions(tx, link.id);
+    await writeAudit(tx, {
+      ...actor,
+      action: 'link.cancelled',
+      linkId: link.id,
+      details: { revokedSessions: revoked, ...reason },
+    });
+  } else if (change.kind === 'expire') {
+    if (state === 'expired') throw conflict('link_not_active', 'The link has already expired.');
+    await tx.query('update link set expires_at = now() - make_interval(days => $2), updated_at = now() where id = $1', [
+      link.id,
+      opts.backdateDays ?? 0,
+    ]);
+    await writeAudit(tx, {
+      ...actor,
+      action: 'link.expired',
+      linkId: link.id,
+      details: opts.backdateDays ? { ...reason, demo: true } : reason,
+    });
+  } else {
+    const r = await tx.query<{ expires_at: Date }>(
+      `update link set expires_at = greatest(expires_at, now()) + make_interval(days => $2), updated_at = now()
+       where id = $1 returning expires_at`,
+      [link.id, change.days],
+    );
+    await writeAudit(tx, {
+      ...actor,
+      action: 'link.extended',
+      linkId: link.id,
+      details: { days: change.days, from: link.expires_at, to: r.rows[0]!.expires_at, ...reason },
+    });
+  }
+}
