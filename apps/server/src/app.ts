@@ -16,7 +16,7 @@ import { guardsBeforeValidation } from './http/guards-first.js';
 import { recordRoutes } from './http/route-inventory.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { requireApiKey } from './http/guards.js';
-import { guessLanguage, localePreloadLink, registerStaticDist } from './http/static-assets.js';
+import { WEB_DIST, guessLanguage, localePreloadLink, registerStaticDist } from './http/static-assets.js';
 import { linkRoutes } from './modules/links/link-routes.js';
 import { adminRoutes } from './modules/admin/admin-routes.js';
 import { authRoutes } from './modules/auth/auth-routes.js';
@@ -28,7 +28,9 @@ import { documentAdminRoutes } from './modules/signing/document-admin-routes.js'
 import { messagingRoutes } from './modules/messaging/messaging-routes.js';
 import { consoleAuthRoutes } from './modules/console-auth/console-auth-routes.js';
 import { consoleRoutes } from './modules/console/console-routes.js';
-import { gatewayCspOrigins } from './providers/gateway/browser-config.js';
+import { appCspDirectives, reportingEndpoints } from './http/content-security-policy.js';
+import { readScriptInventory } from './modules/security/script-inventory.js';
+import { complianceRoutes } from './modules/security/compliance-routes.js';
 import { installIdempotency } from './modules/idempotency/idempotency.js';
 import { refundRoutes } from './modules/refunds/refund-routes.js';
 import { devSettleRoutes } from './modules/refunds/dev-settle-routes.js';
@@ -38,7 +40,7 @@ import { exportRoutes } from './modules/refunds/export-routes.js';
 import { emitWebhookForAudit } from './modules/webhooks/audit-events.js';
 import { addAuditListener } from './lib/audit.js';
 
-export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+export { WEB_DIST };
 /** The practice console (apps/console), served under /console with its own index.html for client routing. */
 export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../console/dist');
 
@@ -47,6 +49,8 @@ const API_KEY_EXEMPT = [
   /^\/api\/admin(\/|$)/,
   /^\/api\/dev(\/|$)/,
   /^\/api\/docs(\/|$)/,
+  // Browsers send CSP violation reports without our headers.
+  /^\/api\/csp-report$/,
   // Twilio's webhooks carry X-Twilio-Signature instead (issue 14).
   /^\/api\/webhooks\/twilio\//,
 ];
@@ -76,8 +80,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.setErrorHandler(errorHandler);
   recordRoutes(app);
 
+  const webDist = ctx.config.WEB_DIST_DIR ?? WEB_DIST;
+  const inventory = readScriptInventory(webDist);
   await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: true, directives: contentSecurityPolicy(ctx) },
+    // The whole policy is spelled out (no helmet defaults) so the tamper check can compare it directive by directive.
+    contentSecurityPolicy: { useDefaults: false, directives: appCspDirectives(ctx.config, inventory) },
     crossOriginEmbedderPolicy: false,
     // The gateway's and signing service's scripts and frames live on their own origins.
     crossOriginResourcePolicy: { policy: 'same-site' },
@@ -115,8 +122,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   refuseControlChars(app);
   await registerRateLimits(app, ctx.config);
   guardsBeforeValidation(app);
+  const reporting = reportingEndpoints(ctx.config);
   app.addHook('onSend', async (request, reply) => {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    else reply.header('reporting-endpoints', reporting);
   });
 
   const apiKey = requireApiKey(ctx);
@@ -151,7 +160,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
   await registerConsoleApp(app);
-  await registerWebApp(app);
+  await registerWebApp(app, webDist);
   return app;
 }
 
@@ -174,23 +183,8 @@ const routeModules: RouteModule[] = [
   messagingRoutes,
   consoleAuthRoutes,
   consoleRoutes,
+  complianceRoutes,
 ];
-
-function contentSecurityPolicy(ctx: AppContext) {
-  const { signOrigin } = ctx.config;
-  const gateway = gatewayCspOrigins(ctx.config);
-  return {
-    'default-src': ["'self'"],
-    'script-src': ["'self'", ...gateway.script, 'https://challenges.cloudflare.com'],
-    'connect-src': ["'self'", ...gateway.connect],
-    'frame-src': ["'self'", signOrigin, ...gateway.frame, 'https://challenges.cloudflare.com'],
-    'img-src': ["'self'", 'data:', 'blob:'],
-    'style-src': ["'self'", "'unsafe-inline'"],
-    'form-action': ["'self'"],
-    'frame-ancestors': ["'none'"],
-    'upgrade-insecure-requests': null,
-  };
-}
 
 /**
  * The built console: its files under /console/; every other GET under /console answers its index.html so deep links
@@ -223,11 +217,11 @@ async function registerConsoleApp(app: FastifyInstance) {
 }
 
 /** The built web app: static files, /locales, and index.html for every other non-API GET (client routing). */
-async function registerWebApp(app: FastifyInstance) {
-  const hasBuild = fs.existsSync(path.join(WEB_DIST, 'index.html'));
+async function registerWebApp(app: FastifyInstance, webDist: string) {
+  const hasBuild = fs.existsSync(path.join(webDist, 'index.html'));
   if (hasBuild) {
     // Precompressed Brotli/gzip by negotiation; immutable hashed assets; index.html and /locales revalidated.
-    await registerStaticDist(app, { root: WEB_DIST });
+    await registerStaticDist(app, { root: webDist });
   }
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0]!;

@@ -160,6 +160,10 @@ const envSchema = z.object({
    * the bundled Spanish sample when no contract is configured (docs/decisions/0165).
    */
   CONTRACT_PDF_PATH_ES: pdfFile,
+  /** Where the built patient app is (default apps/web/dist): the server serves it and inventories its scripts. */
+  WEB_DIST_DIR: z.string().min(1).optional(),
+  /** How often the payment page tamper check runs (PCI DSS 11.6.1: at least weekly); `off` disables the schedule. */
+  TAMPER_CHECK_INTERVAL: offOrDuration('24h'),
   // Messaging (issue 14): reminder plan defaults (the console's practice settings override them), durations like
   // 30s, 90m, 24h, 3d; `off` disables.
   REMINDER_UNOPENED_AFTER: offOrDuration('24h'),

@@ -12,6 +12,8 @@ import { startOutboxWorker } from './modules/outbox/outbox-worker.js';
 import { startWebhookWorker } from './modules/webhooks/webhook-worker.js';
 import { startReconcileWorker } from './modules/payments/reconcile-payment.js';
 import { startMessagingWorker } from './modules/messaging/messaging-worker.js';
+import { startTamperWorker } from './modules/security/tamper-worker.js';
+import { WEB_DIST } from './http/static-assets.js';
 import { signingStepDocuments } from './modules/signing/prepare-step-documents.js';
 import { runBootSeed, type BootSeedResult } from './seed/boot-seed.js';
 import { exposureWarning, providerLines } from './startup-report.js';
@@ -72,6 +74,7 @@ async function main() {
     15_000,
   );
   const messaging = startMessagingWorker(ctx);
+  const tamper = startTamperWorker(ctx, config.WEB_DIST_DIR ?? WEB_DIST);
   const side: { name: string; origin: string; server: import('fastify').FastifyInstance }[] = [];
   for (const s of sideServers.filter((x) => x.enabled(ctx))) {
     const server = await s.build(ctx);
@@ -81,6 +84,7 @@ async function main() {
 
   const shutdown = async () => {
     await messaging.stop();
+    await tamper.stop();
     await outbox.stop();
     await webhooks.stop();
     await reconciler.stop();

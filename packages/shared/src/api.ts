@@ -163,8 +163,22 @@ export const confirmPaymentBodySchema = z
       .union([z.email('payorEmail must be an e-mail address'), z.literal('')])
       .optional()
       .default(''),
+    /**
+     * When the patient pays: where to e-mail the receipt (the payment page's optional field, prefilled with the
+     * e-mail on file). '' = no e-mail: the receipt goes by SMS to the phone on file. Absent = the e-mail on file.
+     */
+    receiptEmail: z.union([z.email('receiptEmail must be an e-mail address').max(320), z.literal('')]).optional(),
   })
   .strict();
+
+/** How the receipt of an approved payment was sent; `to` is masked. 'none': no e-mail and no phone on file. */
+export const ReceiptChannels = ['email', 'sms', 'none'] as const;
+export type ReceiptChannel = (typeof ReceiptChannels)[number];
+export const paymentReceiptSchema = z.object({
+  channel: z.enum(ReceiptChannels),
+  to: z.string().nullable(),
+});
+export type PaymentReceipt = z.infer<typeof paymentReceiptSchema>;
 
 export const confirmPaymentResultSchema = z.object({
   linkId: z.string(),
@@ -174,6 +188,8 @@ export const confirmPaymentResultSchema = z.object({
   cardBrand: z.string().nullable(),
   cardLast4: z.string().nullable(),
   paidAt: z.string(),
+  /** What the patient was sent (the confirmation page says exactly this). */
+  receipt: paymentReceiptSchema,
 });
 
 /** Every 4xx this API sends: a machine code, a sentence for people, and per-field messages for forms. */

@@ -9,3 +9,4 @@ export * from './money.js';
 export * from './text.js';
 export * from './console.js';
 export * from './messaging.js';
+export * from './compliance.js';

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
@@ -9,6 +11,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
  * - Everything else (index.html, /locales/…, icons) is `no-cache`: a browser may keep it but revalidates with the
  *   ETag / Last-Modified each time, so a deploy is picked up at once and an unchanged file costs a 304.
  */
+/** The built patient app (apps/web/dist); WEB_DIST_DIR overrides it. */
+export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const REVALIDATE = 'no-cache';
 

@@ -13,7 +13,10 @@ import { signedIn } from '../store/auth-slice';
 
 export const LINK_ID = 'AbCdEfGhIjKlMnOpQrStUv12';
 
-export async function renderApp(path: string, opts: { setup?: (dispatch: AppDispatch) => void; lng?: string } = {}) {
+export async function renderApp(
+  path: string,
+  opts: { setup?: (dispatch: AppDispatch) => void; lng?: string; state?: unknown } = {},
+) {
   window.localStorage.clear();
   const { store, persistor } = makeStore({ passphrase: 'test-passphrase' });
   await new Promise<void>((resolve) => {
@@ -29,7 +32,9 @@ export async function renderApp(path: string, opts: { setup?: (dispatch: AppDisp
   opts.setup?.(store.dispatch);
   const i18n = await createTestI18n(opts.lng ?? 'en');
   await loadAppConfig();
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const [pathname, search = ''] = path.split('?');
+  const entry = opts.state === undefined ? path : { pathname, search: search && `?${search}`, state: opts.state };
+  const router = createMemoryRouter(routes, { initialEntries: [entry] });
   const view = await act(async () =>
     render(
       <Provider store={store}>

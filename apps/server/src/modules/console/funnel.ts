@@ -152,7 +152,9 @@ export async function queryFunnel(opts: {
       const times = stageTimes(l);
       let last: FunnelStageKey = 'created';
       for (const k of FUNNEL_STAGES) if (times.get(k) != null) last = k;
-      groups.set(last, [...(groups.get(last) ?? []), l]);
+      const g = groups.get(last);
+      if (g) g.push(l);
+      else groups.set(last, [l]);
     }
     const stalled = FUNNEL_STAGES.filter((k) => groups.has(k)).map((stage) => {
       const ls = groups
@@ -174,7 +176,12 @@ export async function queryFunnel(opts: {
       };
     });
     const byCoord = new Map<string, LinkFacts[]>();
-    for (const l of links) byCoord.set(l.created_by ?? '', [...(byCoord.get(l.created_by ?? '') ?? []), l]);
+    // push, not spread: copying the list per link is quadratic (10,000 links of one coordinator).
+    for (const l of links) {
+      const g = byCoord.get(l.created_by ?? '');
+      if (g) g.push(l);
+      else byCoord.set(l.created_by ?? '', [l]);
+    }
     const byCoordinator = [...byCoord.entries()]
       .map(([id, ls]) => ({
         coordinator: id ? { id, name: ls[0]!.coord_name ?? '', email: ls[0]!.coord_email ?? '' } : null,

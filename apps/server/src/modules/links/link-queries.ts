@@ -92,6 +92,9 @@ export interface PaymentRow {
   payor_email: string | null;
   paid_at: Date | null;
   refunded_cents: number;
+  /** Migration 0106: how the receipt was sent ('email' | 'sms' | 'none'), and to whom (masked). */
+  receipt_channel?: string | null;
+  receipt_to?: string | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -1,4 +1,4 @@
-import { LinkMessages, PaymentSource } from '@paylink/shared';
+import { LinkMessages, PaymentSource, type PaymentReceipt } from '@paylink/shared';
 import type { Db, Queryable } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { AppError, LinkStateError } from '../../lib/errors.js';
@@ -9,7 +9,8 @@ import type { Actor } from '../../lib/audit.js';
 import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { loadPracticeInfo, type PracticeInfo } from '../outbox/practice-info.js';
 import { findAttempt, type AttemptRow } from './payment-queries.js';
-import { renderReceipt } from './payment-receipt.js';
+import { maskReceiptAddress, renderReceipt, renderSmsReceipt } from './payment-receipt.js';
+import { isOptedOut } from '../messaging/opt-outs.js';
 import { queuePayorPaidNotice } from './payor-paid-notice.js';
 
 export interface ConfirmPaymentInput {
@@ -17,6 +18,8 @@ export interface ConfirmPaymentInput {
   transactionId: string;
   payorFullName: string;
   payorEmail: string;
+  /** Patient pays: the payment page's receipt e-mail ('' = none: SMS); absent = the e-mail on file. */
+  receiptEmail?: string;
 }
 
 export interface ConfirmPaymentResult {
@@ -28,6 +31,7 @@ export interface ConfirmPaymentResult {
   cardBrand: string | null;
   cardLast4: string | null;
   paidAt: string;
+  receipt: PaymentReceipt;
 }
 
 /** The gateway could not be asked: the payment may have gone through. Truthful, and safe to retry. */
@@ -49,6 +53,10 @@ function toResult(p: PaymentRow): ConfirmPaymentResult {
     cardBrand: p.card_brand,
     cardLast4: p.card_last4,
     paidAt: new Date(p.paid_at!).toISOString(),
+    receipt: {
+      channel: (p.receipt_channel as PaymentReceipt['channel'] | null) ?? 'none',
+      to: p.receipt_to ?? null,
+    },
   };
 }
 
@@ -222,44 +230,7 @@ export async function recordApproval(
   // The payment and confirmation steps and the link: the lifecycle's transition, with its order rule.
   await completeByPayment(tx, { actor: o.actor, link, by: o.by ?? 'payment' });
 
-  const to = (payorPays ? payorEmail || link.email : link.email)?.trim();
-  if (to) {
-    const practice = await loadPracticeInfo(tx, o.practiceFallback);
-    const receipt = renderReceipt({
-      lang: link.language,
-      practice,
-      amountCents: paid.amount_cents,
-      paidAt: new Date(paid.paid_at!),
-      cardBrand: paid.card_brand,
-      cardLast4: paid.card_last4,
-      transactionId: txn.txnId,
-      approvalCode: paid.approval_code ?? '',
-      paidBy: payorPays ? payorName : null,
-      timeZone: o.timeZone,
-    });
-    const { id } = await enqueueMessage(tx, {
-      channel: 'email',
-      to,
-      subject: receipt.subject,
-      text: receipt.text,
-      html: receipt.html,
-      linkId: link.id,
-      kind: 'receipt',
-    });
-    await writeAudit(tx, {
-      ...o.actor,
-      action: 'payment.receipt_queued',
-      linkId: link.id,
-      details: { outboxId: id, recipient: payorPays ? 'payor' : 'patient', language: link.language },
-    });
-  } else {
-    await writeAudit(tx, {
-      ...o.actor,
-      action: 'payment.receipt_skipped',
-      linkId: link.id,
-      details: { reason: 'no e-mail address on file' },
-    });
-  }
+  const receipt = await queueReceipt(tx, { ...o, paid, payorPays, payorName, payorEmail });
   // The patient hears that their payor paid (issue 16, item 7); the payor got the receipt.
   if (payorPays) {
     await queuePayorPaidNotice(tx, {
@@ -267,11 +238,98 @@ export async function recordApproval(
       link,
       practice: await loadPracticeInfo(tx, o.practiceFallback),
       payorName: link.payor_name || payorName,
-      receiptTo: to || null,
+      receiptTo: receipt.channel === 'email' ? receipt.address : null,
       amountCents: paid.amount_cents,
       paidAt: new Date(paid.paid_at!),
       timeZone: o.timeZone,
     });
   }
-  return paid;
+  const r2 = await tx.query<PaymentRow>(
+    'update payment set receipt_channel = $2, receipt_to = $3 where id = $1 returning *',
+    [paid.id, receipt.channel, receipt.to],
+  );
+  return r2.rows[0]!;
+}
+
+/**
+ * The receipt goes where the patient can read it (issue 10 item 7): by e-mail to the payor (payor pays) or to the
+ * address the patient gave on the payment page, else the one on file; with no e-mail, by SMS to the phone on file
+ * (unless it opted out); with neither, nothing is sent and the confirmation says so. Queued in the recording
+ * transaction; what was sent is kept on the payment for the confirmation page.
+ */
+async function queueReceipt(
+  tx: Queryable,
+  o: {
+    actor: Actor;
+    input: ConfirmPaymentInput;
+    link: LinkRow;
+    paid: PaymentRow;
+    txn: GatewayTransaction;
+    payorPays: boolean;
+    payorName: string | null;
+    payorEmail: string | null;
+    practiceFallback?: Partial<PracticeInfo>;
+    timeZone?: string;
+  },
+): Promise<PaymentReceipt & { address: string | null }> {
+  const { link, paid, txn, payorPays } = o;
+  const patientEmail = o.input.receiptEmail !== undefined ? o.input.receiptEmail : link.email;
+  const email = (payorPays ? o.payorEmail || link.email : patientEmail)?.trim();
+  const phone = link.phone?.trim();
+  const practice = await loadPracticeInfo(tx, o.practiceFallback);
+  const facts = {
+    lang: link.language,
+    practice,
+    amountCents: paid.amount_cents,
+    paidAt: new Date(paid.paid_at!),
+    cardBrand: paid.card_brand,
+    cardLast4: paid.card_last4,
+    transactionId: txn.txnId,
+    approvalCode: paid.approval_code ?? '',
+    paidBy: payorPays ? o.payorName : null,
+    timeZone: o.timeZone,
+  };
+  const recipient = payorPays ? 'payor' : 'patient';
+  if (email) {
+    const mail = renderReceipt(facts);
+    const { id } = await enqueueMessage(tx, {
+      channel: 'email',
+      to: email,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+      linkId: link.id,
+      kind: 'receipt',
+    });
+    await writeAudit(tx, {
+      ...o.actor,
+      action: 'payment.receipt_queued',
+      linkId: link.id,
+      details: { outboxId: id, channel: 'email', recipient, language: link.language },
+    });
+    return { channel: 'email', to: maskReceiptAddress('email', email), address: email };
+  }
+  if (!payorPays && phone && !(await isOptedOut(tx, 'sms', phone))) {
+    const { id } = await enqueueMessage(tx, {
+      channel: 'sms',
+      to: phone,
+      text: renderSmsReceipt(facts),
+      linkId: link.id,
+      kind: 'receipt',
+    });
+    await writeAudit(tx, {
+      ...o.actor,
+      action: 'payment.receipt_queued',
+      linkId: link.id,
+      details: { outboxId: id, channel: 'sms', recipient: 'patient', language: link.language },
+    });
+    return { channel: 'sms', to: maskReceiptAddress('sms', phone), address: phone };
+  }
+  await writeAudit(tx, {
+    ...o.actor,
+    action: 'payment.receipt_skipped',
+    linkId: link.id,
+    details: { reason: phone ? 'no e-mail address; the phone opted out of SMS' : 'no e-mail address or phone on file' },
+  });
+  return { channel: 'none', to: null, address: null };
 }

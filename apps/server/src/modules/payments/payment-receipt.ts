@@ -79,3 +79,44 @@ export function renderReceipt(f: ReceiptFacts): { subject: string; text: string;
   const { html, text } = renderEmail({ lang: f.lang, practice: f.practice, title: t.title, paragraphs });
   return { subject: t.subject(f.practice.name), text, html };
 }
+
+const SMS = {
+  en: (f: SmsReceiptFacts) =>
+    `${f.practice}: payment of ${f.amount} received${f.last4 ? ` (card ending ${f.last4})` : ''}. ` +
+    `Transaction ${f.transactionId}. Keep this text as your receipt.`,
+  es: (f: SmsReceiptFacts) =>
+    `${f.practice}: recibimos su pago de ${f.amount}${f.last4 ? ` (tarjeta terminada en ${f.last4})` : ''}. ` +
+    `Transaccion ${f.transactionId}. Conserve este mensaje como recibo.`,
+} as const;
+
+interface SmsReceiptFacts {
+  practice: string;
+  amount: string;
+  last4: string | null;
+  transactionId: string;
+}
+
+/**
+ * The receipt by SMS, for a patient with no e-mail address (issue 10 item 7): short, the money and the transaction
+ * only — nothing medical, no name; Spanish without accents (GSM-7). The practice name is cut to keep it short.
+ */
+export function renderSmsReceipt(
+  f: Pick<ReceiptFacts, 'lang' | 'practice' | 'amountCents' | 'cardLast4' | 'transactionId'>,
+): string {
+  return (SMS[f.lang] ?? SMS.en)({
+    practice: f.practice.name.slice(0, 40),
+    amount: formatUsd(f.amountCents, 'en-US'),
+    last4: f.cardLast4,
+    transactionId: f.transactionId,
+  });
+}
+
+/** An address shown back to the patient: j***@example.com, (***) ***-1234. */
+export function maskReceiptAddress(channel: 'email' | 'sms', address: string): string {
+  if (channel === 'sms') {
+    const digits = address.replace(/\D+/g, '');
+    return digits.length >= 4 ? `***-***-${digits.slice(-4)}` : '****';
+  }
+  const [user, domain] = address.split('@');
+  return `${(user ?? '').slice(0, 1)}***@${domain ?? ''}`;
+}

@@ -347,6 +347,82 @@ describe('receipt e-mail', () => {
   });
 });
 
+describe('receipts tell the truth (issue 10 item 7)', () => {
+  async function allReceipts(linkId: string) {
+    const r = await db().query<{ channel: string; to_address: string; body_text: string }>(
+      `select channel, to_address, body_text from outbox_message where link_id = $1 and kind = 'receipt'`,
+      [linkId],
+    );
+    return r.rows;
+  }
+
+  it('a patient with no e-mail on file gets the receipt by SMS (short, nothing medical), and the answer says so', async () => {
+    const link = await createLinkAtPaymentStep(env.ctx, { email: '', amountDollars: 1250 });
+    const pay = await approvedPayment(link);
+    const r = await confirm(env, link, pay.ssl_txn_id!);
+    expect(r.statusCode).toBe(200);
+    expect(r.json().receipt).toEqual({ channel: 'sms', to: '***-***-0100' });
+    const [sms, ...more] = await allReceipts(link.linkId);
+    expect(more).toEqual([]);
+    expect(sms!.channel).toBe('sms');
+    expect(sms!.to_address).toBe('5125550100');
+    expect(sms!.body_text).toContain('$1,250.00');
+    expect(sms!.body_text).toContain(pay.ssl_txn_id);
+    expect(sms!.body_text).toContain('receipt');
+    expect(sms!.body_text).not.toMatch(/Rhinoplasty|Ana|García/);
+    expect(sms!.body_text.length).toBeLessThanOrEqual(220);
+    expect(await auditActions(link.linkId)).toContain('payment.receipt_queued');
+    // The same approval reported again gets the same truthful answer.
+    expect((await confirm(env, link, pay.ssl_txn_id!)).json().receipt).toEqual({ channel: 'sms', to: '***-***-0100' });
+  });
+
+  it('in Spanish', async () => {
+    const link = await createLinkAtPaymentStep(env.ctx, { email: '', language: 'es' });
+    const pay = await approvedPayment(link);
+    await confirm(env, link, pay.ssl_txn_id!);
+    const [sms] = await allReceipts(link.linkId);
+    expect(sms!.body_text).toContain('recibimos su pago de $500.00');
+    expect(sms!.body_text).toContain('Conserve este mensaje como recibo');
+  });
+
+  it("the payment page's receipt e-mail wins over the one on file; an emptied field means SMS", async () => {
+    const typed = await createLinkAtPaymentStep(env.ctx);
+    const pay = await approvedPayment(typed);
+    const r = await confirm(env, typed, pay.ssl_txn_id!, { receiptEmail: 'ana.personal@example.org' });
+    expect(r.json().receipt).toEqual({ channel: 'email', to: 'a***@example.org' });
+    expect((await allReceipts(typed.linkId)).map((m) => [m.channel, m.to_address])).toEqual([
+      ['email', 'ana.personal@example.org'],
+    ]);
+
+    const emptied = await createLinkAtPaymentStep(env.ctx);
+    const pay2 = await approvedPayment(emptied);
+    const r2 = await confirm(env, emptied, pay2.ssl_txn_id!, { receiptEmail: '' });
+    expect(r2.json().receipt.channel).toBe('sms');
+    expect((await allReceipts(emptied.linkId)).map((m) => m.channel)).toEqual(['sms']);
+
+    const bad = await confirm(env, emptied, pay2.ssl_txn_id!, { receiptEmail: 'not an address' });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('the default stays the e-mail on file, and the answer names it', async () => {
+    const link = await createLinkAtPaymentStep(env.ctx);
+    const pay = await approvedPayment(link);
+    const r = await confirm(env, link, pay.ssl_txn_id!);
+    expect(r.json().receipt).toEqual({ channel: 'email', to: 'a***@example.com' });
+  });
+
+  it('nothing to send to: nothing is promised', async () => {
+    // An e-mail sign-in link with no phone, and the patient emptied the receipt e-mail field.
+    const link = await createLinkAtPaymentStep(env.ctx);
+    await db().query(`update link set phone = '', sign_in_method = 'email' where id = $1`, [link.linkId]);
+    const pay = await approvedPayment(link);
+    const r = await confirm(env, link, pay.ssl_txn_id!, { receiptEmail: '' });
+    expect(r.json().receipt).toEqual({ channel: 'none', to: null });
+    expect(await allReceipts(link.linkId)).toEqual([]);
+    expect(await auditActions(link.linkId)).toContain('payment.receipt_skipped');
+  });
+});
+
 describe('the patient hears that the payor paid (issue 16, item 7)', () => {
   const notices = async (linkId: string) =>
     (

@@ -1,8 +1,10 @@
 /**
  * /confirmation (spec screen 7): check image, 'Your payment was successful', the Transaction ID, the amount in USD,
- * a thank-you and 'Check your email for your receipt'. Without patient or payment data: the steps-complete message.
+ * a thank-you and 'Check your email for your receipt' — when a receipt was e-mailed; otherwise what was sent
+ * (issue 10 item 7: a text message, or nothing). Without patient or payment data: the steps-complete message.
  */
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { formatUsd, parseDollarsToCents, PaymentSource } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';
 import { useAppSelector } from '../../store/hooks';
@@ -26,11 +28,30 @@ function CheckImage(props: { label: string }) {
   );
 }
 
+/** What was actually sent (issue 10 item 7): never a promised e-mail that does not exist. */
+function ReceiptNote(props: { channel: string; to: string }) {
+  const { t } = useTranslation();
+  if (props.channel === 'email') {
+    return (
+      <>
+        <p className="mb-0 fw-semibold">{t('confirmation.receipt')}</p>
+        {props.to && <p className="small mb-0">{t('confirmation.receiptSentTo', { to: props.to })}</p>}
+      </>
+    );
+  }
+  if (props.channel === 'sms') {
+    return <p className="mb-0 fw-semibold">{t('confirmation.receiptSms', { to: props.to })}</p>;
+  }
+  if (props.channel === 'none') return <p className="mb-0">{t('confirmation.receiptNone')}</p>;
+  return null;
+}
+
 export default function ConfirmationPage() {
   const { t, i18n } = useTranslation();
   useNeutralizeBack();
   const patient = useAppSelector(selectPatient);
   const payment = useAppSelector((s) => s.payment);
+  const receipt = (useLocation().state as { receipt?: { channel?: string; to?: string } } | null)?.receipt;
   if (!patient || !payment.ssl_txn_id) return <MessagePage titleKey="errors.stepsCompleteTitle" />;
 
   const cents = parseDollarsToCents(payment.ssl_amount);
@@ -70,7 +91,7 @@ export default function ConfirmationPage() {
               : t('confirmation.thankYou')}
           </p>
         )}
-        <p className="mb-0 fw-semibold">{t('confirmation.receipt')}</p>
+        <ReceiptNote channel={receipt?.channel ?? ''} to={receipt?.to ?? ''} />
       </div>
     </PageLayout>
   );

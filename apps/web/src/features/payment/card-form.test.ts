@@ -14,6 +14,7 @@ const complete: CardForm = {
   BillingCity: 'Beverly Hills',
   BillingState: 'California',
   PayorEmail: '',
+  ReceiptEmail: '',
   Agreed: true,
 };
 const patientCtx = { paymentSource: 1, authorisationSigned: false, now, submitting: false };
@@ -66,6 +67,18 @@ describe('PAY NOW', () => {
     });
     expect(canPayNow(payorForm, { ...payorCtx, authorisationSigned: false })).toBe(false);
   });
+
+  it('takes an optional receipt e-mail when the patient pays: empty is fine, a typo is not', () => {
+    expect(validateCardForm({ ...complete, ReceiptEmail: '' }, patientCtx)).toEqual({});
+    expect(validateCardForm({ ...complete, ReceiptEmail: 'ana@example.com' }, patientCtx)).toEqual({});
+    expect(validateCardForm({ ...complete, ReceiptEmail: 'ana@example' }, patientCtx)).toEqual({
+      ReceiptEmail: 'invalid.receiptEmail',
+    });
+    expect(
+      confirmPaymentBodySchema.safeParse({ linkId: 'a'.repeat(22), transactionId: 'T1', receiptEmail: 'ana@example' })
+        .success,
+    ).toBe(false);
+  });
 });
 
 describe('prefill', () => {
@@ -76,8 +89,9 @@ describe('prefill', () => {
     city: 'Austin',
     state: 'TX',
     zipCode: '73301',
+    email: 'jane@example.com',
   };
-  it('fills name, zip, address, city and state from the patient when the patient pays', () => {
+  it('fills name, zip, address, city, state and the receipt e-mail from the patient when the patient pays', () => {
     expect(prefillCardForm(1, patient)).toEqual({
       ...emptyCardForm,
       FullName: 'Jane Doe',
@@ -85,6 +99,7 @@ describe('prefill', () => {
       BillingAddress: '1 Main St',
       BillingCity: 'Austin',
       BillingState: 'Texas',
+      ReceiptEmail: 'jane@example.com',
     });
   });
   it('starts empty when the payor pays', () => {

@@ -13,6 +13,8 @@ export interface CardForm {
   BillingCity: string;
   BillingState: string;
   PayorEmail: string;
+  /** Patient pays: where the receipt is e-mailed (optional; empty = by SMS to the phone on file). */
+  ReceiptEmail: string;
   Agreed: boolean;
 }
 
@@ -28,6 +30,7 @@ export const emptyCardForm: CardForm = {
   BillingCity: '',
   BillingState: '',
   PayorEmail: '',
+  ReceiptEmail: '',
   Agreed: false,
 };
 
@@ -38,6 +41,7 @@ export interface PatientRecordLike {
   city?: string | null;
   state?: string | null;
   zipCode?: string | null;
+  email?: string | null;
   payorEmail?: string | null;
 }
 
@@ -58,6 +62,7 @@ export function prefillCardForm(paymentSource: number, patient: PatientRecordLik
     BillingAddress: (patient.address ?? '').trim(),
     BillingCity: (patient.city ?? '').trim(),
     BillingState: stateValueFor(patient.state),
+    ReceiptEmail: (patient.email ?? '').trim(),
   };
 }
 
@@ -96,6 +101,9 @@ export function validateCardForm(form: CardForm, ctx: CardFormContext): CardForm
     if (!form.PayorEmail.trim()) errors.PayorEmail = 'required.payorEmail';
     else if (!isPayorEmail(form.PayorEmail.trim())) errors.PayorEmail = 'invalid.payorEmail';
     if (!ctx.authorisationSigned) errors.Signature = 'required.signature';
+  } else if (form.ReceiptEmail.trim() && !isPayorEmail(form.ReceiptEmail.trim())) {
+    // Optional, but a typo would lose the receipt: the server takes the same rule.
+    errors.ReceiptEmail = 'invalid.receiptEmail';
   }
   if (!form.Agreed) errors.Agreed = 'required.agreement';
   return errors;

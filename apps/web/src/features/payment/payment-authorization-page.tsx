@@ -35,7 +35,13 @@ import './payment.css';
 export const AUTHORIZATION_FRAME_HEIGHT = 400;
 
 /** Messages that only mean "not finished yet": shown after the field is left, not while typing. */
-const INCOMPLETE = new Set(['expiry.format', 'cvc.length', 'cardNumber.tooShort', 'invalid.payorEmail']);
+const INCOMPLETE = new Set([
+  'expiry.format',
+  'cvc.length',
+  'cardNumber.tooShort',
+  'invalid.payorEmail',
+  'invalid.receiptEmail',
+]);
 
 type Touched = Partial<Record<CardField | 'Agreed', boolean>>;
 
@@ -368,6 +374,31 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
             </div>
           </div>
         </fieldset>
+
+        {paymentSource === PaymentSource.Patient && (
+          <fieldset className="form-section" disabled={payment.submitting}>
+            <legend className="h5">{t('receipt.heading')}</legend>
+            <div className="mb-3">
+              <label className="form-label" htmlFor={fid('ReceiptEmail')}>
+                {t('fields.receiptEmail')}
+              </label>
+              <input
+                {...inputProps('ReceiptEmail')}
+                required={false}
+                type="email"
+                autoComplete="email"
+                maxLength={254}
+                aria-describedby={shown('ReceiptEmail') ? fid('ReceiptEmail-error') : fid('ReceiptEmail-hint')}
+                onChange={(e) => setForm((f) => ({ ...f, ReceiptEmail: e.target.value }))}
+              />
+              {feedback('ReceiptEmail') ?? (
+                <div id={fid('ReceiptEmail-hint')} className="form-text">
+                  {t(patient.phone ? 'fields.receiptEmailHint' : 'fields.receiptEmailHintNoPhone')}
+                </div>
+              )}
+            </div>
+          </fieldset>
+        )}
 
         <p id={fid('terms')} className="authorization-text">
           {/* A partial payment is not a deposit: the sentence names what is being paid (decision 0164). */}

@@ -64,15 +64,18 @@ export function useCardPayment(opts: CardPaymentOptions) {
   const recordApproval = useCallback(
     async (response: GatewayResponse, card: CardForm) => {
       const transactionId = str(response.ssl_txn_id);
-      const payorEmail = paymentSource === PaymentSource.Payor ? card.PayorEmail.trim() : '';
-      let result: { amount?: number } | undefined;
+      const payorPays = paymentSource === PaymentSource.Payor;
+      const payorEmail = payorPays ? card.PayorEmail.trim() : '';
+      // The patient's receipt goes to the address on the page ('' = by SMS); the server says what it sent.
+      const receiptEmail = payorPays ? undefined : card.ReceiptEmail.trim();
+      let result: { amount?: number; receipt?: { channel?: string; to?: string | null } } | undefined;
       // The card is charged: a lost answer or a server that cannot reach the gateway yet is retried with backoff
       // for about half a minute (a phone on a train); the server records one approval once, however often told, and
       // keeps confirming on its own after we give up.
       for (let attempt = 0; ; attempt++) {
         try {
-          result = await api.put<{ amount?: number }>('/api/linkpaymenthistory', {
-            body: { linkId, transactionId, payorFullName: card.FullName.trim(), payorEmail },
+          result = await api.put<typeof result>('/api/linkpaymenthistory', {
+            body: { linkId, transactionId, payorFullName: card.FullName.trim(), payorEmail, receiptEmail },
           });
           break;
         } catch (e) {
@@ -102,7 +105,9 @@ export function useCardPayment(opts: CardPaymentOptions) {
       if (step) dispatch(updateStepStatus({ linkStepId: step.linkStepId, linkStepStatusId: StepStatus.Completed }));
       await persistor.flush();
       await persistor.purge();
-      await navigate('/confirmation', { replace: true });
+      // What the receipt was sent by rides in the navigation state (the spec's payment slice has fixed fields).
+      const receipt = { channel: result?.receipt?.channel ?? '', to: result?.receipt?.to ?? '' };
+      await navigate('/confirmation', { replace: true, state: { receipt } });
     },
     [dispatch, navigate, linkId, step, paymentSource, amountDollars],
   );

@@ -14,6 +14,7 @@ const card: CardForm = {
   BillingCity: 'Beverly Hills',
   BillingState: 'California',
   PayorEmail: '',
+  ReceiptEmail: '',
   Agreed: true,
 };
 const base = { threeDSBaseUrl: 'https://gw.example/3ds2', sessionToken: 'session-tok', amountCents: 50000, card };
