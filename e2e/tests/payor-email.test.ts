@@ -22,10 +22,12 @@ import {
   signingFrame,
   signInFrame,
   assertEnabled,
+  sayRe,
   submitPatientInfo,
   uploadIdStep,
   type Flow,
 } from '../support/flows.js';
+import { waitForMessage } from '../support/outbox.js';
 import type { RunningProduct } from '../support/server.js';
 import { setUpProduct } from '../support/suite.js';
 import { DESKTOP, inSession } from '../support/session.js';
@@ -87,6 +89,8 @@ test('payor pays a partial payment: e-mail sign-in, payor ID, signed authorisati
         .inputValue(),
       '',
     );
+    // ...except the payor's e-mail the coordinator entered (issue 16, item 7; decision 0166).
+    assert.equal(await page.getByLabel(sayRe('en', 'payment:fields.payorEmail')).first().inputValue(), payorEmail);
     // The authorisation frame (400 px) must be signed and the payor's e-mail given before PAY NOW.
     const frame = page.locator(`iframe[src^="${product.signOrigin}"]`);
     await frame.waitFor();
@@ -106,6 +110,10 @@ test('payor pays a partial payment: e-mail sign-in, payor ID, signed authorisati
     await expectAccessible(page, '3-D Secure challenge');
     await answerChallenge(f, 'authenticate');
     const { transactionId } = await expectConfirmation(f, { amount: '$1,500.00' });
+    // The payer is thanked, and the patient hears by SMS that the payor paid (issue 16, item 7).
+    await page.getByText('Thank you, Grace, for paying for James Okafor.').waitFor();
+    await page.getByText('We have let James Okafor know that the payment was made.').waitFor();
+    await waitForMessage(product, { to: link.phone, channel: 'sms', match: /Grace Okafor has paid for your link/ });
 
     await expectReceipt(f, { to: payorEmail, amount: '$1,500.00', last4: '0077', transactionId });
     const saved = await getLink(product, link.id);

@@ -96,7 +96,8 @@ const docUrl = (steps: Step[], route: string) => {
 
 /**
  * Opens `src` in a frame of a page served at `origin` (the app's origin unless told otherwise), the way the app's
- * step page hosts it. The parent keeps every message event's origin and data in window.__messages.
+ * step page hosts it. The parent keeps every message event's origin and data in window.__messages, except the layout
+ * messages (frame height, full screen, scroll) the app uses on phones (decision 0167).
  */
 async function hostFrame(page: Page, src: string, origin = product.baseUrl): Promise<FrameLocator> {
   const parentUrl = `${origin}/__signing-test-parent`;
@@ -105,7 +106,7 @@ async function hostFrame(page: Page, src: string, origin = product.baseUrl): Pro
       contentType: 'text/html',
       body: `<!doctype html><html lang="en"><head><title>Parent</title><meta name="viewport" content="width=device-width, initial-scale=1"></head><body>
 <iframe id="doc" title="Document" src="${src}" style="width:100%;height:600px;border:0"></iframe>
-<script>window.__messages=[];addEventListener('message',e=>__messages.push({origin:e.origin,data:e.data}));</script>
+<script>window.__messages=[];addEventListener('message',e=>{if(!['frame-height','overlay','scroll-to'].includes(e.data&&e.data.action))__messages.push({origin:e.origin,data:e.data})});</script>
 </body></html>`,
     }),
   );
@@ -191,6 +192,9 @@ test('contract signed by typing with the keyboard, page by page in Spanish on a 
   await inSession(t, browser, product, { viewport: PHONE, isMobile: true, hasTouch: true }, async ({ page }) => {
     const frame = await hostFrame(page, `${docUrl(steps, '/patientcontract')}?lng=es`);
     await frame.getByRole('heading', { name: 'Contrato del paciente' }).waitFor();
+    // A phone starts on the contract's text (issue 16); the printed pages are one press away.
+    await frame.getByRole('heading', { name: 'Acuerdo Financiero y Consentimiento del Paciente' }).waitFor();
+    await frame.getByRole('button', { name: 'Páginas impresas' }).click();
     // Every page of the PDF is drawn, fitted to the frame's width.
     await frame.getByText('Página 2 de 2').waitFor();
     await expectAccessible(page, 'contract signing page (es, phone)');

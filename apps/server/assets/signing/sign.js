@@ -79,6 +79,8 @@ function setupSignForm() {
   const fullBtn = $('pad-fullscreen');
   const doneBtn = $('pad-done');
   function setFullScreen(on) {
+    // The app lays the frame over the whole screen first, so "full screen" is the screen, not the frame's full height.
+    setOverlay(on);
     box.classList.toggle('fullscreen', on);
     document.documentElement.classList.toggle('pad-open', on);
     fullBtn.hidden = on;
@@ -321,6 +323,62 @@ function setupUploadForm() {
 
 // --------------------------------------------------------------------------------------------------- PDF viewer
 
+const NARROW = 560; // below this width the printed pages' text is too small to read (issue 16, item 1)
+
+/**
+ * The contract's text, reflowed for a narrow screen: pdf.js text items become lines (same baseline), lines become
+ * paragraphs (a larger gap, a new page or another font size) and headings (larger than the body text).
+ */
+function reflowText(pagesItems) {
+  const lines = [];
+  pagesItems.forEach((items, pageIndex) => {
+    let cur = null;
+    for (const item of items) {
+      if (!('str' in item)) continue;
+      const size = Math.hypot(item.transform[2], item.transform[3]) || Math.abs(item.transform[3]) || 10;
+      const y = item.transform[5];
+      if (item.str.trim() !== '') {
+        if (!cur || Math.abs(y - cur.y) > size * 0.5) {
+          cur = { y, size, text: '', page: pageIndex };
+          lines.push(cur);
+        }
+        cur.text += item.str;
+        cur.size = Math.max(cur.size, size);
+      }
+      if (item.hasEOL) cur = null;
+    }
+  });
+  const weight = new Map();
+  for (const l of lines) weight.set(Math.round(l.size), (weight.get(Math.round(l.size)) || 0) + l.text.length);
+  const body = [...weight.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] || 11;
+  const paras = [];
+  let prev = null;
+  let para = null;
+  for (const l of lines) {
+    const kind = l.size > body * 1.04 ? 'h' : l.size < body * 0.9 ? 'small' : 'p';
+    const gap = prev && prev.page === l.page ? prev.y - l.y : Infinity;
+    if (!para || kind !== para.kind || Math.abs(l.size - prev.size) > 0.5 || gap > l.size * 1.6 || gap < 0) {
+      para = { kind, text: l.text.trim() };
+      paras.push(para);
+    } else {
+      para.text += (para.text.endsWith('-') ? '' : ' ') + l.text.trim();
+    }
+    prev = l;
+  }
+  return paras;
+}
+
+function renderReflow(holder, paras) {
+  holder.replaceChildren(
+    ...paras.map((p) => {
+      const el = document.createElement(p.kind === 'h' ? 'h2' : 'p');
+      el.textContent = p.text;
+      if (p.kind === 'small') el.className = 'small';
+      return el;
+    }),
+  );
+}
+
 async function setupPdfViewer() {
   const holder = $('pdf-pages');
   if (!holder) return;
@@ -337,6 +395,7 @@ async function setupPdfViewer() {
       wasmUrl: '/assets/pdfjs/wasm/',
     }).promise;
     const pages = [];
+    const pagesItems = [];
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n);
       const figure = document.createElement('figure');
@@ -349,6 +408,7 @@ async function setupPdfViewer() {
       const text = document.createElement('div');
       text.className = 'visually-hidden';
       const content = await page.getTextContent();
+      pagesItems.push(content.items);
       text.textContent = content.items.map((i) => ('str' in i ? i.str : '')).join(' ');
       figure.append(canvas, text, caption);
       holder.append(figure);
@@ -372,7 +432,31 @@ async function setupPdfViewer() {
       });
     };
     new ResizeObserver(renderAll).observe(holder);
-    renderAll();
+
+    // A PDF with a text layer can be read as text; a scan keeps the pages only.
+    const paras = reflowText(pagesItems);
+    const textHolder = $('pdf-text');
+    if (textHolder && paras.reduce((n, p) => n + p.text.length, 0) > 40) {
+      renderReflow(textHolder, paras);
+      textHolder.lang = document.documentElement.lang;
+      const textBtn = $('view-text');
+      const pagesBtn = $('view-pages');
+      const setView = (view) => {
+        textBtn.setAttribute('aria-pressed', String(view === 'text'));
+        pagesBtn.setAttribute('aria-pressed', String(view === 'pages'));
+        textHolder.hidden = view !== 'text';
+        $('text-view-note').hidden = view !== 'text';
+        holder.hidden = view !== 'pages';
+        if (view === 'pages') renderAll();
+      };
+      textBtn.addEventListener('click', () => setView('text'));
+      pagesBtn.addEventListener('click', () => setView('pages'));
+      $('view-switch').hidden = false;
+      // Phones start with the text; wider screens with the pages as printed.
+      setView(document.documentElement.clientWidth < NARROW ? 'text' : 'pages');
+    } else {
+      renderAll();
+    }
     await rendering;
     statusEl?.remove();
     holder.removeAttribute('aria-busy');
@@ -382,12 +466,85 @@ async function setupPdfViewer() {
   }
 }
 
+// ------------------------------------------------------------------------------------------- layout in the app
+
+/** Messages to the app about the frame's layout (the app checks the origin and the frame): only when framed. */
+function toParent(message) {
+  if (window.parent && window.parent !== window) window.parent.postMessage(message, config.parentOrigin);
+}
+
+/**
+ * One scroll on phones (issue 16, item 1): the page reports its height and the app sizes the frame to it on narrow
+ * screens, so nothing scrolls inside the frame. Full-screen states (the signature pad, reading mode) ask the app to
+ * lay the frame over the whole screen.
+ */
+let reportHeight = () => {};
+function setupFrameLayout() {
+  const main = $('main');
+  let last = 0;
+  const report = (force) => {
+    if (document.documentElement.classList.contains('overlay')) return;
+    const height = Math.ceil(main.getBoundingClientRect().height);
+    if (height && (force === true || Math.abs(height - last) > 1)) {
+      last = height;
+      toParent({ action: 'frame-height', height });
+    }
+  };
+  new ResizeObserver(() => report()).observe(main);
+  report();
+  reportHeight = report;
+}
+
+function setOverlay(on) {
+  document.documentElement.classList.toggle('overlay', on);
+  toParent({ action: 'overlay', on });
+  // Sizes may have changed while full screen (rotation): report again.
+  if (!on) reportHeight(true);
+}
+
+function setupReading() {
+  const docEl = $('contract-doc');
+  const open = $('read-full');
+  const close = $('read-close');
+  const jump = $('jump-sign');
+  if (!docEl || !open || !close) return;
+  const setReading = (on) => {
+    document.documentElement.classList.toggle('reading', on);
+    close.hidden = !on;
+    setOverlay(on);
+    if (on) {
+      window.scrollTo(0, 0);
+      close.focus();
+    } else open.focus();
+  };
+  open.hidden = false;
+  open.addEventListener('click', () => setReading(true));
+  close.addEventListener('click', () => setReading(false));
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && document.documentElement.classList.contains('reading')) setReading(false);
+  });
+  jump?.addEventListener('click', (e) => {
+    e.preventDefault();
+    if (document.documentElement.classList.contains('reading')) setReading(false);
+    const target = $('sign-h');
+    // Inside a frame that scrolls (wide screens) this scrolls the frame; on phones the app scrolls its page to it.
+    target.scrollIntoView({ block: 'start' });
+    toParent({
+      action: 'scroll-to',
+      top: Math.max(0, Math.round(target.getBoundingClientRect().top + window.scrollY)),
+    });
+    target.focus({ preventScroll: true });
+  });
+}
+
 // ---------------------------------------------------------------------------------------------------------- start
 
+setupFrameLayout();
 if (config.completed) {
   notifyParent();
 } else if ($('sign-form')) {
   setupSignForm();
+  setupReading();
   setupPdfViewer();
 } else if ($('upload-form')) {
   setupUploadForm();

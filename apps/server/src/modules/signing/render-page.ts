@@ -63,8 +63,21 @@ function invoiceSection(d: DocumentData, t: Texts, lang: Lang): string {
 function contractSection(t: Texts, pdfUrl: string, fallback: boolean): string {
   // The practice has no contract in the reader's language: say so before the English pages (issue 16, item 3).
   const note = fallback ? `<p class="notice lang-note" id="contract-lang-note">${esc(t.contractInEnglish)}</p>\n` : '';
-  return `<section class="doc contract" aria-labelledby="page-title">
-${note}<div id="pdf-pages" class="pdf-pages" data-src="${esc(pdfUrl)}" aria-busy="true">
+  // Phones (issue 16, item 1): the contract's text reflowed at a legible size (pdf-text), the printed pages on demand,
+  // a full-screen reading mode and a jump to the signature. sign.js fills and shows these; without it, the pages.
+  return `<section class="doc contract" id="contract-doc" aria-labelledby="page-title">
+<button type="button" class="secondary read-close" id="read-close" hidden>${esc(t.closeReading)}</button>
+${note}<div class="doc-tools">
+  <a href="#sign-h" class="jump-link" id="jump-sign">${esc(t.jumpToSign)}</a>
+  <button type="button" class="link-button" id="read-full" hidden>${esc(t.readFullScreen)}</button>
+</div>
+<div class="methods view-switch" id="view-switch" role="group" aria-label="${esc(t.viewLegend)}" hidden>
+  <button type="button" class="toggle" id="view-text" aria-pressed="true" aria-controls="pdf-text">${esc(t.viewText)}</button>
+  <button type="button" class="toggle" id="view-pages" aria-pressed="false" aria-controls="pdf-pages">${esc(t.viewPages)}</button>
+</div>
+<p class="hint" id="text-view-note" hidden>${esc(t.textViewNote)}</p>
+<div id="pdf-text" class="pdf-text" hidden></div>
+<div id="pdf-pages" class="pdf-pages" data-src="${esc(pdfUrl)}" aria-busy="true">
   <p class="muted" id="pdf-status" role="status">${esc(t.pdfLoading)}</p>
 </div>
 <p><a class="pdf-link" href="${esc(pdfUrl)}" target="_blank" rel="noopener">${esc(t.openPdf)}</a></p>
@@ -82,7 +95,7 @@ ${authorizationModel(d, lang)
 function signForm(t: Texts, signer: string, lang: Lang, previous: PreviousTyped | null): string {
   const today = formatDate(new Date(), lang);
   return `<form id="sign-form" class="card" novalidate aria-labelledby="sign-h">
-<h2 id="sign-h">${esc(t.signHeading)}</h2>
+<h2 id="sign-h" tabindex="-1">${esc(t.signHeading)}</h2>
 <div class="field">
   <label for="signer-name">${esc(t.signerName)}</label>
   <input id="signer-name" name="signerName" autocomplete="name" required maxlength="200" value="${esc(previous?.signerName ?? signer)}">
