@@ -20,6 +20,7 @@ const NAV: { to: string; key: string; permission: Permission; end?: boolean }[] 
   { to: '/staff', key: 'nav.staff', permission: 'staff.manage' },
   { to: '/settings', key: 'nav.settings', permission: 'settings.manage' },
   { to: '/webhooks', key: 'money.webhooks.nav', permission: 'webhooks.manage' },
+  { to: '/compliance', key: 'nav.compliance', permission: 'compliance.view' },
 ];
 
 /** The signed-in frame: navigation (what the role may open), account menu, idle time-out, the page. */

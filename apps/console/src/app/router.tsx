@@ -43,6 +43,10 @@ export const routes: RouteObject[] = [
         lazy: () => import('../features/money/webhooks-page').then((m) => ({ Component: m.WebhooksPage })),
       },
       {
+        path: 'compliance',
+        lazy: () => import('../features/compliance/compliance-page').then((m) => ({ Component: m.CompliancePage })),
+      },
+      {
         path: 'security',
         lazy: () => import('../features/auth/security-page').then((m) => ({ Component: m.SecurityPage })),
       },

@@ -11,7 +11,9 @@ export type Permission =
   | 'webhooks.manage'
   | 'funnel.view'
   | 'staff.manage'
-  | 'settings.manage';
+  | 'settings.manage'
+  /** The payment page's script inventory, tamper checks and CSP reports (PCI DSS). */
+  | 'compliance.view';
 
 const GRANTS: Record<StaffRole, readonly Permission[]> = {
   admin: [
@@ -25,6 +27,7 @@ const GRANTS: Record<StaffRole, readonly Permission[]> = {
     'staff.manage',
     'settings.manage',
     'webhooks.manage',
+    'compliance.view',
   ],
   coordinator: ['links.view', 'links.create', 'links.manage', 'payments.view', 'payments.export', 'funnel.view'],
   billing: ['links.view', 'payments.view', 'payments.export', 'payments.refund', 'funnel.view'],

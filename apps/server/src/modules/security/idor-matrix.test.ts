@@ -309,6 +309,7 @@ describe('IDOR matrix (issue 11)', () => {
         wrong.push(`${route} with B's session → ${foreign.statusCode} ${foreign.body.slice(0, 120)}`);
       }
     }
+    console.info(`IDOR matrix: ${calls} patient-route calls refused`);
     expect(wrong).toEqual([]);
     expect(calls).toBeGreaterThan(25);
     expect(await databaseFingerprint(t.ctx.db, PATIENT_TABLES)).toEqual(before);
@@ -343,6 +344,7 @@ describe('IDOR matrix (issue 11)', () => {
         if (r.statusCode !== expected || leaksA(r.body)) wrong.push(`${route} with ${label} → ${r.statusCode}`);
       }
     }
+    console.info(`IDOR matrix: ${calls} staff-route calls refused`);
     expect(wrong).toEqual([]);
     expect(calls).toBeGreaterThan(200);
     expect(await databaseFingerprint(t.ctx.db, PATIENT_TABLES)).toEqual(before);
