@@ -82,6 +82,8 @@ async function main() {
     // --- the practice console: the board with patients at different steps, and one link's page
     {
       const paying = await createLink(product, { firstName: 'Sofia', lastName: 'Reyes', phone: '+13105550199' });
+      // Sent by SMS as a coordinator would, so the link's page shows the message and its delivery status.
+      await admin(product, 'POST', `/links/${paying.id}/send`, { channel: 'sms' });
       const page = await newPage();
       const f: Flow = { page, product, link: paying, lng: 'en' };
       await openLink(f);
@@ -106,6 +108,7 @@ async function main() {
       await staff.getByRole('heading', { level: 1, name: 'Sofia Reyes' }).waitFor();
       await staff.getByRole('list', { name: 'Timeline' }).locator('li').first().waitFor();
       await staff.getByRole('region', { name: 'Documents' }).getByRole('listitem').first().waitFor();
+      await staff.getByRole('list', { name: 'Messages sent for this link' }).getByText('Delivered').first().waitFor();
       await shot(staff, '41-console-link-detail');
       await context.close();
     }

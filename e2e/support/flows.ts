@@ -430,12 +430,22 @@ export async function closeModal(f: Flow): Promise<void> {
   await dialog.waitFor({ state: 'hidden' });
 }
 
-export async function expectConfirmation(f: Flow, o: { amount: string }): Promise<{ transactionId: string }> {
+/** `smsTo`: the receipt went by text message to this (masked) number, and the page says so instead of e-mail. */
+export async function expectConfirmation(
+  f: Flow,
+  o: { amount: string; smsTo?: string },
+): Promise<{ transactionId: string }> {
   const { page } = f;
   await expectRoute(page, '/confirmation', 60_000);
   await page.getByRole('heading', { name: sayRe(f.lng, 'confirmation.title') }).waitFor();
   await page.getByText(o.amount).first().waitFor();
-  await page.getByText(say(f.lng, 'confirmation.receipt')).first().waitFor();
+  if (o.smsTo) {
+    await page
+      .getByText(t(f.lng, 'confirmation.receiptSms', { to: o.smsTo }))
+      .first()
+      .waitFor();
+    assert.equal(await page.getByText(say(f.lng, 'confirmation.receipt')).count(), 0, 'no e-mail receipt promised');
+  } else await page.getByText(say(f.lng, 'confirmation.receipt')).first().waitFor();
   const body = await page.locator('body').innerText();
   const label = t(f.lng, 'confirmation.transactionId').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const m = new RegExp(`${label}\\s*:?\\s*([A-Za-z0-9_-]{4,})`).exec(body);
@@ -487,9 +497,21 @@ export async function walkToPayment(f: Flow, choice: { type?: 1 | 2; source?: 1 
   else await signInBySms(f);
   await choosePayment(f, choice);
   await submitPatientInfo(f);
+  await completeDocumentSteps(f);
+}
+
+/**
+ * From the first document step to the payment page: sign or upload each step the step list names, then Next. With
+ * `reload`, the tab is reloaded on arrival at every step first (a phone back from the camera or the SMS app, issue 10).
+ */
+export async function completeDocumentSteps(f: Flow, o: { reload?: boolean } = {}): Promise<void> {
   for (let guard = 0; guard < 8; guard++) {
     await f.page.waitForURL((u) => u.pathname !== '/patientinfo', { waitUntil: 'commit' });
     const route = new URL(f.page.url()).pathname;
+    if (o.reload) {
+      await f.page.reload();
+      await expectRoute(f.page, route);
+    }
     if (route === '/paymentauthorization') return;
     await nextButton(f).waitFor();
     if (route === '/patientiddocs' || route === '/payoriddocs') await uploadIdStep(f, { seed: guard + 1 });

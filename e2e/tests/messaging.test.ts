@@ -109,7 +109,7 @@ test('coordinator sends a link by SMS; the outbox shows it delivered; a stalled 
     assert.ok(await toggle.isChecked());
     await toggle.uncheck();
     await page.getByRole('list', { name: 'Timeline' }).getByText('Turned reminders off').waitFor();
-    assert.equal(await toggle.isChecked(), false);
+    await eventually(async () => !(await toggle.isChecked()), { message: 'the switch shows reminders off' });
     await expectAccessible(page, 'console link page with messages');
   });
   const after = await admin<{ reminders: { enabled: boolean } }>(product, 'GET', `/links/${link.id}/messages`);

@@ -74,9 +74,12 @@ export async function showConsoleLink(opts: { ctx: AppContext; actor: Actor; id:
         [link.id],
       ),
       tx.query<AuditRowForTimeline>(
-        `select a.id, a.at, a.actor_type, a.actor_id, a.action, a.details, u.name as staff_name, u.email as staff_email
+        `select a.id, a.at, a.actor_type, a.actor_id, a.action, a.details, u.name as staff_name, u.email as staff_email,
+           o.delivery_status
          from audit_event a
          left join staff_user u on a.actor_type = 'staff' and u.id::text = a.actor_id
+         left join outbox_message o on o.link_id = $1 and o.id::text = a.details->>'messageId'
+           and a.action in ('link.sent', 'link.resent', 'link.reminded')
          where a.link_id = $1 order by a.at desc, a.id desc limit 500`,
         [link.id],
       ),

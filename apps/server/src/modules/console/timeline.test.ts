@@ -26,6 +26,15 @@ describe('messaging events on the link timeline', () => {
     expect(first.text.en).toBe('Sent a reminder by e-mail (next step: Patient information)');
   });
 
+  it('a send carries its message’s delivery status now', () => {
+    const e = describeEvent({ ...row('link.sent', { channel: 'email' }, 'staff'), delivery_status: 'accepted' });
+    expect(e.text).toEqual({
+      en: 'Sent the link by e-mail — accepted by the mail server',
+      es: 'Envió el enlace por correo electrónico — aceptado por el servidor de correo',
+    });
+    expect(describeEvent(row('link.sent', { channel: 'sms' }, 'staff')).text.en).toBe('Sent the link by SMS');
+  });
+
   it('tells a final delivery status with the provider error', () => {
     const ok = describeEvent(row('message.delivery', { kind: 'link-send', channel: 'sms', status: 'delivered' }));
     expect(ok.text).toEqual({ en: 'The link message was delivered', es: 'El mensaje con el enlace: entregado' });

@@ -40,6 +40,8 @@ export interface AuditRowForTimeline {
   details: Record<string, unknown> | null;
   staff_name: string | null;
   staff_email: string | null;
+  /** For a send or a reminder: its message's delivery status now (outbox_message), when known. */
+  delivery_status?: string | null;
 }
 
 const money = (cents: unknown) =>
@@ -47,11 +49,15 @@ const money = (cents: unknown) =>
 
 type Text = { en: string; es: string };
 
-/** Final delivery outcomes as Twilio reports them (message.delivery rows). */
+/** Delivery statuses in words (message.delivery rows; the status of a send or reminder). */
 const DELIVERY: Record<string, Text> = {
+  queued: { en: 'queued', es: 'en cola' },
+  sent: { en: 'sent to the carrier', es: 'enviado al operador' },
   delivered: { en: 'delivered', es: 'entregado' },
   undelivered: { en: 'not delivered', es: 'no entregado' },
   failed: { en: 'not sent (failed)', es: 'no enviado (falló)' },
+  accepted: { en: 'accepted by the mail server', es: 'aceptado por el servidor de correo' },
+  refused: { en: 'refused by the mail server', es: 'rechazado por el servidor de correo' },
 };
 type Category = TimelineEntry['category'];
 
@@ -248,7 +254,9 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
       out = say(row.actor_type === 'staff' ? 'staff_action' : 'other', words, words);
     }
   }
-  const [category, text, note] = out;
+  const [category, said, note] = out;
+  const st = row.delivery_status ? DELIVERY[row.delivery_status] : undefined;
+  const text = st ? { en: `${said.en} — ${st.en}`, es: `${said.es} — ${st.es}` } : said;
   // Before sign-in the patient's calls are recorded as the system's; they are still the patient's doing.
   const patient = row.actor_type === 'link' || /^(patient|auth)\./.test(row.action);
   const type = row.actor_type === 'staff' ? 'staff' : patient ? 'patient' : 'system';

@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { admin, createLink, getLink, uniqueEmail } from '../support/admin.js';
+import {
+  CARDS,
+  answerChallenge,
+  assertEnabled,
+  choosePayment,
+  completeDocumentSteps,
+  expectConfirmation,
+  expectReceipt,
+  expectRoute,
+  expectStepsCompletePage,
+  fillCard,
+  openLink,
+  payButton,
+  payNow,
+  signInByEmail,
+  signInBySms,
+  signInFrame,
+  signingFrame,
+  submitPatientInfo,
+  type Flow,
+} from '../support/flows.js';
+import { messageText, waitForMessage } from '../support/outbox.js';
+import type { RunningProduct } from '../support/server.js';
+import { setUpProduct } from '../support/suite.js';
+import { DESKTOP, inSession, PHONE } from '../support/session.js';
+
+/**
+ * Issue 10, as a patient on a flaky phone finds it: the tab reloaded on every step (camera, file picker, SMS app),
+ * a receipt promised only when it is sent, the confirmation lost after the card was charged, and paying before the
+ * documents are signed.
+ */
+let product: RunningProduct;
+let browser: Browser;
+setUpProduct((p, b) => ((product = p), (browser = b)));
+
+const masked = (phone: string) => `***-***-${phone.replace(/\D+/g, '').slice(-4)}`;
+
+test('SMS deposit with no e-mail on file: reload on every step, pay, the receipt comes by SMS and the page says so', async (t) => {
+  const link = await createLink(product, { firstName: 'Rosa', lastName: 'Diaz', email: '' });
+  await inSession(t, browser, product, { viewport: PHONE }, async ({ page }) => {
+    const f: Flow = { page, product, link, lng: 'en' };
+    await openLink(f);
+    await signInBySms(f);
+    await page.reload();
+    await expectRoute(page, '/patientinfo');
+    await choosePayment(f, { type: 1, source: 1, amount: '650' });
+    await submitPatientInfo(f);
+    await completeDocumentSteps(f, { reload: true });
+
+    await expectRoute(page, '/paymentauthorization');
+    // The optional receipt e-mail starts empty (none on file) and says where the receipt goes instead.
+    const receiptEmail = page.getByLabel('E-mail for your receipt (optional)');
+    assert.equal(await receiptEmail.inputValue(), '');
+    await page.getByText('Leave it empty to get your receipt by text message instead.').waitFor();
+    await fillCard(f, { number: CARDS.visaFrictionless });
+    await payNow(f);
+    const { transactionId } = await expectConfirmation(f, { amount: '$650.00', smsTo: masked(link.phone) });
+
+    const sms = await waitForMessage(product, {
+      to: link.phone,
+      channel: 'sms',
+      match: (m) => messageText(m).includes(transactionId),
+      timeout: 30_000,
+    });
+    const text = messageText(sms);
+    assert.match(text, /\$650\.00/);
+    assert.doesNotMatch(text, /Rhinoplasty|Rosa|Diaz/, 'nothing medical, no name');
+    assert.equal((await getLink(product, link.id)).status, 'completed');
+  });
+});
+
+test('e-mail payor: reload on every step, sign the authorisation, pay with the challenge card', async (t) => {
+  const payorEmail = uniqueEmail('payor');
+  const link = await createLink(product, {
+    firstName: 'Tom',
+    lastName: 'Reyes',
+    signInMethod: 'email',
+    payorName: 'Ines Reyes',
+    payorEmail,
+  });
+  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+    const f: Flow = { page, product, link, lng: 'en' };
+    await openLink(f);
+    await signInByEmail(f);
+    await page.reload();
+    await expectRoute(page, '/patientinfo');
+    await choosePayment(f, { type: 2, source: 2, amount: '900' });
+    await submitPatientInfo(f);
+    await completeDocumentSteps(f, { reload: true });
+
+    await expectRoute(page, '/paymentauthorization');
+    await fillCard(f, { number: CARDS.challenge, name: 'Ines Reyes', payorEmail });
+    await signingFrame(f).locator('body').waitFor();
+    await signInFrame(f, signingFrame(f), { by: 'type', name: 'Ines Reyes' });
+    await assertEnabled(payButton(f), 'PAY NOW after signing the authorisation', 30_000);
+    await payNow(f);
+    await answerChallenge(f, 'authenticate');
+    const { transactionId } = await expectConfirmation(f, { amount: '$900.00' });
+    await expectReceipt(f, { to: payorEmail, amount: '$900.00', last4: '0077', transactionId });
+  });
+});
+
+test('no token before the documents; approved at the gateway, confirmation lost, tab closed: the return is completed, one charge', async (t) => {
+  const link = await createLink(product, { firstName: 'Omar', lastName: 'Haddad' });
+  await inSession(t, browser, product, { viewport: PHONE }, async ({ page, context }) => {
+    const f: Flow = { page, product, link, lng: 'en' };
+    const api = (method: 'POST' | 'GET', path: string) =>
+      context.request.fetch(`${product.baseUrl}${path}`, {
+        method,
+        headers: { 'x-api-key': 'paylink-sandbox-api-key' },
+        failOnStatusCode: false,
+      });
+
+    // Item 2: straight to the gateway with the documents unsigned: refused, and the app sends the patient back.
+    await openLink(f);
+    await signInBySms(f);
+    await choosePayment(f, { type: 1, source: 1, amount: '500' });
+    await submitPatientInfo(f);
+    await expectRoute(page, '/patientinvoicedetail');
+    const early = await api('POST', '/api/converge?amount=500.00');
+    assert.equal(early.status(), 409);
+    const refusal = (await early.json()) as { error: string; message: string };
+    assert.equal(refusal.error, 'steps_incomplete');
+    assert.match(refusal.message, /Finish the earlier steps/);
+    await page.goto(`${product.baseUrl}/paymentauthorization`);
+    await expectRoute(page, '/patientinvoicedetail');
+
+    // Item 1: the card is charged, the confirmation never reaches us, the tab is closed.
+    await completeDocumentSteps(f);
+    await expectRoute(page, '/paymentauthorization');
+    let reported = '';
+    const lost = new Promise<void>((resolve) => {
+      void page.route('**/api/linkpaymenthistory', async (route) => {
+        if (route.request().method() !== 'PUT') return route.continue();
+        reported = (JSON.parse(route.request().postData() ?? '{}') as { transactionId?: string }).transactionId ?? '';
+        await route.abort('internetdisconnected');
+        resolve();
+      });
+    });
+    await fillCard(f, { number: CARDS.visaFrictionless });
+    await payNow(f);
+    await lost;
+    assert.ok(reported, 'the gateway approved and the app tried to report it');
+    await page.close();
+    assert.equal((await getLink(product, link.id)).status, 'active', 'nothing recorded yet');
+
+    // The patient comes back: the server asks the gateway first and lands them on the completed state.
+    const again = await context.newPage();
+    await again.goto(link.url);
+    await expectStepsCompletePage(again, 'en');
+    const saved = await getLink(product, link.id);
+    assert.equal(saved.status, 'completed');
+    assert.equal(saved.payment?.transactionId, reported, 'the approval found at the gateway is the one recorded');
+    // No second charge: no new token, and nothing flagged for a void.
+    const token = await api('POST', '/api/converge?amount=500.00');
+    assert.equal(token.status(), 401);
+    assert.equal(await token.text(), 'Process has completed.');
+    const { payments } = await admin<{ payments: { linkId: string; attention: unknown[] }[] }>(
+      product,
+      'GET',
+      '/payments',
+    );
+    const mine = payments.filter((p) => p.linkId === link.id);
+    assert.equal(mine.length, 1);
+    assert.deepEqual(mine[0]!.attention, [], 'no second approval to void');
+  });
+});
