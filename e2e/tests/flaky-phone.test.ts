@@ -21,6 +21,7 @@ import {
   signInFrame,
   signingFrame,
   submitPatientInfo,
+  walkToPayment,
   type Flow,
 } from '../support/flows.js';
 import { messageText, waitForMessage } from '../support/outbox.js';
@@ -168,4 +169,47 @@ test('no token before the documents; approved at the gateway, confirmation lost,
     assert.equal(mine.length, 1);
     assert.deepEqual(mine[0]!.attention, [], 'no second approval to void');
   });
+});
+
+test('the gateway is down while the payment is confirmed: told the truth, revisited later, one charge recorded', async (t) => {
+  const link = await createLink(product, { firstName: 'Lina', lastName: 'Park' });
+  const outage = (down: boolean) =>
+    fetch(`${product.gatewayOrigin}/sandbox/xml-api-outage`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ down }),
+    });
+  try {
+    await inSession(t, browser, product, { viewport: PHONE }, async ({ page, context }) => {
+      const f: Flow = { page, product, link, lng: 'en' };
+      await walkToPayment(f, { type: 1, source: 1, amount: '700' });
+      await fillCard(f, { number: CARDS.visaFrictionless });
+      assert.equal((await outage(true)).status, 200);
+      const answer = page.waitForResponse(
+        (r) => r.url().includes('/api/linkpaymenthistory') && r.request().method() === 'PUT',
+      );
+      await payNow(f);
+      const first = await answer;
+      // The card was charged and the server cannot ask the gateway: it says so, and never "nothing was charged".
+      assert.equal(first.status(), 503);
+      const body = (await first.json()) as { error: string; message: string };
+      assert.equal(body.error, 'payment_unconfirmed');
+      assert.match(body.message, /Do not pay again/);
+      assert.doesNotMatch(body.message, /Nothing was charged/i);
+      const reported = (JSON.parse(first.request().postData() ?? '{}') as { transactionId: string }).transactionId;
+      await page.close();
+
+      // Later, the gateway is back and the patient opens the link again: completed, the one approval recorded.
+      assert.equal((await outage(false)).status, 200);
+      const again = await context.newPage();
+      await again.goto(link.url);
+      await expectStepsCompletePage(again, 'en');
+      const saved = await getLink(product, link.id);
+      assert.equal(saved.status, 'completed');
+      assert.equal(saved.payment?.transactionId, reported);
+      assert.equal(saved.payment?.amount, 700);
+    });
+  } finally {
+    await outage(false);
+  }
 });

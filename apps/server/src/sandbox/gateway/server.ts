@@ -641,7 +641,16 @@ export async function buildSandboxGateway(ctx: AppContext): Promise<FastifyInsta
       return `<txn>${xmlFields(reversalFields(ins.rows[0]!, t))}</txn>`;
     });
 
+  // A gateway outage on demand (tests and demos of issue 10: the gateway down while a payment is confirmed). Only the
+  // XML API (txnquery, void, return) goes down; card pages and payments keep working, as in a partial outage.
+  let xmlApiDown = false;
+  app.post('/sandbox/xml-api-outage', async (request) => {
+    xmlApiDown = (request.body as { down?: unknown } | undefined)?.down === true;
+    return { xmlApiDown };
+  });
+
   const processXml = async (request: { body: unknown }, reply: FastifyReply) => {
+    if (xmlApiDown) return reply.code(503).type('text/plain; charset=utf-8').send('Service Unavailable');
     reply.type('application/xml; charset=utf-8');
     const xml = str((request.body as Record<string, unknown> | undefined)?.xmldata);
     const { txns } = parseConvergeXml(xml);
