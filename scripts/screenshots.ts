@@ -148,7 +148,12 @@ async function main() {
       await nextStep(f);
       await expectRoute(page, '/patientcontract');
       await signingFrame(f).getByRole('button').first().waitFor();
-      await shot(page, '08-contract');
+      // The contract's text on a phone (issue 16): wait for it, and for the frame to take its page's height.
+      await signingFrame(f).locator('#pdf-text h2').first().waitFor();
+      await signingFrame(f).locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 30_000 });
+      await page.waitForFunction(() => (document.querySelector('.document-frame-wrap')?.clientHeight ?? 0) > 900);
+      // The first screen only: a full-page capture does not paint a cross-origin frame beyond the first screen.
+      await shot(page, '08-contract', { fullPage: false });
       await signDocumentStep(f, { by: 'draw' });
       await nextStep(f);
       await expectRoute(page, '/paymentauthorization');
