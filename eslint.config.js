@@ -3,7 +3,7 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-const CONSOLE_FEATURES = ['auth', 'links', 'payments', 'funnel', 'staff', 'settings', 'messaging'];
+const CONSOLE_FEATURES = ['auth', 'links', 'payments', 'funnel', 'staff', 'settings', 'messaging', 'compliance'];
 
 export default tseslint.config(
   {
