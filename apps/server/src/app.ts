@@ -33,6 +33,7 @@ import { readScriptInventory } from './modules/security/script-inventory.js';
 import { complianceRoutes } from './modules/security/compliance-routes.js';
 import { installIdempotency } from './modules/idempotency/idempotency.js';
 import { refundRoutes } from './modules/refunds/refund-routes.js';
+import { devSettleRoutes } from './modules/refunds/dev-settle-routes.js';
 import { webhookRoutes } from './modules/webhooks/webhook-routes.js';
 import { evidenceRoutes } from './modules/evidence/evidence-routes.js';
 import { exportRoutes } from './modules/refunds/export-routes.js';
@@ -175,6 +176,7 @@ const routeModules: RouteModule[] = [
   vitalsRoutes,
   documentAdminRoutes,
   refundRoutes,
+  devSettleRoutes,
   webhookRoutes,
   evidenceRoutes,
   exportRoutes,

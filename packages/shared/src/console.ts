@@ -243,7 +243,8 @@ export const paymentAttemptSchema = z.object({
   id: z.string(),
   at: iso,
   amount: dollars,
-  status: z.enum(['creating', 'open', 'closed', 'approved', 'failed']),
+  /** unknown: the outcome is being checked with the gateway; duplicate: a second approval flagged for a void (issue 10). */
+  status: z.enum(['creating', 'open', 'unknown', 'closed', 'approved', 'duplicate', 'failed']),
   /** Decline or error text reported for the attempt, if any. */
   declineReason: z.string().nullable(),
 });
@@ -260,6 +261,8 @@ export const consolePaymentSchema = z.object({
   transactionId: z.string().nullable(),
   approvalCode: z.string().nullable(),
   paidAt: iso.nullable(),
+  /** Dollars given back so far (refunds and voids, issue 15). */
+  refunded: dollars.default(0),
 });
 
 /** GET /api/admin/links/:id/detail — one read, audited as admin.link_viewed. Documents: GET /api/admin/links/:id/documents. */
@@ -342,6 +345,8 @@ export const paymentReportRowSchema = z.object({
   approvalCode: z.string().nullable(),
   /** Declined or failed gateway attempts on this payment. */
   failedAttempts: z.number().int(),
+  /** Dollars given back so far (refunds and voids, issue 15). */
+  refunded: dollars.default(0),
   coordinator: staffRefSchema.nullable(),
   chosenAt: iso,
   paidAt: iso.nullable(),

@@ -69,6 +69,26 @@ export const flaggedApprovalParamsSchema = z.object({
 export const voidFlaggedApprovalResultSchema = refundSchema.extend({ attemptId: z.string() });
 export type VoidFlaggedApprovalResult = z.infer<typeof voidFlaggedApprovalResultSchema>;
 
+/** GET /api/admin/payments/attention: flagged second approvals not yet voided. */
+export const flaggedApprovalSchema = z.object({
+  attemptId: z.string(),
+  linkId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  transactionId: z.string().nullable(),
+  /** Dollars. */
+  amount: z.number(),
+  /** second_approval or amount_mismatch. */
+  reason: z.string(),
+  cardBrand: z.string().nullable(),
+  cardLast4: z.string().nullable(),
+  flaggedAt: z.string(),
+  /** A void was sent and its answer was lost: check the gateway before trying again. */
+  voidPending: z.boolean(),
+});
+export type FlaggedApproval = z.infer<typeof flaggedApprovalSchema>;
+export const listFlaggedApprovalsResultSchema = z.object({ flags: z.array(flaggedApprovalSchema) });
+
 export const listRefundsResultSchema = z.object({ refunds: z.array(refundSchema) });
 
 export function paymentRefundState(

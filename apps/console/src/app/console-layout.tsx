@@ -19,6 +19,7 @@ const NAV: { to: string; key: string; permission: Permission; end?: boolean }[] 
   { to: '/opt-outs', key: 'nav.optOuts', permission: 'links.view' },
   { to: '/staff', key: 'nav.staff', permission: 'staff.manage' },
   { to: '/settings', key: 'nav.settings', permission: 'settings.manage' },
+  { to: '/webhooks', key: 'money.webhooks.nav', permission: 'webhooks.manage' },
   { to: '/compliance', key: 'nav.compliance', permission: 'compliance.view' },
 ];
 

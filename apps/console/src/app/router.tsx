@@ -39,6 +39,10 @@ export const routes: RouteObject[] = [
         lazy: () => import('../features/settings/settings-page').then((m) => ({ Component: m.SettingsPage })),
       },
       {
+        path: 'webhooks',
+        lazy: () => import('../features/money/webhooks-page').then((m) => ({ Component: m.WebhooksPage })),
+      },
+      {
         path: 'compliance',
         lazy: () => import('../features/compliance/compliance-page').then((m) => ({ Component: m.CompliancePage })),
       },

@@ -14,6 +14,7 @@ import { useLiveUpdates } from './board-api';
 import { cancelLink, expireLink, extendLink } from './link-actions-api';
 import { fetchPdf, useLinkDetail, useLinkDocuments, type LinkDocument } from './link-detail-api';
 import { LinkMessagesCard } from './link-messages-card';
+import { LinkMoneyCard } from '../money/link-money-card';
 import { SendPanel } from './send-panel';
 
 export function LinkDetailPage() {
@@ -46,6 +47,7 @@ export function LinkDetailPage() {
         <div className="col-lg-6">
           <People link={link} />
           <Payment link={link} />
+          <LinkMoneyCard link={link} />
           <Documents id={link.id} />
         </div>
         <div className="col-lg-6">

@@ -10,6 +10,8 @@ import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading } from '../../shared/components/query-state';
 import { formatDate, formatDateTime, formatMoney } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
+import { PaymentRowMoney } from '../money/payment-row-money';
+import { PaymentsMoneyPanel } from '../money/payments-money-panel';
 
 const PAGE_SIZE = 50;
 
@@ -58,6 +60,7 @@ export function PaymentsPage() {
       >
         {t('payments.title')}
       </PageTitle>
+      <PaymentsMoneyPanel />
       <form
         className="row g-2 align-items-end mb-3"
         aria-label={t('board.filters')}
@@ -197,6 +200,7 @@ export function PaymentsPage() {
                         <td data-label={t('payments.amount')}>{formatMoney(r.amount)}</td>
                         <td data-label={t('payments.status')}>
                           {r.status === 'approved' ? t('payments.approved') : t('payments.chosen')}
+                          <PaymentRowMoney row={r} />
                           {r.failedAttempts > 0 && (
                             <div className="small text-secondary">
                               {t('payments.failedAttempts', { count: r.failedAttempts })}

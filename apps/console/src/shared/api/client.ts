@@ -46,6 +46,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** A poll, not the person: does not extend the idle time-out on the server. */
   background?: boolean;
+  /** Extra request headers (e.g. Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -72,7 +74,7 @@ export function onSessionExpiry(fn: (expiresAt: string) => void): () => void {
 }
 
 async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { ...opts.headers, accept: 'application/json' };
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   // CSRF: the server refuses a cookie-authenticated change without this header (a form on another site cannot set it).
   if (method !== 'GET') headers[CONSOLE_CSRF_HEADER] = '1';

@@ -1,5 +1,7 @@
 /** English strings of the console. Spanish (es.ts) must have the same keys. */
+import { moneyEn } from './money';
 export const en = {
+  money: moneyEn,
   layout: {
     brand: 'Paylink console',
     language: 'Language',
@@ -242,7 +244,15 @@ export const en = {
     paidAt: 'Paid',
     noPaymentYet: 'The patient has not chosen a payment yet.',
     attempts: 'Card attempts',
-    attempt: { creating: 'Starting', open: 'Open', closed: 'Closed', approved: 'Approved', failed: 'Failed' },
+    attempt: {
+      creating: 'Starting',
+      open: 'Open',
+      unknown: 'Being checked',
+      closed: 'Closed',
+      approved: 'Approved',
+      duplicate: 'Second approval (flagged)',
+      failed: 'Failed',
+    },
     documents: 'Documents',
     noDocuments: 'No documents yet.',
     docView: 'View',

@@ -1,8 +1,10 @@
 import type { en } from './en';
 import type { Dictionary } from './types';
+import { moneyEs } from './money';
 
 /** Spanish strings of the console (same keys as en.ts; the compiler and i18n.test.ts check). */
 export const es: Dictionary<typeof en> = {
+  money: moneyEs,
   layout: {
     brand: 'Consola de Paylink',
     language: 'Idioma',
@@ -245,7 +247,15 @@ export const es: Dictionary<typeof en> = {
     paidAt: 'Pagado',
     noPaymentYet: 'El paciente aún no eligió un pago.',
     attempts: 'Intentos con tarjeta',
-    attempt: { creating: 'Iniciando', open: 'Abierto', closed: 'Cerrado', approved: 'Aprobado', failed: 'Fallido' },
+    attempt: {
+      creating: 'Iniciando',
+      open: 'Abierto',
+      unknown: 'En verificación',
+      closed: 'Cerrado',
+      approved: 'Aprobado',
+      duplicate: 'Segunda aprobación (marcada)',
+      failed: 'Fallido',
+    },
     documents: 'Documentos',
     noDocuments: 'Aún no hay documentos.',
     docView: 'Ver',

@@ -19,3 +19,14 @@ describe('what each role sees', () => {
     expect(can(undefined, 'links.view')).toBe(false);
   });
 });
+
+describe('money operations (issue 15)', () => {
+  it('refunds, evidence and bookkeeping exports for billing and admin, never a coordinator; webhooks admin only', () => {
+    expect(can('billing', 'payments.refund')).toBe(true);
+    expect(can('admin', 'payments.refund')).toBe(true);
+    expect(can('coordinator', 'payments.refund')).toBe(false);
+    expect(can('admin', 'webhooks.manage')).toBe(true);
+    expect(can('billing', 'webhooks.manage')).toBe(false);
+    expect(can('coordinator', 'webhooks.manage')).toBe(false);
+  });
+});

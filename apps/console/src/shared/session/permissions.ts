@@ -7,6 +7,8 @@ export type Permission =
   | 'links.manage'
   | 'payments.view'
   | 'payments.export'
+  | 'payments.refund'
+  | 'webhooks.manage'
   | 'funnel.view'
   | 'staff.manage'
   | 'settings.manage'
@@ -20,13 +22,15 @@ const GRANTS: Record<StaffRole, readonly Permission[]> = {
     'links.manage',
     'payments.view',
     'payments.export',
+    'payments.refund',
     'funnel.view',
     'staff.manage',
     'settings.manage',
+    'webhooks.manage',
     'compliance.view',
   ],
   coordinator: ['links.view', 'links.create', 'links.manage', 'payments.view', 'payments.export', 'funnel.view'],
-  billing: ['links.view', 'payments.view', 'payments.export', 'funnel.view'],
+  billing: ['links.view', 'payments.view', 'payments.export', 'payments.refund', 'funnel.view'],
 };
 
 export function can(role: string | undefined, permission: Permission): boolean {

@@ -58,6 +58,7 @@ export async function showConsoleLink(opts: { ctx: AppContext; actor: Actor; id:
         transaction_id: string | null;
         approval_code: string | null;
         paid_at: Date | null;
+        refunded_cents: number;
       }>('select * from payment where link_id = $1', [link.id]),
       tx.query<{
         id: string;
@@ -132,6 +133,7 @@ export async function showConsoleLink(opts: { ctx: AppContext; actor: Actor; id:
             transactionId: p.transaction_id,
             approvalCode: p.approval_code,
             paidAt: iso(p.paid_at),
+            refunded: p.refunded_cents / 100,
           }
         : null,
       attempts: attempts.rows.map((a) => {

@@ -21,6 +21,7 @@ interface Row {
   transaction_id: string | null;
   approval_code: string | null;
   failed_attempts: number;
+  refunded_cents: number;
   coord_id: string | null;
   coord_name: string | null;
   coord_email: string | null;
@@ -54,7 +55,7 @@ function filters(q: Query, staffId: string, timeZone: string, params: unknown[])
 
 const SELECT = `select p.link_id, l.first_name, l.last_name, p.status, p.amount_cents, p.payment_type_id,
     p.payment_source_id, p.payor_full_name, p.card_brand, p.card_last4, p.transaction_id, p.approval_code,
-    (select count(*)::int from payment_attempt a where a.payment_id = p.id and a.status in ('closed', 'failed'))
+    p.refunded_cents, (select count(*)::int from payment_attempt a where a.payment_id = p.id and a.status in ('closed', 'failed'))
       as failed_attempts,
     u.id as coord_id, u.name as coord_name, u.email as coord_email, p.created_at, p.paid_at
   from payment p join link l on l.id = p.link_id left join staff_user u on u.id = l.created_by`;
@@ -72,6 +73,7 @@ const toRow = (r: Row): PaymentReport['rows'][0] => ({
   cardLast4: r.card_last4,
   transactionId: r.transaction_id,
   approvalCode: r.approval_code,
+  refunded: r.refunded_cents / 100,
   failedAttempts: r.failed_attempts,
   coordinator: r.coord_id ? { id: r.coord_id, name: r.coord_name ?? '', email: r.coord_email ?? '' } : null,
   chosenAt: new Date(r.created_at).toISOString(),

@@ -2,6 +2,7 @@ import {
   adminLinkParamsSchema,
   dollarsToCents,
   flaggedApprovalParamsSchema,
+  listFlaggedApprovalsResultSchema,
   listRefundsResultSchema,
   refundBodySchema,
   refundResultSchema,
@@ -17,6 +18,7 @@ import { requireStaff } from '../admin/require-staff.js';
 import { errorResponses } from '../../http/route-support.js';
 import { listRefundsForLink, toRefund } from './refund-queries.js';
 import { refundPayment } from './refund-payment.js';
+import { listFlaggedApprovals } from './list-flagged-approvals.js';
 import { voidFlaggedApproval } from './void-flagged-approval.js';
 
 const STAFF_SECURITY = [{ bearer: [] }];
@@ -62,6 +64,20 @@ export async function refundRoutes(app: FastifyInstance, ctx: AppContext): Promi
       });
       return reply.status(201).send(result);
     },
+  );
+
+  r.get(
+    '/api/admin/payments/attention',
+    {
+      preHandler: money,
+      schema: {
+        tags,
+        summary: 'Second approvals flagged by reconciliation that still need a void (billing and admin)',
+        security: STAFF_SECURITY,
+        response: { 200: listFlaggedApprovalsResultSchema, ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => listFlaggedApprovals({ db: ctx.db, actor: auditContext(request) }),
   );
 
   r.post(

@@ -57,6 +57,14 @@ describe('POST /api/admin/payments/attention/:attemptId/void', () => {
   it('voids an unsettled second approval: gateway voided, flag resolved and audited, receipt sent, payment kept', async () => {
     const { link, attemptId, txnId, firstTxnId } = await paidAndFlagged('es');
     expect((await listed(link.linkId)).attention.map((a) => a.attemptId)).toEqual([attemptId]);
+    const queue = async () => {
+      const q = await env.app.inject({ url: '/api/admin/payments/attention', headers: billing });
+      expect(q.statusCode).toBe(200);
+      return (q.json().flags as { attemptId: string; linkId: string; amount: number }[]).filter(
+        (f) => f.linkId === link.linkId,
+      );
+    };
+    expect(await queue()).toEqual([expect.objectContaining({ attemptId, amount: 500 })]);
 
     const r = await voidFlag(
       attemptId,
@@ -79,6 +87,7 @@ describe('POST /api/admin/payments/attention/:attemptId/void', () => {
     // Gone from the attention list; the recorded payment is neither refunded nor touched.
     const row = await listed(link.linkId);
     expect(row.attention).toEqual([]);
+    expect(await queue()).toEqual([]);
     expect(row.refunded).toBe(0);
     const a = await env.ctx.db.query<{ attention_resolved_at: Date | null }>(
       'select attention_resolved_at from payment_attempt where id = $1',

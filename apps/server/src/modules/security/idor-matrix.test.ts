@@ -89,8 +89,9 @@ export const APP_ROUTES: Record<string, Access> = {
   'GET /api/admin/documents/:submissionId/pdf': { access: 'staff', roles: ANY },
   'GET /api/admin/links/:id/evidence.pdf': { access: 'staff', roles: MONEY },
   'POST /api/admin/links/:id/refund': { access: 'staff', roles: MONEY },
-  'GET /api/admin/links/:id/refunds': { access: 'staff', roles: ANY },
+  'GET /api/admin/links/:id/refunds': { access: 'staff', roles: MONEY },
   'POST /api/admin/payments/attention/:attemptId/void': { access: 'staff', roles: MONEY },
+  'GET /api/admin/payments/attention': { access: 'staff', roles: MONEY },
   'GET /api/admin/payments': { access: 'staff', roles: ANY },
   'GET /api/admin/payments/report': { access: 'staff', roles: ANY },
   'GET /api/admin/payments/export': { access: 'staff', roles: ANY },
@@ -131,6 +132,7 @@ export const APP_ROUTES: Record<string, Access> = {
   'GET /api/dev/outbox': { access: 'dev' },
   'GET /dev/outbox': { access: 'dev' },
   'GET /dev/outbox/:id': { access: 'dev' },
+  'POST /api/dev/gateway/settle': { access: 'dev' },
   'GET /unsubscribe': { access: 'token' },
   'POST /unsubscribe': { access: 'token' },
 };

@@ -1,0 +1,54 @@
+import { useQuery } from '@tanstack/react-query';
+import { api, buildUrl } from '../../shared/api/client';
+import type { FlaggedApproval, Refund, RefundResult, VoidFlaggedApprovalResult } from '../../shared/api/contract';
+
+/** One key per dialog opening: a retry or double click of the same refund never gives money back twice. */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return `console-${crypto.randomUUID()}`;
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  return `console-${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`;
+}
+
+export function refundLink(linkId: string, body: { amount?: number; reason: string }, key: string) {
+  return api.post<RefundResult>(`/api/admin/links/${encodeURIComponent(linkId)}/refund`, {
+    body,
+    headers: { 'Idempotency-Key': key },
+  });
+}
+
+export function useLinkRefunds(linkId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['link', linkId, 'refunds'],
+    queryFn: ({ signal }) =>
+      api.get<{ refunds: Refund[] }>(`/api/admin/links/${encodeURIComponent(linkId)}/refunds`, { signal }),
+    enabled,
+  });
+}
+
+export function useFlaggedApprovals() {
+  return useQuery({
+    queryKey: ['payments', 'attention'],
+    queryFn: ({ signal }) => api.get<{ flags: FlaggedApproval[] }>('/api/admin/payments/attention', { signal }),
+  });
+}
+
+export function voidFlaggedApproval(attemptId: string, reason: string, key: string) {
+  return api.post<VoidFlaggedApprovalResult>(`/api/admin/payments/attention/${encodeURIComponent(attemptId)}/void`, {
+    body: { reason },
+    headers: { 'Idempotency-Key': key },
+  });
+}
+
+export const evidenceUrl = (linkId: string, lang: string) =>
+  buildUrl(`/api/admin/links/${encodeURIComponent(linkId)}/evidence.pdf`, { lang: lang === 'es' ? 'es' : 'en' });
+
+export const exportUrl = (name: 'payments' | 'refunds' | 'links', from: string, to: string) =>
+  buildUrl(`/api/admin/exports/${name}.csv`, { from, to });
+
+/** "120", "120.5", "120.50" → dollars; anything else → null. */
+export function parseDollars(text: string): number | null {
+  const v = text.trim().replace(/^\$/, '');
+  if (!/^\d{1,7}(\.\d{1,2})?$/.test(v)) return null;
+  const n = Number(v);
+  return n > 0 ? n : null;
+}

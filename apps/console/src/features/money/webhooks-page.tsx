@@ -1,0 +1,404 @@
+import { useId, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../shared/api/client';
+import { webhookEventTypes } from '../../shared/api/contract';
+import { ConfirmDialog } from '../../shared/components/confirm-dialog';
+import { PageTitle } from '../../shared/components/page-title';
+import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
+import { TableScroll } from '../../shared/components/table-scroll';
+import { copyText } from '../../shared/lib/copy-text';
+import { formatDateTime } from '../../shared/lib/format';
+import { useCan } from '../../shared/session/use-session';
+import { newIdempotencyKey } from './money-api';
+
+interface Endpoint {
+  id: string;
+  url: string;
+  events: string[];
+  description: string;
+  createdAt: string;
+  secretRotatedAt: string | null;
+}
+interface Delivery {
+  id: string;
+  eventId: string;
+  eventType: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: { at: string; statusCode: number | null; error: string | null; durationMs: number }[];
+  nextAttemptAt: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+}
+
+const KEY = ['webhooks'];
+const post = <T,>(path: string, body: unknown = {}) =>
+  api.post<T>(path, { body, headers: { 'Idempotency-Key': newIdempotencyKey() } });
+
+/** Admin: outbound webhook endpoints — register, secret shown once, rotate, deliveries, replay, delete. */
+export function WebhooksPage() {
+  const { t } = useTranslation();
+  const can = useCan();
+  const list = useQuery({
+    queryKey: KEY,
+    queryFn: ({ signal }) => api.get<{ webhooks: Endpoint[] }>('/api/admin/webhooks', { signal }),
+    enabled: can('webhooks.manage'),
+  });
+  const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
+
+  if (!can('webhooks.manage')) {
+    return (
+      <>
+        <PageTitle>{t('money.webhooks.title')}</PageTitle>
+        <div className="alert alert-warning">{t('errors.forbidden')}</div>
+      </>
+    );
+  }
+  return (
+    <>
+      <PageTitle>{t('money.webhooks.title')}</PageTitle>
+      <p>{t('money.webhooks.intro')}</p>
+      <div aria-live="polite">{secret && <SecretOnce {...secret} onClose={() => setSecret(null)} />}</div>
+      <CreateEndpoint onCreated={setSecret} />
+      <h2 className="h5 mt-4">{t('money.webhooks.list')}</h2>
+      {list.isPending ? (
+        <Loading />
+      ) : list.error ? (
+        <ErrorAlert error={list.error} onRetry={() => void list.refetch()} />
+      ) : list.data.webhooks.length === 0 ? (
+        <p className="text-secondary">{t('money.webhooks.empty')}</p>
+      ) : (
+        list.data.webhooks.map((w) => <EndpointCard key={w.id} endpoint={w} onSecret={setSecret} />)
+      )}
+    </>
+  );
+}
+
+function SecretOnce(props: { url: string; secret: string; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="alert alert-warning" role="status" data-testid="webhook-secret">
+      <h2 className="h6">
+        {t('money.webhooks.secretTitle')} · <span className="text-break">{props.url}</span>
+      </h2>
+      <p className="mb-2">{t('money.webhooks.secretOnce')}</p>
+      <div className="d-flex flex-wrap align-items-center gap-2">
+        <code className="text-break user-select-all text-dark bg-white border rounded px-2 py-1">{props.secret}</code>
+        <button
+          type="button"
+          className="btn btn-sm btn-outline-dark"
+          onClick={() => void copyText(props.secret).then(setCopied)}
+        >
+          {copied ? t('common.copied') : t('common.copy')}
+        </button>
+        <button type="button" className="btn btn-sm btn-outline-dark" onClick={props.onClose}>
+          {t('common.close')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function CreateEndpoint(props: { onCreated: (s: { url: string; secret: string }) => void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const queryClient = useQueryClient();
+  const errorMessage = useErrorMessage();
+  const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
+  const [events, setEvents] = useState<string[]>(['payment.approved', 'payment.refunded']);
+  const [touched, setTouched] = useState(false);
+  const create = useMutation({
+    mutationFn: () =>
+      post<Endpoint & { secret: string }>('/api/admin/webhooks', {
+        url: url.trim(),
+        events,
+        ...(description.trim() ? { description: description.trim() } : {}),
+      }),
+    onSuccess: async (w) => {
+      props.onCreated({ url: w.url, secret: w.secret });
+      setUrl('');
+      setDescription('');
+      setTouched(false);
+      await queryClient.invalidateQueries({ queryKey: KEY });
+    },
+  });
+  const urlError = /^https?:\/\/[^\s/]+/i.test(url.trim()) ? '' : t('money.webhooks.urlInvalid');
+  const eventsError = events.length === 0 ? t('money.webhooks.eventsRequired') : '';
+  return (
+    <section aria-labelledby={id} className="card">
+      <div className="card-body">
+        <h2 id={id} className="h5">
+          {t('money.webhooks.add')}
+        </h2>
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            setTouched(true);
+            if (!urlError && !eventsError && !create.isPending) create.mutate();
+          }}
+        >
+          <div className="row g-3">
+            <div className="col-md-7">
+              <label htmlFor={`${id}-url`} className="form-label">
+                {t('money.webhooks.url')}
+              </label>
+              <input
+                id={`${id}-url`}
+                type="url"
+                inputMode="url"
+                autoComplete="off"
+                className={`form-control ${touched && urlError ? 'is-invalid' : ''}`}
+                value={url}
+                required
+                aria-invalid={touched && urlError ? true : undefined}
+                aria-describedby={`${id}-url-hint${touched && urlError ? ` ${id}-url-error` : ''}`}
+                onChange={(e) => setUrl(e.target.value)}
+              />
+              <div id={`${id}-url-hint`} className="form-text">
+                {t('money.webhooks.urlHint')}
+              </div>
+              {touched && urlError && (
+                <div id={`${id}-url-error`} className="invalid-feedback d-block">
+                  {urlError}
+                </div>
+              )}
+            </div>
+            <div className="col-md-5">
+              <label htmlFor={`${id}-desc`} className="form-label">
+                {t('money.webhooks.description')}
+              </label>
+              <input
+                id={`${id}-desc`}
+                className="form-control"
+                maxLength={200}
+                value={description}
+                onChange={(e) => setDescription(e.target.value)}
+              />
+            </div>
+          </div>
+          <fieldset className="mt-3" aria-describedby={touched && eventsError ? `${id}-events-error` : undefined}>
+            <legend className="form-label fs-6">{t('money.webhooks.events')}</legend>
+            <div className="row row-cols-1 row-cols-sm-2 row-cols-lg-3 g-1">
+              {webhookEventTypes.map((ev) => (
+                <div className="col" key={ev}>
+                  <div className="form-check">
+                    <input
+                      id={`${id}-${ev}`}
+                      type="checkbox"
+                      className="form-check-input"
+                      checked={events.includes(ev)}
+                      onChange={(e) =>
+                        setEvents((prev) => (e.target.checked ? [...prev, ev] : prev.filter((x) => x !== ev)))
+                      }
+                    />
+                    <label htmlFor={`${id}-${ev}`} className="form-check-label">
+                      <code>{ev}</code>
+                    </label>
+                  </div>
+                </div>
+              ))}
+            </div>
+            {touched && eventsError && (
+              <div id={`${id}-events-error`} className="invalid-feedback d-block">
+                {eventsError}
+              </div>
+            )}
+          </fieldset>
+          {create.error && (
+            <div className="alert alert-danger mt-3 mb-0" role="alert">
+              {errorMessage(create.error)}
+            </div>
+          )}
+          <button type="submit" className="btn btn-primary mt-3" disabled={create.isPending}>
+            {create.isPending && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
+            {t('money.webhooks.create')}
+          </button>
+        </form>
+      </div>
+    </section>
+  );
+}
+
+function EndpointCard(props: { endpoint: Endpoint; onSecret: (s: { url: string; secret: string }) => void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const w = props.endpoint;
+  const queryClient = useQueryClient();
+  const errorMessage = useErrorMessage();
+  const [showDeliveries, setShowDeliveries] = useState(false);
+  const [confirm, setConfirm] = useState<'rotate' | 'remove' | null>(null);
+  const action = useMutation({
+    mutationFn: async (what: 'rotate' | 'remove'): Promise<Endpoint & { secret?: string }> =>
+      what === 'rotate'
+        ? post<Endpoint & { secret: string }>(`/api/admin/webhooks/${encodeURIComponent(w.id)}/rotate-secret`)
+        : api.delete<Endpoint>(`/api/admin/webhooks/${encodeURIComponent(w.id)}`, {
+            headers: { 'Idempotency-Key': newIdempotencyKey() },
+          }),
+    onSuccess: async (r) => {
+      setConfirm(null);
+      if (r.secret) props.onSecret({ url: w.url, secret: r.secret });
+      await queryClient.invalidateQueries({ queryKey: KEY });
+    },
+  });
+  return (
+    <section className="card mb-3" aria-labelledby={id} data-testid="webhook-endpoint">
+      <div className="card-body">
+        <h3 id={id} className="h6 text-break mb-1">
+          {w.url}
+        </h3>
+        {w.description && <p className="mb-1">{w.description}</p>}
+        <p className="small text-secondary mb-2">
+          {t('money.webhooks.created', { when: formatDateTime(w.createdAt) })}
+          {w.secretRotatedAt ? ` · ${t('money.webhooks.rotated', { when: formatDateTime(w.secretRotatedAt) })}` : ''}
+        </p>
+        <p className="small mb-2">
+          {w.events.map((e) => (
+            <code key={e} className="me-2 d-inline-block">
+              {e}
+            </code>
+          ))}
+        </p>
+        <div className="d-flex flex-wrap gap-2">
+          <button
+            type="button"
+            className="btn btn-sm btn-outline-primary"
+            aria-expanded={showDeliveries}
+            aria-controls={`${id}-deliveries`}
+            onClick={() => setShowDeliveries((v) => !v)}
+          >
+            {showDeliveries ? t('money.webhooks.hideDeliveries') : t('money.webhooks.showDeliveries')}
+          </button>
+          <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => setConfirm('rotate')}>
+            {t('money.webhooks.rotate')}
+          </button>
+          <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => setConfirm('remove')}>
+            {t('money.webhooks.remove')}
+          </button>
+        </div>
+        <div id={`${id}-deliveries`}>{showDeliveries && <Deliveries endpointId={w.id} />}</div>
+      </div>
+      <ConfirmDialog
+        show={confirm !== null}
+        title={confirm === 'rotate' ? t('money.webhooks.rotateTitle') : t('money.webhooks.removeTitle')}
+        body={confirm === 'rotate' ? t('money.webhooks.rotateBody') : t('money.webhooks.removeBody', { url: w.url })}
+        confirmLabel={confirm === 'rotate' ? t('money.webhooks.rotateConfirm') : t('money.webhooks.removeConfirm')}
+        danger
+        busy={action.isPending}
+        error={action.error ? errorMessage(action.error) : null}
+        onConfirm={() => confirm && action.mutate(confirm)}
+        onCancel={() => {
+          action.reset();
+          setConfirm(null);
+        }}
+      />
+    </section>
+  );
+}
+
+function Deliveries(props: { endpointId: string }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const errorMessage = useErrorMessage();
+  const [note, setNote] = useState<string | null>(null);
+  const key = [...KEY, props.endpointId, 'deliveries'];
+  const list = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) =>
+      api.get<{ deliveries: Delivery[] }>(`/api/admin/webhooks/${encodeURIComponent(props.endpointId)}/deliveries`, {
+        signal,
+      }),
+  });
+  const replay = useMutation({
+    mutationFn: (deliveryId: string) =>
+      post<Delivery>(`/api/admin/webhooks/deliveries/${encodeURIComponent(deliveryId)}/replay`),
+    onSuccess: async () => {
+      setNote(t('money.webhooks.replayed'));
+      await queryClient.invalidateQueries({ queryKey: key });
+    },
+  });
+  return (
+    <div className="mt-3">
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
+        <h4 className="h6 mb-0 me-auto">{t('money.webhooks.deliveries')}</h4>
+        <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => void list.refetch()}>
+          {t('money.webhooks.refresh')}
+        </button>
+      </div>
+      <div aria-live="polite">
+        {note && <p className="small text-success mb-2">{note}</p>}
+        {replay.error && (
+          <div className="alert alert-danger py-2" role="alert">
+            {errorMessage(replay.error)}
+          </div>
+        )}
+      </div>
+      {list.isPending ? (
+        <Loading />
+      ) : list.error ? (
+        <ErrorAlert error={list.error} onRetry={() => void list.refetch()} />
+      ) : list.data.deliveries.length === 0 ? (
+        <p className="small text-secondary mb-0">{t('money.webhooks.noDeliveries')}</p>
+      ) : (
+        <TableScroll className="table-responsive-md" label={t('money.webhooks.deliveries')}>
+          <table className="table table-sm bg-white border stack-table mb-0">
+            <thead className="table-light">
+              <tr>
+                <th scope="col">{t('money.webhooks.event')}</th>
+                <th scope="col">{t('money.webhooks.status')}</th>
+                <th scope="col">{t('money.webhooks.attempts')}</th>
+                <th scope="col">
+                  <span className="visually-hidden">{t('money.webhooks.replay')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.deliveries.map((d) => (
+                <tr key={d.id} data-testid="webhook-delivery">
+                  <td data-label={t('money.webhooks.event')}>
+                    <code>{d.eventType}</code>
+                    <div className="small text-secondary text-break">{d.eventId}</div>
+                  </td>
+                  <td data-label={t('money.webhooks.status')}>
+                    {t(`money.webhooks.deliveryStatus.${d.status}`)}
+                    {d.status === 'pending' && d.nextAttemptAt && (
+                      <div className="small text-secondary">
+                        {t('money.webhooks.nextTry', { when: formatDateTime(d.nextAttemptAt) })}
+                      </div>
+                    )}
+                  </td>
+                  <td data-label={t('money.webhooks.attempts')}>
+                    <ul className="list-unstyled mb-0 small">
+                      {d.attempts.map((a, i) => (
+                        <li key={i}>
+                          <span data-testid="attempt-status">{a.statusCode ?? t('money.webhooks.noAnswer')}</span> ·{' '}
+                          {formatDateTime(a.at)}
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                  <td>
+                    <button
+                      type="button"
+                      className="btn btn-sm btn-outline-primary"
+                      disabled={replay.isPending}
+                      aria-label={`${t('money.webhooks.replay')} ${d.eventType} ${d.eventId}`}
+                      onClick={() => {
+                        setNote(null);
+                        replay.mutate(d.id);
+                      }}
+                    >
+                      {t('money.webhooks.replay')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+    </div>
+  );
+}
