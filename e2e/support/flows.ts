@@ -509,6 +509,9 @@ export async function completeDocumentSteps(f: Flow, o: { reload?: boolean } = {
     await f.page.waitForURL((u) => u.pathname !== '/patientinfo', { waitUntil: 'commit' });
     const route = new URL(f.page.url()).pathname;
     if (o.reload) {
+      // The step must render after Next before it is reloaded: a page stuck on "Loading..." after a reload and then
+      // Next was the bug (issue 10 item 6), and a reload on arrival would hide it.
+      await (route === '/paymentauthorization' ? payButton(f) : nextButton(f)).waitFor();
       await f.page.reload();
       await expectRoute(f.page, route);
     }
