@@ -118,7 +118,9 @@ test('webhook registered in the console; billing refunds part of a paid link; re
     await card.getByText('No refunds yet.').waitFor();
     const evidence = card.getByRole('link', { name: 'Download evidence pack (PDF)' });
     assert.match((await evidence.getAttribute('href')) ?? '', new RegExp(`/api/admin/links/${link.id}/evidence\\.pdf`));
-    await card.getByRole('button', { name: 'Refund…' }).click();
+    // Keyboard: open with Enter, submit each step with Enter.
+    await card.getByRole('button', { name: 'Refund…' }).focus();
+    await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Refund or void this payment' });
     await dialog.waitFor();
     await expectAccessible(page, 'console refund dialog (en)');
@@ -130,10 +132,11 @@ test('webhook registered in the console; billing refunds part of a paid link; re
     await dialog.getByRole('button', { name: 'Review' }).click();
     await dialog.getByText('At most $500.00 can be refunded.').waitFor();
     await dialog.getByLabel('Amount to refund (US dollars)').fill('120.50');
-    await dialog.getByRole('button', { name: 'Review' }).click();
+    await page.keyboard.press('Enter');
     const confirm = page.getByRole('dialog', { name: 'Confirm the refund' });
     await confirm.getByText(/Refund \$120\.50 to the card/).waitFor();
-    await confirm.getByRole('button', { name: 'Refund $120.50' }).click();
+    await confirm.getByRole('button', { name: 'Refund $120.50' }).focus();
+    await page.keyboard.press('Enter');
     await confirm.waitFor({ state: 'hidden' });
     await card.getByText('$120.50 was refunded to the card.').waitFor();
     await card.getByText('$120.50 of $500.00 refunded').waitFor();
