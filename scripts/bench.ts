@@ -3,11 +3,12 @@
  *  - start time: `npm run serve` to /healthz on a fresh and on an existing data dir;
  *  - bytes per route from Chromium's network log (/auth, /patientinfo; gzip and on the wire);
  *  - Lighthouse mobile on /auth and /patientinfo;
+ *  - the console's board and funnel at 10,000 links (embedded database, through the app);
  *  - API load (autocannon, loopback, ~15 s per endpoint) on PGlite, on PostgreSQL (a fresh database on
  *    DATABASE_URL's server, default postgres://postgres@127.0.0.1:5432/postgres) and a bare Fastify + pg baseline.
  * Prints each figure with its goal (and the ratio to the baseline), writes bench/results.json.
  *
- *   npm run bench [-- --no-build] [--only=start,bundle,lighthouse,api] [--seconds=15]
+ *   npm run bench [-- --no-build] [--only=start,bundle,lighthouse,console,api] [--seconds=15]
  * docs/performance.md explains the figures.
  */
 import { execFileSync } from 'node:child_process';
@@ -18,12 +19,13 @@ import { measureBundles, type RouteBundle } from './bench/bundle.js';
 import { runLighthouse, type LighthouseFigure } from './bench/lighthouse.js';
 import { loadBaseline, loadProduct, type ApiRun, type LoadFigure } from './bench/api.js';
 import { measureStart } from './bench/start.js';
+import { measureConsole } from './bench/console.js';
 import { startProduct } from './bench/product.js';
 import { createLink } from '../e2e/support/admin.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-const only = new Set((arg('only') ?? 'start,bundle,lighthouse,api').split(','));
+const only = new Set((arg('only') ?? 'start,bundle,lighthouse,console,api').split(','));
 const seconds = Number(arg('seconds') ?? 15);
 const PG_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -120,6 +122,24 @@ async function main() {
       }
     } finally {
       await product.stop();
+    }
+  }
+
+  if (only.has('console')) {
+    delete process.env.DATABASE_URL;
+    console.log('\nConsole at 10,000 links (embedded database, median of 5)...');
+    const c = await measureConsole(10_000);
+    results.console = c;
+    for (const call of c.calls) {
+      const goal = call.name.startsWith('funnel') ? '≤ 3000' : '≤ 500';
+      const limit = call.name.startsWith('funnel') ? 3000 : 500;
+      check(
+        `console ${call.name} @10k`,
+        call.status === 200 ? call.medianMs : Number.NaN,
+        'ms',
+        goal,
+        (v) => v <= limit,
+      );
     }
   }
 

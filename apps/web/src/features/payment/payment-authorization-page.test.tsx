@@ -165,7 +165,14 @@ describe('paying', () => {
     expect(gateway.calls.threeDS[0]).toMatchObject({ purchaseAmount: '50000', displayMode: 'lightbox' });
     expect(calls.find((c) => c.path === '/api/linkpaymenthistory')).toMatchObject({
       method: 'PUT',
-      body: { linkId: LINK_ID, transactionId: 'TXN-1', payorFullName: 'Jane Doe', payorEmail: '' },
+      // The receipt e-mail field starts from the e-mail on file and goes with the confirmation (issue 10 item 7).
+      body: {
+        linkId: LINK_ID,
+        transactionId: 'TXN-1',
+        payorFullName: 'Jane Doe',
+        payorEmail: '',
+        receiptEmail: 'jane@example.com',
+      },
     });
     const state = store.getState();
     expect(state.payment).toMatchObject({ ssl_txn_id: 'TXN-1', ssl_approval_code: 'ABC123', ssl_amount: '500.00' });
@@ -177,6 +184,24 @@ describe('paying', () => {
     expect(JSON.stringify(state)).not.toContain('4000000000000002');
     expect(window.localStorage.getItem(PERSIST_STORAGE_KEY)).toBeNull();
     expect(logCalls(calls)).toEqual([]);
+  });
+
+  it('an emptied receipt e-mail asks for the receipt by SMS; a malformed one blocks PAY NOW (issue 10 item 7)', async () => {
+    const { calls } = await renderPage();
+    await screen.findByRole('heading', { name: 'Payment Authorization' });
+    await fillCard();
+    const field = screen.getByLabelText('E-mail for your receipt (optional)');
+    expect(field).toHaveValue('jane@example.com');
+    expect(screen.getByText('Leave it empty to get your receipt by text message instead.')).toBeInTheDocument();
+    await user.clear(field);
+    await user.type(field, 'jane@example');
+    await user.tab();
+    expect(screen.getByText('Enter a valid email address, like name@example.com')).toBeInTheDocument();
+    expect(payNow()).toBeDisabled();
+    await user.clear(field);
+    await user.click(payNow());
+    expect(await screen.findByTestId('landed')).toHaveTextContent('/confirmation');
+    expect(calls.find((c) => c.path === '/api/linkpaymenthistory')?.body).toMatchObject({ receiptEmail: '' });
   });
 
   it('locks PAY NOW while a submission is under way', async () => {
