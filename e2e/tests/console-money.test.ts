@@ -53,11 +53,18 @@ function verifyPaylink(secret: string, rawBody: string, header: string, toleranc
   return expected.length === v1.length && timingSafeEqual(Buffer.from(expected), Buffer.from(v1));
 }
 
+// Several cards may load at once (documents, messages, refunds): wait until none is loading.
 const settled = (page: Page) =>
-  page
-    .getByRole('status')
-    .filter({ hasText: /Loading|Cargando/ })
-    .waitFor({ state: 'detached' });
+  eventually(
+    async () =>
+      (await page
+        .getByRole('status')
+        .filter({ hasText: /Loading|Cargando/ })
+        .count()) === 0,
+    {
+      message: 'every card loaded',
+    },
+  );
 
 test('webhook registered in the console; billing refunds part of a paid link; receipt, signed delivery, replay', async (t) => {
   const adminUser = await createStaff(product, 'admin');
