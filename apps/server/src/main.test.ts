@@ -1,12 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { freePort } from '../test/support/ports.js';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startServerProcess, stopServerProcesses } from '../test/support/server-process.js';
 import { openPostgres } from './db/client.js';
 import { MIGRATIONS_DIR } from './db/migrate.js';
 import { issueSession } from './modules/sessions/session-tokens.js';
@@ -15,62 +11,15 @@ import { issueSession } from './modules/sessions/session-tokens.js';
  * The server as `npm start` runs it: real processes on free ports. With DATABASE_URL, two processes share one fresh
  * database and must behave as one.
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const children: ChildProcess[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
-  for (const c of children) {
-    if (c.exitCode === null) {
-      const exited = new Promise((r) => c.once('exit', r));
-      c.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (c.exitCode === null) c.kill('SIGKILL');
-    }
-  }
+  await stopServerProcesses();
   for (const f of cleanups) await f();
 });
 
-async function startServer(env: Record<string, string>) {
-  const [port, signPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paylink-main-'));
-  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const base = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith('PAYLINK_') && k !== 'DATABASE_URL' && k !== 'PORT'),
-  );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...base,
-      PORT: String(port),
-      SIGN_PORT: String(signPort),
-      GATEWAY_PORT: String(gatewayPort),
-      HOST: '127.0.0.1',
-      PAYLINK_DATA_DIR: dataDir,
-      PAYLINK_MODE: 'sandbox',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const url = `http://localhost:${port}`;
-  const deadline = Date.now() + 90_000;
-  // Wait for the banner's last line: the server is listening and has printed everything.
-  while (!output.includes('npm run paylink -- --help')) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
-  return { url, dataDir, token, output: () => output };
-}
-
 describe('npm start (one process, embedded PostgreSQL)', () => {
   it('prints the app URL, the demo links with their sign-in method and CLI usage; the token file works', async () => {
-    const s = await startServer({});
+    const s = await startServerProcess({}, 'paylink-main-');
     const out = s.output();
     expect(out).toContain(`App:     ${s.url}`);
     expect(out).toMatch(/Patient pays \(deposit\)\s+active\s+sms/);
@@ -78,7 +27,7 @@ describe('npm start (one process, embedded PostgreSQL)', () => {
     expect(out).toContain(`${s.url}/dev/outbox`);
     expect(out).toContain('npm run paylink -- links create');
     expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
-    const links = await fetch(`${s.url}/api/admin/links`, { headers: { authorization: `Bearer ${s.token}` } });
+    const links = await fetch(`${s.url}/api/admin/links`, { headers: { authorization: `Bearer ${s.token()}` } });
     expect(((await links.json()) as { total: number }).total).toBe(6);
   }, 120_000);
 });
@@ -104,7 +53,10 @@ describe.skipIf(!DATABASE_URL)('two server processes on one PostgreSQL database 
     });
 
     // Both boot at once against the empty database.
-    const [a, b] = await Promise.all([startServer({ DATABASE_URL: dbUrl }), startServer({ DATABASE_URL: dbUrl })]);
+    const [a, b] = await Promise.all([
+      startServerProcess({ DATABASE_URL: dbUrl }, 'paylink-main-'),
+      startServerProcess({ DATABASE_URL: dbUrl }, 'paylink-main-'),
+    ]);
 
     const files = fs.readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql'));
     const applied = await db.query<{ name: string }>('select name from schema_migration order by name');
@@ -118,7 +70,7 @@ describe.skipIf(!DATABASE_URL)('two server processes on one PostgreSQL database 
     const keys = { secret: new TextEncoder().encode(secret.rows[0]!.value), ttlMinutes: 60 };
     const created = await fetch(`${a.url}/api/admin/links`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${a.token()}`, 'content-type': 'application/json' },
       body: JSON.stringify({ firstName: 'Two', lastName: 'Process', phone: '(555) 010-0002' }),
     });
     const { id } = (await created.json()) as { id: string };
@@ -147,7 +99,7 @@ describe.skipIf(!DATABASE_URL)('two server processes on one PostgreSQL database 
     // Cancelling through B (with B's own data-dir token) ends the session on A at once.
     const cancel = await fetch(`${b.url}/api/admin/links/${id}/cancel`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${b.token}` },
+      headers: { authorization: `Bearer ${b.token()}` },
     });
     expect(cancel.status).toBe(200);
     const after = await fetch(`${a.url}/api/patients/patientinfo/${id}`, { headers });

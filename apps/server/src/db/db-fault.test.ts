@@ -1,13 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startServerProcess, stopServerProcesses } from '../../test/support/server-process.js';
 import type { AppContext } from '../context.js';
-import { createLinkAtPaymentStep, freePort, payWithSandbox } from '../../test/support/payment-fixtures.js';
+import { createLinkAtPaymentStep, payWithSandbox } from '../../test/support/payment-fixtures.js';
 import { openPostgres } from './client.js';
 
 /**
@@ -16,62 +12,12 @@ import { openPostgres } from './client.js';
  * 500, not a crash) while the database is gone, serve again without a restart, and lose nothing it acknowledged: the
  * approvals at the sandbox gateway and the recorded payments agree.
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const DATABASE_URL = process.env.DATABASE_URL;
-const children: ChildProcess[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
-  for (const c of children) {
-    if (c.exitCode === null) {
-      const exited = new Promise((r) => c.once('exit', r));
-      c.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (c.exitCode === null) c.kill('SIGKILL');
-    }
-  }
+  await stopServerProcesses();
   for (const f of cleanups) await f();
 });
-
-async function startServer(dbUrl: string) {
-  const [port, signPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paylink-fault-'));
-  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const base = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith('PAYLINK_') && k !== 'DATABASE_URL' && k !== 'PORT'),
-  );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...base,
-      PORT: String(port),
-      SIGN_PORT: String(signPort),
-      GATEWAY_PORT: String(gatewayPort),
-      HOST: '127.0.0.1',
-      PAYLINK_DATA_DIR: dataDir,
-      PAYLINK_MODE: 'sandbox',
-      PAYLINK_DEMO_LINKS: 'false',
-      LOG_LEVEL: 'fatal',
-      DATABASE_URL: dbUrl,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const deadline = Date.now() + 90_000;
-  while (!output.includes('npm run paylink -- --help')) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    gatewayOrigin: `http://127.0.0.1:${gatewayPort}`,
-    child,
-    output: () => output,
-  };
-}
 
 describe.skipIf(!DATABASE_URL)('database connection loss under load (needs DATABASE_URL)', () => {
   it('keeps the process up, answers 503 while the database is gone, recovers, and loses no approval', async () => {
@@ -90,7 +36,10 @@ describe.skipIf(!DATABASE_URL)('database connection loss under load (needs DATAB
       await admin.end();
     });
 
-    const server = await startServer(dbUrl);
+    const server = await startServerProcess(
+      { PAYLINK_DEMO_LINKS: 'false', LOG_LEVEL: 'fatal', DATABASE_URL: dbUrl },
+      'paylink-fault-',
+    );
     const secret = await db.query<{ value: string }>(`select value from app_secret where name = 'session'`);
     const ctx = {
       db,
@@ -120,7 +69,10 @@ describe.skipIf(!DATABASE_URL)('database connection loss under load (needs DATAB
       while (!stop) {
         const link = await createLinkAtPaymentStep(ctx, { amountDollars: 300 });
         const token = await retry(async () => {
-          const r = await call(`${server.url}/api/converge?amount=300`, { method: 'POST', headers: link.headers });
+          const r = await call(`${server.loopbackUrl}/api/converge?amount=300`, {
+            method: 'POST',
+            headers: link.headers,
+          });
           if (r.status === 200) return r.text();
           expect([502, 503]).toContain(r.status);
           return null;
@@ -134,7 +86,7 @@ describe.skipIf(!DATABASE_URL)('database connection loss under load (needs DATAB
           return pay?.ssl_result === '0' ? pay : null;
         });
         await retry(async () => {
-          const r = await call(`${server.url}/api/linkpaymenthistory`, {
+          const r = await call(`${server.loopbackUrl}/api/linkpaymenthistory`, {
             method: 'PUT',
             headers: { ...link.headers, 'content-type': 'application/json' },
             body: JSON.stringify({
@@ -191,7 +143,7 @@ describe.skipIf(!DATABASE_URL)('database connection loss under load (needs DATAB
 
     expect(killed).toBeGreaterThan(0);
     expect(statuses).not.toContain(500);
-    const health = await fetch(`${server.url}/healthz`);
+    const health = await fetch(`${server.loopbackUrl}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: 'ok', database: 'up' });
 

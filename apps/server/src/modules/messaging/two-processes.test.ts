@@ -1,71 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startServerProcess, stopServerProcesses } from '../../../test/support/server-process.js';
 import { openPostgres, type Db } from '../../db/client.js';
-import { freePort } from '../../../test/support/ports.js';
 
 /**
  * Two real server processes on one PostgreSQL database, reminders in seconds: every due reminder is sent exactly once.
  * Needs DATABASE_URL (CI's second pass); skipped otherwise.
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 const DATABASE_URL = process.env.DATABASE_URL;
-const children: ChildProcess[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
-  for (const c of children) {
-    if (c.exitCode === null) {
-      const exited = new Promise((r) => c.once('exit', r));
-      c.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (c.exitCode === null) c.kill('SIGKILL');
-    }
-  }
+  await stopServerProcesses();
   for (const f of cleanups) await f();
 });
-
-async function startServer(env: Record<string, string>) {
-  const [port, signPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paylink-msg-'));
-  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const base = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) => !k.startsWith('PAYLINK_') && !k.startsWith('REMINDER_') && k !== 'DATABASE_URL' && k !== 'PORT',
-    ),
-  );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...base,
-      PORT: String(port),
-      SIGN_PORT: String(signPort),
-      GATEWAY_PORT: String(gatewayPort),
-      HOST: '127.0.0.1',
-      PAYLINK_DATA_DIR: dataDir,
-      PAYLINK_MODE: 'sandbox',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const deadline = Date.now() + 90_000;
-  while (!output.includes('npm run paylink -- --help')) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
-  return { url: `http://localhost:${port}`, token };
-}
 
 async function freshDatabase(): Promise<{ url: string; db: Db }> {
   const name = `paylink_msg_${randomBytes(5).toString('hex')}`;
@@ -98,13 +46,16 @@ describe.skipIf(!DATABASE_URL)('reminders with two server processes on one Postg
       REMINDER_MIN_GAP: '1h',
       REMINDER_POLL_INTERVAL: '1s',
     };
-    const servers = await Promise.all([startServer(env), startServer(env)]);
+    const servers = await Promise.all([
+      startServerProcess(env, 'paylink-msg-'),
+      startServerProcess(env, 'paylink-msg-'),
+    ]);
     const links: string[] = [];
     for (let i = 0; i < 12; i++) {
       const s = servers[i % 2]!;
       const res = await fetch(`${s.url}/api/admin/links`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${s.token()}`, 'content-type': 'application/json' },
         body: JSON.stringify({ firstName: 'Pat', lastName: `Two${i}`, phone: `(555) 501-00${10 + i}`, send: 'sms' }),
       });
       expect(res.status).toBe(201);
