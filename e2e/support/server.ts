@@ -34,7 +34,11 @@ export interface RunningProduct {
  * Starts the product the way `npm start` runs it (built web app, sandbox providers) on free ports with a fresh
  * database: a new data dir for PGlite, or a new database on DATABASE_URL's server.
  */
-export async function startProduct(extraEnv: Record<string, string> = {}): Promise<RunningProduct> {
+export async function startProduct(
+  extraEnv: Record<string, string> = {},
+  /** Node's arguments; the TypeScript sources through tsx unless given (the bench passes what `npm run serve` runs). */
+  nodeArgs: string[] = ['--import', 'tsx', 'apps/server/src/main.ts'],
+): Promise<RunningProduct> {
   const [port, signPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paylink-e2e-'));
   let databaseUrl: string | undefined;
@@ -77,7 +81,7 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
   };
   const childEnv = { ...process.env, ...env };
   if (!databaseUrl) delete childEnv.DATABASE_URL;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, nodeArgs, {
     cwd: PRODUCT_ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],

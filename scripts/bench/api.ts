@@ -3,7 +3,7 @@
  * embedded database (PGlite) and on the machine's PostgreSQL server, and a bare Fastify + pg baseline on the same
  * PostgreSQL in the same run. Memory is sampled from /proc while the load runs.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../../e2e/support/server.js';
@@ -82,7 +82,14 @@ export async function loadProduct(
   // startProduct reads DATABASE_URL (a fresh database on that server) when it starts and when it stops.
   if (target === 'postgres') process.env.DATABASE_URL = o.databaseUrl;
   else delete process.env.DATABASE_URL;
-  const product = await startProduct({ LOG_LEVEL: 'warn' });
+  // The per-IP layer off: one loopback client is exactly what it refuses; its own tests cover it (429s would be counted
+  // as fast answers and flatter the figures).
+  // What `npm run serve` runs: the compiled server when it is up to date (scripts/server-entry.mjs).
+  const entry = execFileSync(process.execPath, ['scripts/server-entry.mjs'], { cwd: ROOT, encoding: 'utf8' });
+  const product = await startProduct(
+    { LOG_LEVEL: 'warn', RATE_LIMIT_DEFAULT_PER_MINUTE: '0', RATE_LIMIT_LOOKUP_PER_MINUTE: '0' },
+    entry.trim().split(' '),
+  );
 
   const patient = await signedInPatient(product);
   const headers = { 'x-api-key': await apiKey(product), authorization: `Bearer ${patient.token}` };

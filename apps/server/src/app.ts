@@ -24,6 +24,7 @@ import { devOutboxRoutes } from './modules/outbox/dev-outbox-routes.js';
 import { paymentRoutes } from './modules/payments/payment-routes.js';
 import { appConfigRoutes } from './modules/app-config/app-config-routes.js';
 import { vitalsRoutes } from './modules/vitals/vitals-routes.js';
+import { contractAdminRoutes } from './modules/signing/contract-admin-routes.js';
 import { documentAdminRoutes } from './modules/signing/document-admin-routes.js';
 import { messagingRoutes } from './modules/messaging/messaging-routes.js';
 import { consoleAuthRoutes } from './modules/console-auth/console-auth-routes.js';
@@ -40,9 +41,8 @@ import { exportRoutes } from './modules/refunds/export-routes.js';
 import { emitWebhookForAudit } from './modules/webhooks/audit-events.js';
 import { addAuditListener } from './lib/audit.js';
 
-export { WEB_DIST };
 /** The practice console (apps/console), served under /console with its own index.html for client routing. */
-export const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../console/dist');
+const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../console/dist');
 
 /** Paths under /api that do not take the product API key (they have their own credentials or none). */
 const API_KEY_EXEMPT = [
@@ -175,6 +175,7 @@ const routeModules: RouteModule[] = [
   appConfigRoutes,
   vitalsRoutes,
   documentAdminRoutes,
+  contractAdminRoutes,
   refundRoutes,
   devSettleRoutes,
   webhookRoutes,

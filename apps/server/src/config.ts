@@ -45,7 +45,7 @@ const offOrDuration = (def: string) =>
       return s;
     });
 
-export const SANDBOX_API_KEY = 'paylink-sandbox-api-key';
+const SANDBOX_API_KEY = 'paylink-sandbox-api-key';
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),

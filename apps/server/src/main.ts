@@ -45,13 +45,14 @@ async function main() {
   }
 
   const sessionSecret = await getOrCreateSecret(db, 'session', config.PAYLINK_SESSION_SECRET);
+  const providers = await loadProviders({ config, db });
   const ctx: AppContext = {
     config,
     db,
     log,
     sessionKeys: { secret: new TextEncoder().encode(sessionSecret), ttlMinutes: config.SESSION_TTL_MINUTES },
-    providers: await loadProviders({ config, db }),
-    stepDocuments: signingStepDocuments(config),
+    providers,
+    stepDocuments: signingStepDocuments({ config, providers }),
   };
   const app = await buildApp(ctx);
   await app.listen({ port: config.PORT, host: config.HOST });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +40,10 @@ describe('binding and the start log (issue 11, findings 1 and 7)', () => {
       scripts: Record<string, string>;
     };
     expect(pkg.scripts.start).toMatch(/npm run serve/);
-    expect(pkg.scripts.serve).toMatch(/node --env-file-if-exists=\.env .*main\.ts/);
+    // serve starts the entry server-entry.mjs names (the compiled server or the sources), with .env loaded.
+    expect(pkg.scripts.serve).toMatch(/^node --env-file-if-exists=\.env \$\(node scripts\/server-entry\.mjs\)$/);
+    const entry = execFileSync(process.execPath, ['scripts/server-entry.mjs'], { cwd: root, encoding: 'utf8' });
+    expect(entry.trim()).toMatch(/ apps\/server\/(src\/main\.ts|dist\/main\.js)$/);
     expect(pkg.scripts.paylink).toMatch(/node --env-file-if-exists=\.env .*cli\/main\.ts/);
   });
 });

@@ -233,10 +233,6 @@ export type LinkDetail = z.infer<typeof linkDetailSchema>;
 
 export const adminLinkParamsSchema = z.object({ id: linkIdSchema }).strict();
 
-export const extendLinkBodySchema = z
-  .object({ days: z.number().int('days must be a whole number').min(1, 'days must be at least 1').max(365) })
-  .strict();
-
 export const listPaymentsQuerySchema = z
   .object({
     status: z.enum(['chosen', 'approved']).optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PaymentSource, PaymentType, StepStatus } from './ids.js';
+import { LINK_ID_PATTERN, PaymentSource, PaymentType, StepStatus } from './ids.js';
 import { nameString, safeString } from './text.js';
 
 /**
@@ -8,7 +8,7 @@ import { nameString, safeString } from './text.js';
  */
 
 /** Link ids: 22+ URL-safe characters (≥ 128 random bits). */
-export const linkIdSchema = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/, 'linkId must be the id from your personal link');
+export const linkIdSchema = z.string().regex(LINK_ID_PATTERN, 'linkId must be the id from your personal link');
 
 const intLike = (name: string) =>
   z
@@ -36,7 +36,8 @@ export const paymentSourceIdSchema = optionalId('paymentSourceId', [PaymentSourc
 /** Whole dollars, as the patient typed them. */
 export const paymentAmountSchema = intLike('paymentAmount');
 
-export const linkParamsSchema = z.object({ linkId: linkIdSchema }).strict();
+/** A link id in a path: checked by the lookup itself, so a malformed id gets the same 401 as an unknown one. */
+export const linkPathParamsSchema = z.object({ linkId: z.string().min(1).max(200) }).strict();
 
 /** `c=p`: the phone number (the only channel the lookup answers). */
 export const phoneLookupQuerySchema = z.object({ c: z.literal('p', { error: 'c must be p' }).optional() }).strict();
@@ -191,6 +192,7 @@ export const confirmPaymentResultSchema = z.object({
   /** What the patient was sent (the confirmation page says exactly this). */
   receipt: paymentReceiptSchema,
 });
+export type ConfirmPaymentResult = z.infer<typeof confirmPaymentResultSchema>;
 
 /** Every 4xx this API sends: a machine code, a sentence for people, and per-field messages for forms. */
 export const apiErrorSchema = z.object({

@@ -21,7 +21,6 @@ export const AUTH_ERROR_CODES = [
   'auth/invalid-phone-number',
 ] as const;
 export type AuthErrorCode = (typeof AUTH_ERROR_CODES)[number];
-export const authErrorCodeSchema = z.enum(AUTH_ERROR_CODES);
 
 /** Client helper: the text inside the parentheses, e.g. `auth/code-expired` → shown as `(auth/code-expired)`. */
 export function formatAuthErrorCode(code: string): string {
@@ -113,14 +112,6 @@ export type SessionResult = z.infer<typeof sessionResultSchema>;
 /** The error body of the sign-in API. */
 export const authErrorSchema = z.object({ error: z.string(), message: z.string() });
 export type AuthError = z.infer<typeof authErrorSchema>;
-
-/** Query parameters of the e-mailed link: `/auth?id=<linkId>&mode=signIn&oobCode=<token>&lng=<en|es>`. */
-export const emailLinkQuerySchema = z.object({
-  id: linkIdSchema,
-  mode: z.literal('signIn'),
-  oobCode: z.string().min(1).max(200),
-  lng: z.enum(Languages).optional(),
-});
 
 /** The session cookie's name (spec). */
 export const SESSION_COOKIE_NAME = 'jwt_authorization';

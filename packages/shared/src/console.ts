@@ -79,6 +79,7 @@ export const twoFactorStatusSchema = z.object({
   required: z.boolean(),
   recoveryCodesLeft: z.number().int(),
 });
+export type TwoFactorStatus = z.infer<typeof twoFactorStatusSchema>;
 /** POST /api/admin/me/2fa/setup (empty body): a new pending secret; draw otpauthUri as a QR code. */
 export const twoFactorSetupSchema = z.object({ secret: z.string(), otpauthUri: z.string() });
 /** POST /api/admin/me/2fa/enable and /recovery-codes: a current authenticator code. */
@@ -143,6 +144,7 @@ export const staffRefSchema = z.object({ id: z.string(), name: z.string(), email
 
 /** Who may have created links (active admins and coordinators, and anyone who created one): the board's filter. */
 export const coordinatorListSchema = z.object({ coordinators: z.array(staffRefSchema) });
+export type Coordinator = z.infer<typeof staffRefSchema>;
 
 export const boardRowSchema = z.object({
   id: z.string(),
@@ -517,3 +519,57 @@ export const updatePracticeSettingsBodySchema = z
   .strict();
 
 export const consoleLinkParamsSchema = z.object({ id: linkIdSchema }).strict();
+
+const sha256OrNull = z.string().nullable();
+/** A document of a link as staff see it (GET /api/admin/links/:id/documents). */
+export const linkDocumentSchema = z.object({
+  submissionId: z.string(),
+  kind: z.enum(['invoice', 'contract', 'patient_id', 'payor_id', 'payment_authorization']),
+  status: z.enum(['pending', 'completed']),
+  linkStepId: z.number().nullable(),
+  routePath: z.string().nullable(),
+  signerName: z.string().nullable(),
+  signatureMethod: z.enum(['draw', 'type', 'upload']).nullable(),
+  completedAt: z.string().nullable(),
+  ip: z.string().nullable(),
+  originalSha256: sha256OrNull,
+  signedSha256: sha256OrNull,
+  /** Present when signed: GET it with the same staff token. */
+  pdfUrl: z.string().nullable(),
+  files: z.array(
+    z.object({
+      id: z.string(),
+      side: z.enum(['front', 'back']),
+      mime: z.string(),
+      originalMime: z.string(),
+      size: z.number(),
+      sha256: z.string(),
+    }),
+  ),
+});
+export type LinkDocument = z.infer<typeof linkDocumentSchema>;
+export const linkDocumentListSchema = z.array(linkDocumentSchema);
+
+/** The practice's contract per language (console Settings; decision 0168). */
+export const contractLangParamsSchema = z.object({ lang: z.enum(['en', 'es']) });
+export const contractStatusSchema = z.object({
+  lang: z.enum(['en', 'es']),
+  source: z.enum(['upload', 'env', 'sample']).describe('the console upload, CONTRACT_PDF_PATH(_ES), or the sample'),
+  fallback: z.boolean().describe('Spanish readers get the English contract with a note in Spanish'),
+  upload: z
+    .object({
+      fileName: z.string(),
+      sizeBytes: z.number(),
+      pageCount: z.number(),
+      sha256: z.string(),
+      uploadedAt: z.string(),
+      uploadedBy: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type ContractStatus = z.infer<typeof contractStatusSchema>;
+export const contractsResultSchema = z.object({ contracts: z.array(contractStatusSchema), maxMb: z.number() });
+export type ContractsResult = z.infer<typeof contractsResultSchema>;
+export const contractPdfQuerySchema = z.object({ download: z.enum(['0', '1']).optional() });
+/** The upload is the PDF itself as the body (no JSON body schema); the file name rides in the query. */
+export const contractUploadQuerySchema = z.object({ fileName: z.string().max(400).optional() });

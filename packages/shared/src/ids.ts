@@ -9,6 +9,9 @@ export type PaymentSourceId = (typeof PaymentSource)[keyof typeof PaymentSource]
 export const StepStatus = { NotStarted: 1, InProgress: 2, Completed: 4 } as const;
 export type StepStatusId = (typeof StepStatus)[keyof typeof StepStatus];
 
+/** A link id as the server issues it (URL-safe, 22 to 64 characters). */
+export const LINK_ID_PATTERN = /^[A-Za-z0-9_-]{22,64}$/;
+
 export const LinkStatus = { Active: 'active', Cancelled: 'cancelled', Completed: 'completed' } as const;
 export type LinkStatusValue = (typeof LinkStatus)[keyof typeof LinkStatus];
 

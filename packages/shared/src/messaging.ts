@@ -45,6 +45,7 @@ export const linkMessagesResultSchema = z.object({
     sent: z.number().int(),
   }),
 });
+export type LinkMessagesResult = z.infer<typeof linkMessagesResultSchema>;
 
 export const linkRemindersBodySchema = z.object({ enabled: z.boolean() }).strict();
 

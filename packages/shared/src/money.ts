@@ -112,6 +112,7 @@ export const webhookEventTypes = [
   'link.expired',
 ] as const;
 export const webhookEventTypeSchema = z.enum(webhookEventTypes);
+export type WebhookEventType = (typeof webhookEventTypes)[number];
 
 export const createWebhookBodySchema = z
   .object({
@@ -130,6 +131,7 @@ export const webhookEndpointSchema = z.object({
   secretRotatedAt: z.string().nullable(),
 });
 /** Only creation and rotation answer the secret, once. */
+export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 export const webhookEndpointWithSecretSchema = webhookEndpointSchema.extend({ secret: z.string() });
 export const listWebhooksResultSchema = z.object({ webhooks: z.array(webhookEndpointSchema) });
 
@@ -151,4 +153,5 @@ export const webhookDeliverySchema = z.object({
   deliveredAt: z.string().nullable(),
   replayOf: z.string().nullable(),
 });
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 export const listWebhookDeliveriesResultSchema = z.object({ deliveries: z.array(webhookDeliverySchema) });

@@ -5,7 +5,7 @@ import { ApiError, onUnauthorized } from '../shared/api/client';
 import { SESSION_QUERY_KEY } from '../shared/session/session-api';
 import { createConsoleRouter } from './router';
 
-export function createQueryClient() {
+function createQueryClient() {
   return new QueryClient({
     defaultOptions: {
       queries: {

@@ -5,7 +5,7 @@ import { RouteError } from './route-error';
 import { NotFoundPage } from './not-found-page';
 
 /** Every screen but sign-in is its own lazy chunk. */
-export const routes: RouteObject[] = [
+const routes: RouteObject[] = [
   { path: '/sign-in', element: <SignInPage />, errorElement: <RouteError /> },
   {
     path: '/',

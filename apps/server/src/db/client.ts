@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -6,16 +7,29 @@ import { AppError } from '../lib/errors.js';
 
 /** The smallest surface both PGlite and node-postgres give us: parameterised queries and transactions. */
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
+}
+export interface QueryOptions {
+  /**
+   * A statement of fixed text run on every request (the patient reads): on a PostgreSQL server it is prepared once
+   * per connection under a name taken from its text, so later runs send only the parameters and reuse the plan.
+   * Ignored by PGlite (one in-process connection, nothing on the wire).
+   */
+  prepared?: boolean;
 }
 export interface QueryResult<T> {
   rows: T[];
   rowCount: number;
 }
+/** Inside a transaction: queries, and whole multi-statement scripts (a migration file) with no parameters. */
+export interface Transaction extends Queryable {
+  exec(sql: string): Promise<void>;
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs fn in one transaction; rolls back when fn throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   /** Multi-statement SQL (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
@@ -28,9 +42,9 @@ export interface Db extends Queryable {
  * The database cannot be reached (server restarting, connection killed, network gone). Answered 503: the request
  * changed nothing it acknowledged and is safe to retry.
  */
-export class DatabaseUnavailableError extends AppError {
+class DatabaseUnavailableError extends AppError {
   constructor(override readonly cause?: unknown) {
-    super(503, 'database_unavailable', 'The service is briefly unavailable. Please try again in a moment.');
+    super('database_unavailable', 'The service is briefly unavailable. Please try again in a moment.');
     this.name = 'DatabaseUnavailableError';
   }
 }
@@ -38,7 +52,7 @@ export class DatabaseUnavailableError extends AppError {
 /** SQLSTATE classes and socket errors that mean "the connection is gone", not "the query is wrong". */
 const CONNECTION_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08003', '08006', '08001', '08004']);
 const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH']);
-export function isConnectionError(err: unknown): boolean {
+function isConnectionError(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   if (err instanceof DatabaseUnavailableError) return true;
   const code = (err as { code?: unknown }).code;
@@ -54,6 +68,17 @@ export function isConnectionError(err: unknown): boolean {
 
 const unavailableOr = (err: unknown) => (isConnectionError(err) ? new DatabaseUnavailableError(err) : err);
 
+/** One name per statement text: the same name with another text on one connection is an error in node-postgres. */
+const statementNames = new Map<string, string>();
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (!name) {
+    name = `paylink_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
 export function openPostgres(url: string): Db {
   const pool = new pg.Pool({
     connectionString: url,
@@ -66,9 +91,10 @@ export function openPostgres(url: string): Db {
     /* a broken idle client is dropped by the pool; queries report their own errors */
   });
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<T>(sql: string, params: unknown[] = []) {
+    async query<T>(sql: string, params: unknown[] = [], options: QueryOptions = {}) {
       try {
-        const r = await c.query(sql, params);
+        const name = options.prepared ? statementName(sql) : undefined;
+        const r = await c.query(name ? { name, text: sql, values: params } : { text: sql, values: params });
         return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
       } catch (err) {
         throw unavailableOr(err);
@@ -95,7 +121,18 @@ export function openPostgres(url: string): Db {
       client.on('error', onError);
       try {
         await client.query('BEGIN');
-        const result = await fn(wrap(client));
+        const tx: Transaction = {
+          ...wrap(client),
+          // No parameters: node-postgres uses the simple query protocol, which runs several statements.
+          exec: async (sql) => {
+            try {
+              await client.query(sql);
+            } catch (err) {
+              throw unavailableOr(err);
+            }
+          },
+        };
+        const result = await fn(tx);
         await client.query('COMMIT');
         return result;
       } catch (err) {
@@ -120,10 +157,16 @@ export function openPostgres(url: string): Db {
   };
 }
 
+/** PGlite's shared buffers (PostgreSQL's default is 128 MB). */
+export const PGLITE_SHARED_BUFFERS = '16MB';
+
 /** Embedded PostgreSQL. dataDir undefined = in memory. One process per data dir. */
 export async function openPglite(dataDir?: string): Promise<Db> {
   if (dataDir) fs.mkdirSync(path.dirname(dataDir), { recursive: true });
-  const db = dataDir ? new PGlite(dataDir) : new PGlite();
+  // PostgreSQL's default 128 MB of shared buffers lives inside the WASM heap and is most of the process's memory; a
+  // practice's tables fit in far less and the file cache backs the rest (issue 17: idle RSS ≤ 250 MB).
+  const options = { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] };
+  const db = dataDir ? new PGlite(dataDir, options) : new PGlite(options);
   await db.waitReady;
   const wrap = (c: Pick<PGlite, 'query'>): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
@@ -136,7 +179,15 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   return {
     kind: 'pglite',
     query: base.query,
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn) =>
+      db.transaction((tx) =>
+        fn({
+          ...wrap(tx),
+          exec: async (sql) => {
+            await tx.exec(sql);
+          },
+        }),
+      ),
     async exec(sql) {
       await db.exec(sql);
     },

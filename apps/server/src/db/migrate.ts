@@ -28,57 +28,12 @@ export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
       await tx.query('select pg_advisory_xact_lock(7243001)');
       const seen = await tx.query('select 1 from schema_migration where name = $1', [file]);
       if (seen.rowCount > 0) return false;
-      // Multi-statement files: run them statement by statement inside this transaction.
-      for (const stmt of splitSql(sql)) await tx.query(stmt);
+      // The whole file at once (simple query protocol / PGlite exec): no statement splitter to get quoting wrong.
+      await tx.exec(sql);
       await tx.query('insert into schema_migration (name) values ($1)', [file]);
       return true;
     });
     if (done) applied.push(file);
   }
   return applied;
-}
-
-/** Splits on semicolons outside quotes, dollar-quoted bodies and comments. */
-export function splitSql(sql: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let i = 0;
-  while (i < sql.length) {
-    const ch = sql[i]!;
-    const rest = sql.slice(i);
-    if (rest.startsWith('--')) {
-      const end = sql.indexOf('\n', i);
-      i = end === -1 ? sql.length : end + 1;
-      continue;
-    }
-    if (rest.startsWith('/*')) {
-      const end = sql.indexOf('*/', i + 2);
-      i = end === -1 ? sql.length : end + 2;
-      continue;
-    }
-    if (ch === "'") {
-      const end = sql.indexOf("'", i + 1);
-      cur += sql.slice(i, end + 1);
-      i = end + 1;
-      continue;
-    }
-    const dollar = /^\$[A-Za-z_]*\$/.exec(rest);
-    if (dollar) {
-      const tag = dollar[0];
-      const end = sql.indexOf(tag, i + tag.length);
-      cur += sql.slice(i, end + tag.length);
-      i = end + tag.length;
-      continue;
-    }
-    if (ch === ';') {
-      if (cur.trim()) out.push(cur.trim());
-      cur = '';
-      i++;
-      continue;
-    }
-    cur += ch;
-    i++;
-  }
-  if (cur.trim()) out.push(cur.trim());
-  return out;
 }

@@ -5,7 +5,7 @@ import type { ScriptInventory } from '../modules/security/script-inventory.js';
 export type CspDirectives = Record<string, string[]>;
 
 export const CSP_REPORT_PATH = '/api/csp-report';
-export const CSP_REPORT_GROUP = 'csp-endpoint';
+const CSP_REPORT_GROUP = 'csp-endpoint';
 const TURNSTILE = 'https://challenges.cloudflare.com';
 
 /**

@@ -2,11 +2,19 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError, forbidden, unauthorized } from '../lib/errors.js';
-import { verifySession, type PatientSession } from '../modules/sessions/session-tokens.js';
+import {
+  checkSessionRow,
+  verifySession,
+  verifySessionToken,
+  type PatientSession,
+  type SessionClaim,
+} from '../modules/sessions/session-tokens.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     patient?: PatientSession;
+    /** A token checked without the database: the route's one statement must check its session row. */
+    patientClaim?: SessionClaim;
     staff?: { userId: string; email: string; role: string };
   }
 }
@@ -25,7 +33,7 @@ export function requireApiKey(ctx: AppContext) {
   return async (request: FastifyRequest) => {
     const key = request.headers['x-api-key'];
     if (typeof key !== 'string' || !safeEqual(key, ctx.config.apiKey)) {
-      throw new AppError(401, 'invalid_api_key', 'A valid x-api-key header is required.');
+      throw new AppError('invalid_api_key', 'A valid x-api-key header is required.');
     }
   };
 }
@@ -52,4 +60,30 @@ export function assertLinkAccess(request: FastifyRequest, linkId: string): Patie
   if (!s) throw unauthorized('Sign in to continue.');
   if (s.linkId !== linkId) throw forbidden();
   return s;
+}
+
+/**
+ * preHandler for reads that check the session row inside their one statement (issue 17): the token only, no query.
+ * Use with `claimForLink`, and only with a use case that takes the claim and refuses a dead row itself.
+ */
+export function requirePatientClaim(ctx: AppContext) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    const token = bearerToken(request);
+    if (!token) throw unauthorized('Sign in to continue.');
+    request.patientClaim = await verifySessionToken({ keys: ctx.sessionKeys, token });
+  };
+}
+
+/**
+ * The claim, for its own link. Another link's id is refused 403 as `assertLinkAccess` does, after the row check a
+ * full session guard would have made first (a revoked token still answers 401, never 403).
+ */
+export async function claimForLink(ctx: AppContext, request: FastifyRequest, linkId: string): Promise<SessionClaim> {
+  const c = request.patientClaim;
+  if (!c) throw unauthorized('Sign in to continue.');
+  if (c.linkId !== linkId) {
+    await checkSessionRow(ctx.db, c);
+    throw forbidden();
+  }
+  return c;
 }

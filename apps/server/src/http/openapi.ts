@@ -11,7 +11,7 @@ const ERROR_BODY = {
 };
 
 /** `post /api/admin/links/:id/cancel` → `postAdminLinksIdCancel`: a stable name for operations that set none. */
-export function operationIdFor(method: string, url: string): string {
+function operationIdFor(method: string, url: string): string {
   const words = url
     .replace(/^\/api\//, '')
     .split(/[/{}:._-]+/)

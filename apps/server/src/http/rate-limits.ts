@@ -26,7 +26,7 @@ export function rateGroup(method: string, url: string): RateGroup {
   return 'default';
 }
 
-export function rateLimits(config: Config): Record<RateGroup, number> {
+function rateLimits(config: Config): Record<RateGroup, number> {
   return {
     auth: config.RATE_LIMIT_AUTH_PER_MINUTE,
     lookup: config.RATE_LIMIT_LOOKUP_PER_MINUTE,
@@ -80,18 +80,17 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
       // Sign-in answers keep the auth error shape the client reads (spec section 8).
       if (groupOf(request) === 'auth') {
-        return new AppError(429, 'auth/too-many-requests', `Too many attempts. Try again in ${seconds} seconds.`);
+        return new AppError('auth/too-many-requests', `Too many attempts. Try again in ${seconds} seconds.`);
       }
       // Staff sign-in answers keep the throttled shape the console and CLI read (too_many_attempts + retryAfterSeconds).
       if (groupOf(request) === 'staffLogin') {
-        const err = new AppError(
-          429,
+        return new AppError(
           'too_many_attempts',
           `Too many sign-ins from your address. Wait ${seconds} seconds and try again.`,
+          { retryAfterSeconds: seconds },
         );
-        return Object.assign(err, { retryAfterSeconds: seconds });
       }
-      return new AppError(429, 'rate_limited', `Too many requests from your address. Try again in ${seconds} seconds.`);
+      return new AppError('rate_limited', `Too many requests from your address. Try again in ${seconds} seconds.`);
     },
   });
 }

@@ -15,9 +15,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
-export const REVALIDATE = 'no-cache';
+const REVALIDATE = 'no-cache';
 
-export function cacheControlFor(filePath: string): string {
+function cacheControlFor(filePath: string): string {
   const p = filePath.replace(/\\/g, '/').replace(/\.(br|gz)$/, '');
   return /\/assets\/[^/]+$/.test(p) ? IMMUTABLE : REVALIDATE;
 }

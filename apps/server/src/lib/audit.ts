@@ -19,23 +19,30 @@ export type Actor = Pick<AuditEvent, 'actorType' | 'actorId' | 'requestId' | 'ip
 /** The system acting on its own (boot seeding, demo data, the worker). */
 export const SYSTEM_ACTOR: Actor = { actorType: 'system', actorId: null, requestId: null, ip: null };
 
+const AUDIT_COLUMNS = 'actor_type, actor_id, action, link_id, request_id, ip, details';
+
 /** Append one audit row. Pass the transaction that makes the change so both commit or neither does. */
 export async function writeAudit(q: Queryable, e: AuditEvent): Promise<void> {
-  await q.query(
-    `insert into audit_event (actor_type, actor_id, action, link_id, request_id, ip, details)
-     values ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      e.actorType,
-      e.actorId ?? null,
-      e.action,
-      e.linkId ?? null,
-      e.requestId ?? null,
-      e.ip ?? null,
-      JSON.stringify(e.details ?? {}),
-    ],
-  );
+  await q.query(`insert into audit_event (${AUDIT_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7)`, [
+    ...auditParams(e),
+    JSON.stringify(e.details ?? {}),
+  ]);
   // Listeners run in the same transaction (outbound webhooks: their events are audit actions, queued with the change).
   for (const listener of auditListeners) await listener(q, e);
+}
+
+/**
+ * The audit insert as a data-modifying CTE for one-statement reads: `insert ... select <params> from <condition>`, so
+ * the row is written exactly when the condition's rows exist. Listeners do not run: reads are never webhook events.
+ * `p` numbers the parameters from `first`; `auditParams` gives their values in that order.
+ */
+export function auditInsertSql(first: number, from: string): string {
+  const p = (i: number) => `$${first + i}`;
+  return `insert into audit_event (${AUDIT_COLUMNS})
+    select ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, '{}'::jsonb from ${from} returning 1`;
+}
+export function auditParams(e: Omit<AuditEvent, 'details'>): unknown[] {
+  return [e.actorType, e.actorId ?? null, e.action, e.linkId ?? null, e.requestId ?? null, e.ip ?? null];
 }
 
 export type AuditListener = (q: Queryable, e: AuditEvent) => Promise<void>;
@@ -50,8 +57,9 @@ export function addAuditListener(listener: AuditListener): void {
 export function auditContext(request: FastifyRequest): Pick<AuditEvent, 'actorType' | 'actorId' | 'requestId' | 'ip'> {
   if (request.staff)
     return { actorType: 'staff', actorId: request.staff.userId, requestId: request.id, ip: request.ip };
-  if (request.patient) {
-    return { actorType: 'link', actorId: request.patient.sessionId, requestId: request.id, ip: request.ip };
+  const patient = request.patient ?? request.patientClaim;
+  if (patient) {
+    return { actorType: 'link', actorId: patient.sessionId, requestId: request.id, ip: request.ip };
   }
   return { actorType: 'system', actorId: null, requestId: request.id, ip: request.ip };
 }

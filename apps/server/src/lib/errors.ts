@@ -1,30 +1,151 @@
-/** A refusal the client can act on: an HTTP status, a machine code and a sentence for people. */
+import type { AuthErrorCode } from '@paylink/shared';
+
+/**
+ * Every refusal code a use case may throw. Use cases speak in these codes only; the HTTP status of each is decided in
+ * one table (http/errors.ts, decision 0121), which the type checker keeps complete: a code missing there, or one not
+ * listed here, does not compile.
+ */
+export const APP_ERROR_CODES = [
+  // The request itself
+  'invalid_request',
+  'amount_out_of_range',
+  'not_a_session',
+  // Who is asking
+  'unauthorized',
+  'invalid_api_key',
+  'session_expired',
+  'invalid_credentials',
+  'invalid_code',
+  'code_required',
+  'link_unavailable',
+  'forbidden',
+  'csrf',
+  'two_factor_enrolment_required',
+  'sandbox_local_only',
+  'outbox_local_only',
+  'not_found',
+  // Re-confirming while signed in (answered 400 with the sign-in codes' names; see http/errors.ts)
+  'two_factor_code_wrong',
+  'password_wrong',
+  // State conflicts
+  'link_not_active',
+  'step_order',
+  'step_completed',
+  'steps_incomplete',
+  'payment_step',
+  'document_not_signed',
+  'payment_not_chosen',
+  'payment_choice_locked',
+  'payment_in_progress',
+  'payment_checking',
+  'payment_mismatch',
+  'amount_mismatch',
+  'authorization_not_signed',
+  'payment_not_verified',
+  'payment_not_approved',
+  'not_paid',
+  'fully_refunded',
+  'refund_exceeds_payment',
+  'partial_refund_before_settlement',
+  'reversal_in_progress',
+  'gateway_unknown_transaction',
+  'already_resolved',
+  'refund_refused',
+  'opted_out',
+  'staff_exists',
+  'last_admin',
+  'two_factor_enabled',
+  'two_factor_not_started',
+  'two_factor_not_enabled',
+  'two_factor_required',
+  'idempotency_key_in_use',
+  'idempotency_key_reused',
+  // Signing service: documents and uploads
+  'document_not_found',
+  'document_expired',
+  'document_cancelled',
+  'document_link_completed',
+  'already_completed',
+  'document_changed',
+  'missing_files',
+  'missing_name',
+  'missing_signature',
+  'bad_signature',
+  'upload_too_large',
+  'upload_too_many_pixels',
+  'upload_wrong_type',
+  'upload_unreadable',
+  'upload_not_multipart',
+  'upload_encrypted_pdf',
+  'upload_duplicate',
+  'upload_not_id',
+  'upload_busy',
+  // The console's contract uploads
+  'contract_empty',
+  'contract_too_large',
+  'contract_not_pdf',
+  'contract_encrypted',
+  'contract_unreadable',
+  'contract_no_pages',
+  'no_upload',
+  // Sign-in (the codes the patient app shows, packages/shared AUTH_ERROR_CODES)
+  'auth/invalid-verification-code',
+  'auth/code-expired',
+  'auth/too-many-requests',
+  'auth/captcha-check-failed',
+  'auth/invalid-email',
+  'auth/expired-action-code',
+  'auth/invalid-action-code',
+  // Too many
+  'too_many_attempts',
+  'too_many_payment_attempts',
+  'rate_limited',
+  // Someone else is down
+  'gateway_unavailable',
+  'refund_outcome_unknown',
+  'payment_unconfirmed',
+  'database_unavailable',
+] as const satisfies readonly (string | AuthErrorCode)[];
+
+export type AppErrorCode = (typeof APP_ERROR_CODES)[number];
+
+export interface AppErrorOptions {
+  /** Per-field messages for a form, sent as `fields`. */
+  fields?: Record<string, string>;
+  /** Sent as the Retry-After header and `retryAfterSeconds` in the body. */
+  retryAfterSeconds?: number;
+  cause?: unknown;
+}
+
+/** A refusal the client can act on: a machine code and a sentence for people. No HTTP here (http/errors.ts). */
 export class AppError extends Error {
+  readonly fields?: Record<string, string>;
+  readonly retryAfterSeconds?: number;
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly code: AppErrorCode,
     message: string,
-    readonly fields?: Record<string, string>,
+    opts: AppErrorOptions = {},
   ) {
-    super(message);
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'AppError';
+    if (opts.fields) this.fields = opts.fields;
+    if (opts.retryAfterSeconds !== undefined) this.retryAfterSeconds = opts.retryAfterSeconds;
   }
 }
 
 /**
- * A link that cannot be used: answered 401 with the plain-text body the client routes on (spec section 4):
+ * A link that cannot be used: answered with the plain-text body the client routes on (spec section 4):
  * 'Link Expired.', 'Link has been Cancelled.', 'Process has completed.' or a generic text.
  */
 export class LinkStateError extends AppError {
   constructor(readonly body: string) {
-    super(401, 'link_unavailable', body);
+    super('link_unavailable', body);
     this.name = 'LinkStateError';
   }
 }
 
 export const badRequest = (message: string, fields?: Record<string, string>) =>
-  new AppError(400, 'invalid_request', message, fields);
-export const unauthorized = (message = 'Sign in again to continue.') => new AppError(401, 'unauthorized', message);
-export const forbidden = (message = 'This link belongs to someone else.') => new AppError(403, 'forbidden', message);
-export const notFound = (message = 'Not found.') => new AppError(404, 'not_found', message);
-export const conflict = (code: string, message: string) => new AppError(409, code, message);
+  new AppError('invalid_request', message, fields ? { fields } : {});
+export const unauthorized = (message = 'Sign in again to continue.') => new AppError('unauthorized', message);
+export const forbidden = (message = 'This link belongs to someone else.') => new AppError('forbidden', message);
+export const notFound = (message = 'Not found.') => new AppError('not_found', message);

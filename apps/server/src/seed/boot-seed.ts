@@ -14,7 +14,7 @@ export interface BootSeedResult {
 }
 
 /** Demo links: on in sandbox mode unless PAYLINK_DEMO_LINKS=false; off in production unless PAYLINK_DEMO_LINKS=true. */
-export function demoLinksEnabled(config: Config): boolean {
+function demoLinksEnabled(config: Config): boolean {
   return config.PAYLINK_DEMO_LINKS ? config.PAYLINK_DEMO_LINKS === 'true' : config.mode === 'sandbox';
 }
 

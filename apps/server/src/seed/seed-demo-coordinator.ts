@@ -5,7 +5,7 @@ import { verifyPassword } from '../modules/admin/passwords.js';
 import { findStaffByEmail } from '../modules/admin/staff-queries.js';
 import { ensureStaffUser } from './seed-staff.js';
 
-export const DEMO_COORDINATOR_EMAIL = 'coordinator@paylink.localhost';
+const DEMO_COORDINATOR_EMAIL = 'coordinator@paylink.localhost';
 
 /**
  * Sandbox mode: a demo coordinator for the console, created once with a random password kept in app_secret (so every

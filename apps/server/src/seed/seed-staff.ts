@@ -10,8 +10,8 @@ import { findStaffByEmail, insertStaffUser, type StaffUserRow } from '../modules
 import { issueStaffToken, verifyStaffToken } from '../modules/admin/staff-tokens.js';
 
 /** Owner of the data-dir token in sandbox mode when no admin is configured. */
-export const SANDBOX_ADMIN_EMAIL = 'admin@paylink.localhost';
-export const ADMIN_TOKEN_FILE = 'admin-token';
+const SANDBOX_ADMIN_EMAIL = 'admin@paylink.localhost';
+const ADMIN_TOKEN_FILE = 'admin-token';
 
 /** A staff user (created when missing) and a fresh token: for boot, tests and the e2e suite. */
 export async function ensureStaffUser(

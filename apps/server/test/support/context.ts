@@ -31,13 +31,14 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<{
     ...env,
   });
   const db = await createTestDb();
+  const providers = await loadProviders({ config, db });
   const ctx: AppContext = {
     config,
     db,
     log: pino({ level: config.LOG_LEVEL }),
     sessionKeys: { secret: new TextEncoder().encode('test-session-secret-0123456789abcdef'), ttlMinutes: 60 },
-    providers: await loadProviders({ config, db }),
-    stepDocuments: signingStepDocuments(config),
+    providers,
+    stepDocuments: signingStepDocuments({ config, providers }),
   };
   const app = await buildApp(ctx);
   await app.ready();

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from './ports.js';
 
 /** The repository root: the server is started from there, as `npm start` does. */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 const children: ChildProcess[] = [];
 const dataDirs: string[] = [];
@@ -32,6 +32,8 @@ export interface ServerProcess {
 export async function startServerProcess(
   env: Record<string, string>,
   dirPrefix = 'paylink-proc-',
+  /** Node's arguments: the TypeScript sources through tsx unless given (the compiled server, say). */
+  command: string[] = ['--import', 'tsx', 'apps/server/src/main.ts'],
 ): Promise<ServerProcess> {
   const [port, signPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), dirPrefix));
@@ -42,7 +44,7 @@ export async function startServerProcess(
       ([k]) => !k.startsWith('PAYLINK_') && !k.startsWith('REMINDER_') && k !== 'DATABASE_URL' && k !== 'PORT',
     ),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, command, {
     cwd: ROOT,
     env: {
       ...base,

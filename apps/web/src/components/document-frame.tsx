@@ -15,7 +15,7 @@ import { documentSrc } from '../lib/use-signing-message';
 import './document-frame.css';
 
 /** Where the spec's fixed heights give way to the frame's content height (one scroll on phones). */
-export const FIT_CONTENT_QUERY = '(max-width: 767.98px)';
+const FIT_CONTENT_QUERY = '(max-width: 767.98px)';
 
 export interface DocumentFrameProps {
   documentUrl: string;

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../lib/api-client';
 import { PageLayout } from './page-layout';
 
-export function errorTitle(error: ApiError): string {
+function errorTitle(error: ApiError): string {
   if (error.statusText) return `Error ${error.status} ${error.statusText}`;
   if (typeof error.body === 'string' && error.body) return error.body;
   return error.message || `Error ${error.status}`;

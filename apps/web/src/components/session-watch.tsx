@@ -6,10 +6,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { SessionResult } from '@paylink/shared';
+import { patientEndpoints } from '@paylink/shared';
 import { useAppDispatch, useAppSelector } from '../store/hooks';
 import { sessionRefreshed, signOut } from '../store/auth-slice';
-import { api } from '../lib/api-client';
+import { call } from '../lib/api-client';
 import { signOutAndRedirect } from '../lib/session';
 
 const WARN_BEFORE_MS = 60_000;
@@ -82,7 +82,7 @@ export function SessionWatch() {
     setBusy(true);
     setFailed(false);
     try {
-      const r = await api.post<SessionResult>('/api/auth/session/refresh');
+      const r = await call(patientEndpoints.sessionRefresh);
       dispatch(sessionRefreshed({ token: r.token, expiresAt: r.expiresAt }));
       setWarning(false);
     } catch {

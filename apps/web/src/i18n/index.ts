@@ -11,7 +11,6 @@ import HttpBackend from 'i18next-http-backend';
 import { initReactI18next } from 'react-i18next';
 
 export const LANGUAGES = ['en', 'es'] as const;
-export const NAMESPACES = ['common', 'steps', 'payment'] as const;
 
 export const i18nOptions: InitOptions = {
   fallbackLng: 'en',

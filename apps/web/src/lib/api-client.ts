@@ -1,6 +1,9 @@
 /**
  * The one API client (spec section 7). Fixed interface:
- *   api.get(path, opts) / api.post(path, opts) / api.put(path, opts)
+ *   call(patientEndpoints.x, { params?, query?, body?, auth?, responseType?, signal? }): the typed way (decision 0123):
+ *     method and path come from the shared route table, params/query/body and the answer are typed from its schemas
+ *     (types only: no zod reaches the browser);
+ *   api.get(path, opts) / api.post(path, opts) / api.put(path, opts): the same request, untyped (tests, odd calls);
  *     opts: { query?: Record<string, string|number|boolean|null|undefined>, body?: unknown, auth?: boolean (default
  *             true), responseType?: 'json' | 'text' (default 'json'), signal?: AbortSignal }
  *   → the parsed answer (undefined for 204); throws ApiError { status, statusText, body, code, message } for a non-2xx
@@ -8,6 +11,16 @@
  * Every call sends Content-Type JSON (when it has a body), x-api-key (VITE_API_KEY), ngrok-skip-browser-warning and, when auth is true
  * and a token is in memory, Authorization: Bearer. credentials 'same-origin' lets the httpOnly session cookie go too.
  */
+
+import {
+  fillPath,
+  type Empty,
+  type Endpoint,
+  type PatientRoute,
+  type RequestOf,
+  type ResponseOf,
+  type RouteOf,
+} from '@paylink/shared';
 
 export const API_KEY: string = import.meta.env.VITE_API_KEY || 'paylink-sandbox-api-key';
 const API_BASE: string = (import.meta.env.VITE_API_BASE || '').replace(/\/+$/, '');
@@ -141,3 +154,24 @@ export const api = {
   post: <T = unknown>(path: string, opts?: RequestOptions) => request<T>('POST', path, opts),
   put: <T = unknown>(path: string, opts?: RequestOptions) => request<T>('PUT', path, opts),
 };
+
+/** How a call goes, beside its input: what RequestOptions has but body and query (those come typed from the route). */
+export type CallOptions = Pick<RequestOptions, 'auth' | 'responseType' | 'signal'>;
+type PatientRouteOf<E extends Endpoint> = RouteOf<E, PatientRoute>;
+type CallInput<E extends Endpoint> = RequestOf<PatientRouteOf<E>> & CallOptions;
+
+/**
+ * A call of the route table: `call(patientEndpoints.patientInfo, { params: { linkId } })` → Promise<PatientInfo>.
+ * The answer is typed, not parsed (the server validated it against the same schema before sending).
+ */
+export function call<E extends Endpoint>(
+  endpoint: E,
+  ...[input]: Empty extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>]
+): Promise<ResponseOf<PatientRouteOf<E>>> {
+  const { params, query, body, ...opts } = (input ?? {}) as CallOptions & {
+    params?: Record<string, string | number>;
+    query?: Record<string, QueryValue>;
+    body?: unknown;
+  };
+  return request(endpoint.method, fillPath(endpoint.path, params), { ...opts, query, body });
+}

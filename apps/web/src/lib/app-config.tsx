@@ -5,15 +5,15 @@
  * once the config is loaded). loadAppConfig() starts the request early (main.tsx) and is shared by every caller.
  */
 import { createContext, use, useState, type ReactNode } from 'react';
-import type { AppConfig } from '@paylink/shared';
-import { api } from './api-client';
+import { patientEndpoints, type AppConfig } from '@paylink/shared';
+import { call } from './api-client';
 
 export const AppConfigContext = createContext<AppConfig | null>(null);
 
 let pending: Promise<AppConfig> | null = null;
 let loaded: AppConfig | null = null;
 export function loadAppConfig(): Promise<AppConfig> {
-  pending ??= api.get<AppConfig>('/api/config', { auth: false }).then(
+  pending ??= call(patientEndpoints.config, { auth: false }).then(
     (c) => (loaded = c),
     (e: unknown) => {
       pending = null; // a later retry asks again

@@ -1,5 +1,5 @@
 /** The link id's extra homes (spec section 3): local storage `link_id` and the `link_id` cookie (set when none). */
-export const LINK_ID_KEY = 'link_id';
+const LINK_ID_KEY = 'link_id';
 
 export function rememberLinkId(linkId: string) {
   try {

@@ -1,8 +1,9 @@
+import { patientEndpoints } from '@paylink/shared';
 /** Signing out: forget the session, ask the server to revoke it and clear its httpOnly cookie, go to /auth. */
 import type { NavigateFunction } from 'react-router';
 import type { AppDispatch } from '../store/store';
 import { signOut } from '../store/auth-slice';
-import { api } from './api-client';
+import { call } from './api-client';
 
 export function authPath(linkId: string | undefined): string {
   return linkId ? `/auth?id=${encodeURIComponent(linkId)}` : '/auth';
@@ -30,7 +31,7 @@ export function signOutAndRedirect(
   reason?: 'expired',
 ) {
   // Best effort: an expired session may already be gone on the server.
-  void api.post('/api/auth/logout').catch(() => undefined);
+  void call(patientEndpoints.logout).catch(() => undefined);
   dispatch(signOut());
   if (reason === 'expired') sessionExpiredPending = true;
   const state: AuthRouteState | undefined = reason === 'expired' ? { sessionExpired: true } : undefined;

@@ -6,7 +6,7 @@
  */
 import { useEffect, useState, type RefObject } from 'react';
 
-export const SUBMISSION_COMPLETED = 'submission-completed';
+const SUBMISSION_COMPLETED = 'submission-completed';
 
 export function isSigningCompletedMessage(
   event: Pick<MessageEvent, 'origin' | 'data' | 'source'>,

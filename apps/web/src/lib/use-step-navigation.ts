@@ -7,9 +7,9 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { StepStatus, type LinkStep } from '@paylink/shared';
+import { patientEndpoints, StepStatus, type LinkStep } from '@paylink/shared';
 import { useAppDispatch, useAppSelector } from '../store/hooks';
-import { api, type ApiError } from './api-client';
+import { type ApiError, call } from './api-client';
 import { useApiFailure } from './use-api-failure';
 import { setContinue } from '../store/continue-slice';
 import { nextRoutePath, selectSteps, stepFor, updateStepStatus } from '../store/step-production-slice';
@@ -23,7 +23,7 @@ export function entryAction(isContinue: boolean, linkStepStatusId: number | unde
 }
 
 export function putStepStatus(linkId: string, linkStepId: number, status: 2 | 4) {
-  return api.put('/api/linksteps', { query: { linkId, linkStepId, LinkStepStatusId: status } });
+  return call(patientEndpoints.updateStep, { query: { linkId, linkStepId, LinkStepStatusId: status } });
 }
 
 export interface StepNavigation {

@@ -2,10 +2,13 @@
  * Real-user load times: web-vitals is loaded lazily once the page is idle and each metric is POSTed to /api/vitals
  * with the route it was measured on (the path only: query strings carry link ids).
  */
+import { patientEndpoints, type RequestOf, type patientRoutes } from '@paylink/shared';
 import { API_KEY } from './api-client';
 
-type Metric = { name: string; value: number; rating?: string; id?: string; navigationType?: string };
+type VitalsBody = RequestOf<typeof patientRoutes.vitals>['body'];
+type Metric = Pick<VitalsBody, 'name' | 'value' | 'rating' | 'id' | 'navigationType'>;
 
+/** Not call(): a keepalive request that goes without the session and survives the page closing. */
 function send(metric: Metric) {
   const body = JSON.stringify({
     name: metric.name,
@@ -14,9 +17,9 @@ function send(metric: Metric) {
     route: window.location.pathname.slice(0, 200),
     id: metric.id?.slice(0, 100),
     navigationType: metric.navigationType?.slice(0, 40),
-  });
-  void fetch('/api/vitals', {
-    method: 'POST',
+  } satisfies VitalsBody);
+  void fetch(patientEndpoints.vitals.path, {
+    method: patientEndpoints.vitals.method,
     body,
     keepalive: true,
     credentials: 'omit',

@@ -9,7 +9,7 @@
 import { createTransform, type PersistConfig, type Storage } from 'redux-persist';
 import { decryptText, encryptText } from '../lib/openssl-aes';
 
-export const PERSIST_KEY = 'paylink';
+const PERSIST_KEY = 'paylink';
 export const PERSIST_STORAGE_KEY = `persist:${PERSIST_KEY}`;
 export const DEFAULT_PERSIST_PASSPHRASE = 'paylink-default-persist-passphrase';
 
@@ -18,7 +18,7 @@ export const DEFAULT_PERSIST_PASSPHRASE = 'paylink-default-persist-passphrase';
  * crash (shared/notes/toolchain.md), so we write the ten lines ourselves.
  */
 const ls = () => (typeof window === 'undefined' ? undefined : window.localStorage);
-export const localStorageAdapter: Storage = {
+const localStorageAdapter: Storage = {
   getItem: async (key: string) => ls()?.getItem(key) ?? null,
   setItem: async (key: string, value: string) => ls()?.setItem(key, value),
   removeItem: async (key: string) => ls()?.removeItem(key),
@@ -30,7 +30,7 @@ export const localStorageAdapter: Storage = {
  * read back as `null`, which `fallBackToInitial` turns into the slice's initial state. Writes are queued so an
  * older write never lands after a newer one.
  */
-export function encryptedStorage(inner: Storage, passphrase: string): Storage {
+function encryptedStorage(inner: Storage, passphrase: string): Storage {
   let queue: Promise<unknown> = Promise.resolve();
   const mapSlices = async (json: string, f: (v: string) => Promise<string>) => {
     const outer = JSON.parse(json) as Record<string, string>;

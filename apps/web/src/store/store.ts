@@ -35,7 +35,7 @@ import stepProductionReducer, { initialStepProductionState, resetStepProduction 
 import stepReducer, { initialStepState, resetStep } from './step-slice';
 import { DEFAULT_PERSIST_PASSPHRASE, persistConfig } from './persist';
 
-export const rootReducer = combineReducers({
+const rootReducer = combineReducers({
   step: stepReducer,
   patient: patientReducer,
   payment: paymentReducer,
@@ -47,7 +47,7 @@ export const rootReducer = combineReducers({
 
 export type RootState = ReturnType<typeof rootReducer>;
 
-export const initialRootState: RootState = {
+const initialRootState: RootState = {
   step: initialStepState,
   patient: initialPatientState,
   payment: initialPaymentState,

@@ -1,13 +1,11 @@
 import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../shared/api/client';
+import { call, type AnswerOf } from '../../shared/api/client';
+import { consoleEndpoints } from '../../shared/api/contract';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
 
-interface Prefs {
-  onPaid: boolean;
-  onAttention: boolean;
-}
+type Prefs = AnswerOf<typeof consoleEndpoints.notificationPrefs>;
 const KEY = ['me', 'notifications'];
 
 /** My staff e-mails (GET/PUT /api/admin/me/notifications): when my links are paid, when a payment needs attention. */
@@ -19,10 +17,10 @@ export function NotificationPrefs() {
   const [saved, setSaved] = useState(false);
   const prefs = useQuery({
     queryKey: KEY,
-    queryFn: ({ signal }) => api.get<Prefs>('/api/admin/me/notifications', { signal }),
+    queryFn: ({ signal }) => call(consoleEndpoints.notificationPrefs, { signal }),
   });
   const save = useMutation({
-    mutationFn: (p: Prefs) => api.put<Prefs>('/api/admin/me/notifications', { body: p }),
+    mutationFn: (p: Prefs) => call(consoleEndpoints.updateNotificationPrefs, { body: p }),
     onMutate: () => setSaved(false),
     onSuccess: (p) => {
       queryClient.setQueryData(KEY, p);

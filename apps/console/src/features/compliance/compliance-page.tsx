@@ -1,19 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { ComplianceScriptsResult, TamperCheck } from '@paylink/shared';
-import { api } from '../../shared/api/client';
+import { call } from '../../shared/api/client';
+import { consoleEndpoints, type TamperCheck } from '../../shared/api/contract';
 import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
 import { TableScroll } from '../../shared/components/table-scroll';
 import { formatDateTime } from '../../shared/lib/format';
-
-interface CspReport {
-  id: string;
-  receivedAt: string;
-  documentUri: string;
-  blockedUri: string;
-  effectiveDirective: string;
-}
 
 const SCRIPTS_KEY = ['compliance', 'scripts'];
 const CHECKS_KEY = ['compliance', 'checks'];
@@ -62,11 +54,10 @@ function TamperChecks() {
   const errorMessage = useErrorMessage();
   const checks = useQuery({
     queryKey: CHECKS_KEY,
-    queryFn: ({ signal }) =>
-      api.get<{ checks: TamperCheck[] }>('/api/admin/compliance/tamper-checks', { signal, query: { limit: 10 } }),
+    queryFn: ({ signal }) => call(consoleEndpoints.tamperChecks, { signal, query: { limit: 10 } }),
   });
   const run = useMutation({
-    mutationFn: () => api.post<TamperCheck>('/api/admin/compliance/tamper-check'),
+    mutationFn: () => call(consoleEndpoints.tamperCheck),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['compliance'] }),
   });
   return (
@@ -120,7 +111,7 @@ function Scripts() {
   const { t } = useTranslation();
   const scripts = useQuery({
     queryKey: SCRIPTS_KEY,
-    queryFn: ({ signal }) => api.get<ComplianceScriptsResult>('/api/admin/compliance/scripts', { signal }),
+    queryFn: ({ signal }) => call(consoleEndpoints.complianceScripts, { signal }),
   });
   return (
     <section className="card mb-4" aria-labelledby="scripts-heading">
@@ -187,11 +178,7 @@ function CspReports() {
   const { t } = useTranslation();
   const reports = useQuery({
     queryKey: REPORTS_KEY,
-    queryFn: ({ signal }) =>
-      api.get<{ reports: CspReport[]; total: number }>('/api/admin/compliance/csp-reports', {
-        signal,
-        query: { limit: 50 },
-      }),
+    queryFn: ({ signal }) => call(consoleEndpoints.cspReports, { signal, query: { limit: 50 } }),
   });
   return (
     <section className="card mb-4" aria-labelledby="reports-heading">

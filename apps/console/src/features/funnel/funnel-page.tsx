@@ -2,8 +2,8 @@ import { useId } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { api } from '../../shared/api/client';
-import type { FunnelResult } from '../../shared/api/contract';
+import { call } from '../../shared/api/client';
+import { consoleEndpoints, type FunnelResult } from '../../shared/api/contract';
 import { useStepLabel } from '../../shared/components/link-labels';
 import { TableScroll } from '../../shared/components/table-scroll';
 import { PageTitle } from '../../shared/components/page-title';
@@ -23,7 +23,7 @@ export function FunnelPage() {
   };
   const funnel = useQuery({
     queryKey: ['funnel', query],
-    queryFn: ({ signal }) => api.get<FunnelResult>('/api/admin/funnel', { query, signal }),
+    queryFn: ({ signal }) => call(consoleEndpoints.funnel, { query, signal }),
     placeholderData: keepPreviousData,
   });
   const set = (k: string, v: string) =>

@@ -1,15 +1,14 @@
 import { useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { api } from '../../shared/api/client';
-import type { BoardQuery, BoardResult } from '../../shared/api/contract';
+import { call } from '../../shared/api/client';
+import { consoleEndpoints, type BoardQuery, type BoardResult } from '../../shared/api/contract';
 
 export const LIVE_INTERVAL_MS = 5_000;
 
 export function useBoard(query: BoardQuery) {
   return useQuery({
     queryKey: ['board', query],
-    queryFn: ({ signal }) =>
-      api.get<BoardResult>('/api/admin/board', { query: query as Record<string, string>, signal, background: true }),
+    queryFn: ({ signal }) => call(consoleEndpoints.board, { query, signal, background: true }),
     placeholderData: keepPreviousData,
   });
 }
@@ -35,10 +34,10 @@ export function useLiveUpdates() {
           .map(([, data]) => data?.cursor)
           .find(Boolean);
         since.current =
-          cached ?? (await api.get<BoardResult>('/api/admin/board', { query: { limit: 1 }, background: true })).cursor;
+          cached ?? (await call(consoleEndpoints.board, { query: { limit: 1 }, background: true })).cursor;
         return { linkIds: [] as string[] };
       }
-      const changes = await api.get<{ linkIds: string[]; cursor: string }>('/api/admin/board/changes', {
+      const changes = await call(consoleEndpoints.boardChanges, {
         query: { since: since.current },
         background: true,
       });

@@ -1,14 +1,14 @@
-import { api } from '../../shared/api/client';
+import { call } from '../../shared/api/client';
+import { consoleEndpoints, type CreateLinkBody } from '../../shared/api/contract';
 
 export type SendChannel = 'sms' | 'email';
 
-export const createLink = (body: unknown) =>
-  api.post<{ id: string; url: string; expiresAt: string }>('/api/admin/links', { body });
+export const createLink = (body: CreateLinkBody) => call(consoleEndpoints.createLink, { body });
 export const sendLink = (id: string, channel: SendChannel) =>
-  api.post<unknown>(`/api/admin/links/${encodeURIComponent(id)}/send`, { body: { channel } });
+  call(consoleEndpoints.sendLink, { params: { id }, body: { channel } });
 export const cancelLink = (id: string, reason: string) =>
-  api.post<unknown>(`/api/admin/links/${encodeURIComponent(id)}/cancel`, { body: { reason } });
+  call(consoleEndpoints.cancelLink, { params: { id }, body: { reason } });
 export const expireLink = (id: string, reason: string) =>
-  api.post<unknown>(`/api/admin/links/${encodeURIComponent(id)}/expire`, { body: { reason } });
+  call(consoleEndpoints.expireLink, { params: { id }, body: { reason } });
 export const extendLink = (id: string, days: number, reason: string) =>
-  api.post<unknown>(`/api/admin/links/${encodeURIComponent(id)}/extend`, { body: { days, reason } });
+  call(consoleEndpoints.extendLink, { params: { id }, body: { days, reason } });

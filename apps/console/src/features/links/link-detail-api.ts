@@ -1,30 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, ApiError, buildUrl, NetworkError } from '../../shared/api/client';
-import type { ConsoleLinkDetail } from '../../shared/api/contract';
+import { ApiError, buildUrl, call, NetworkError } from '../../shared/api/client';
+import { consoleEndpoints, type LinkDocument } from '../../shared/api/contract';
 
-export interface LinkDocument {
-  submissionId: string;
-  kind: 'invoice' | 'contract' | 'patient_id' | 'payor_id' | 'payment_authorization';
-  status: 'pending' | 'completed';
-  signerName: string | null;
-  completedAt: string | null;
-  pdfUrl: string | null;
-}
+export type { LinkDocument };
 
 /** Live: refetched when /board/changes names this link (useLiveUpdates), not on a timer, so reads stay audited once. */
 export function useLinkDetail(id: string) {
   return useQuery({
     queryKey: ['link', id, 'detail'],
-    queryFn: ({ signal }) =>
-      api.get<ConsoleLinkDetail>(`/api/admin/links/${encodeURIComponent(id)}/detail`, { signal, background: true }),
+    queryFn: ({ signal }) => call(consoleEndpoints.linkDetail, { params: { id }, signal, background: true }),
   });
 }
 
 export function useLinkDocuments(id: string) {
   return useQuery({
     queryKey: ['link', id, 'documents'],
-    queryFn: ({ signal }) =>
-      api.get<LinkDocument[]>(`/api/admin/links/${encodeURIComponent(id)}/documents`, { signal, background: true }),
+    queryFn: ({ signal }) => call(consoleEndpoints.linkDocuments, { params: { id }, signal, background: true }),
   });
 }
 

@@ -1,11 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../shared/api/client';
-import type { LinkMessage } from '../../shared/api/contract';
+import { call } from '../../shared/api/client';
+import { consoleEndpoints, type LinkMessage, type LinkMessagesResult } from '../../shared/api/contract';
 
-export interface LinkMessagesResult {
-  messages: LinkMessage[];
-  reminders: { enabled: boolean; nextCheckAt: string | null; sent: number };
-}
+export type { LinkMessagesResult };
 
 const key = (id: string) => ['link', id, 'messages'];
 
@@ -31,8 +28,7 @@ export function awaitingStatus(messages: LinkMessage[], now = Date.now()): boole
 export function useLinkMessages(id: string) {
   return useQuery({
     queryKey: key(id),
-    queryFn: ({ signal }) =>
-      api.get<LinkMessagesResult>(`/api/admin/links/${encodeURIComponent(id)}/messages`, { signal, background: true }),
+    queryFn: ({ signal }) => call(consoleEndpoints.linkMessages, { params: { id }, signal, background: true }),
     refetchInterval: (q) => (q.state.data && awaitingStatus(q.state.data.messages) ? POLL_MS : false),
   });
 }
@@ -40,8 +36,7 @@ export function useLinkMessages(id: string) {
 export function useSetReminders(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (enabled: boolean) =>
-      api.post<{ enabled: boolean }>(`/api/admin/links/${encodeURIComponent(id)}/reminders`, { body: { enabled } }),
+    mutationFn: (enabled: boolean) => call(consoleEndpoints.linkReminders, { params: { id }, body: { enabled } }),
     onSuccess: (r) => {
       // The switch shows the answer at once, not the old value until the refetch lands.
       queryClient.setQueryData<LinkMessagesResult>(key(id), (old) =>

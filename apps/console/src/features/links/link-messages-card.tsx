@@ -9,7 +9,7 @@ import { useLinkMessages, useSetReminders } from './link-messages-api';
 const KINDS = ['link-send', 'link-reminder', 'signin-code', 'signin-link', 'receipt', 'refund-receipt'];
 
 /** The provider's word when there is one; else the outbox's own state (pending = not yet handed over). */
-export function messageStatus(m: Pick<LinkMessage, 'status' | 'deliveryStatus'>): string {
+function messageStatus(m: Pick<LinkMessage, 'status' | 'deliveryStatus'>): string {
   return m.deliveryStatus ?? (m.status === 'pending' ? 'pending' : m.status === 'failed' ? 'failed' : 'handed');
 }
 const BAD = new Set(['failed', 'undelivered', 'refused']);

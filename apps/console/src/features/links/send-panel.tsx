@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../shared/api/client';
 import { useErrorMessage } from '../../shared/components/query-state';
 import { copyText } from '../../shared/lib/copy-text';
 import { sendLink, type SendChannel } from './link-actions-api';
@@ -21,10 +20,6 @@ export function SendPanel(props: { id: string; url: string; phone: string; email
       void queryClient.invalidateQueries({ queryKey: ['board'] });
     },
   });
-  const sendError = (e: unknown) =>
-    e instanceof ApiError && (e.code === 'opted_out' || e.code === 'link_not_active')
-      ? t(`messages.sendErrors.${e.code}`)
-      : errorMessage(e);
   const channelName = (c: SendChannel) => (c === 'sms' ? 'SMS' : t('newLink.email').toLowerCase());
   return (
     <div>
@@ -65,7 +60,7 @@ export function SendPanel(props: { id: string; url: string; phone: string; email
         )}
         {send.error && (
           <div className="alert alert-danger mb-0" role="alert">
-            {sendError(send.error)}
+            {errorMessage(send.error)}
           </div>
         )}
       </div>

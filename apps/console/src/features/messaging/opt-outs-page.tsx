@@ -1,21 +1,18 @@
-import type { z } from 'zod';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../shared/api/client';
-import type { optOutListSchema } from '../../shared/api/contract';
+import { call } from '../../shared/api/client';
+import { consoleEndpoints } from '../../shared/api/contract';
 import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading } from '../../shared/components/query-state';
 import { TableScroll } from '../../shared/components/table-scroll';
 import { formatDateTime } from '../../shared/lib/format';
-
-type OptOutList = z.infer<typeof optOutListSchema>;
 
 /** Phone numbers and e-mail addresses that asked for no more link sends or reminders (every staff role may see it). */
 export function OptOutsPage() {
   const { t } = useTranslation();
   const list = useQuery({
     queryKey: ['opt-outs'],
-    queryFn: ({ signal }) => api.get<OptOutList>('/api/admin/messaging/opt-outs', { signal }),
+    queryFn: ({ signal }) => call(consoleEndpoints.optOuts, { signal }),
   });
   return (
     <>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, buildUrl } from '../../shared/api/client';
-import type { FlaggedApproval, Refund, RefundResult, VoidFlaggedApprovalResult } from '../../shared/api/contract';
+import { buildUrl, call } from '../../shared/api/client';
+import { consoleEndpoints } from '../../shared/api/contract';
 
 /** One key per dialog opening: a retry or double click of the same refund never gives money back twice. */
 export function newIdempotencyKey(): string {
@@ -10,7 +10,8 @@ export function newIdempotencyKey(): string {
 }
 
 export function refundLink(linkId: string, body: { amount?: number; reason: string }, key: string) {
-  return api.post<RefundResult>(`/api/admin/links/${encodeURIComponent(linkId)}/refund`, {
+  return call(consoleEndpoints.refund, {
+    params: { id: linkId },
     body,
     headers: { 'Idempotency-Key': key },
   });
@@ -19,8 +20,7 @@ export function refundLink(linkId: string, body: { amount?: number; reason: stri
 export function useLinkRefunds(linkId: string, enabled: boolean) {
   return useQuery({
     queryKey: ['link', linkId, 'refunds'],
-    queryFn: ({ signal }) =>
-      api.get<{ refunds: Refund[] }>(`/api/admin/links/${encodeURIComponent(linkId)}/refunds`, { signal }),
+    queryFn: ({ signal }) => call(consoleEndpoints.refunds, { params: { id: linkId }, signal }),
     enabled,
   });
 }
@@ -28,12 +28,13 @@ export function useLinkRefunds(linkId: string, enabled: boolean) {
 export function useFlaggedApprovals() {
   return useQuery({
     queryKey: ['payments', 'attention'],
-    queryFn: ({ signal }) => api.get<{ flags: FlaggedApproval[] }>('/api/admin/payments/attention', { signal }),
+    queryFn: ({ signal }) => call(consoleEndpoints.flaggedApprovals, { signal }),
   });
 }
 
 export function voidFlaggedApproval(attemptId: string, reason: string, key: string) {
-  return api.post<VoidFlaggedApprovalResult>(`/api/admin/payments/attention/${encodeURIComponent(attemptId)}/void`, {
+  return call(consoleEndpoints.voidFlaggedApproval, {
+    params: { attemptId },
     body: { reason },
     headers: { 'Idempotency-Key': key },
   });

@@ -4,12 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { FlaggedApproval } from '../../shared/api/contract';
 import { ConfirmDialog } from '../../shared/components/confirm-dialog';
-import { ErrorAlert, Loading } from '../../shared/components/query-state';
+import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
 import { TableScroll } from '../../shared/components/table-scroll';
 import { formatDateTime, formatMoney } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
 import { exportUrl, newIdempotencyKey, useFlaggedApprovals, voidFlaggedApproval } from './money-api';
-import { useMoneyError } from './money-error';
 
 /** The payments screen's money tools for billing and admin: second charges to void, bookkeeping exports. */
 export function PaymentsMoneyPanel() {
@@ -28,7 +27,7 @@ function FlaggedApprovals() {
   const id = useId();
   const flags = useFlaggedApprovals();
   const queryClient = useQueryClient();
-  const moneyError = useMoneyError();
+  const errorMessage = useErrorMessage();
   const [target, setTarget] = useState<FlaggedApproval | null>(null);
   const [key, setKey] = useState(newIdempotencyKey);
   const [done, setDone] = useState<string | null>(null);
@@ -136,7 +135,7 @@ function FlaggedApprovals() {
         danger
         askReason
         busy={mutation.isPending}
-        error={mutation.error ? moneyError(mutation.error) : null}
+        error={mutation.error ? errorMessage(mutation.error) : null}
         onConfirm={(reason) => target && mutation.mutate({ flag: target, reason })}
         onCancel={() => !mutation.isPending && setTarget(null)}
       />

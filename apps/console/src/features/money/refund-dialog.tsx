@@ -6,7 +6,7 @@ import { ApiError } from '../../shared/api/client';
 import type { RefundResult } from '../../shared/api/contract';
 import { formatMoney } from '../../shared/lib/format';
 import { newIdempotencyKey, parseDollars, refundLink } from './money-api';
-import { useMoneyError } from './money-error';
+import { useErrorMessage } from '../../shared/components/query-state';
 
 export interface RefundTarget {
   linkId: string;
@@ -24,7 +24,7 @@ export interface RefundTarget {
 export function RefundDialog(props: { show: boolean; target: RefundTarget; onClose: (done?: RefundResult) => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const moneyError = useMoneyError();
+  const errorMessage = useErrorMessage();
   const id = useId();
   const [key, setKey] = useState(newIdempotencyKey);
   const [amountText, setAmountText] = useState('');
@@ -156,7 +156,7 @@ export function RefundDialog(props: { show: boolean; target: RefundTarget; onClo
           )}
           {mutation.error && (
             <div className="alert alert-danger mt-3 mb-0" role="alert">
-              {moneyError(mutation.error)}
+              {errorMessage(mutation.error)}
             </div>
           )}
         </Modal.Body>

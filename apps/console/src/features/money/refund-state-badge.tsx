@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 
 export type RefundState = 'none' | 'partially_refunded' | 'refunded';
 
-export function refundStateOf(amount: number, refunded: number): RefundState {
+function refundStateOf(amount: number, refunded: number): RefundState {
   if (refunded <= 0) return 'none';
   return refunded >= amount ? 'refunded' : 'partially_refunded';
 }

@@ -1,8 +1,13 @@
 import { useId, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../shared/api/client';
-import { webhookEventTypes } from '../../shared/api/contract';
+import { call } from '../../shared/api/client';
+import {
+  consoleEndpoints,
+  webhookEventTypes,
+  type WebhookEndpoint as Endpoint,
+  type WebhookEventType,
+} from '../../shared/api/contract';
 import { ConfirmDialog } from '../../shared/components/confirm-dialog';
 import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
@@ -12,28 +17,9 @@ import { formatDateTime } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
 import { newIdempotencyKey } from './money-api';
 
-interface Endpoint {
-  id: string;
-  url: string;
-  events: string[];
-  description: string;
-  createdAt: string;
-  secretRotatedAt: string | null;
-}
-interface Delivery {
-  id: string;
-  eventId: string;
-  eventType: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: { at: string; statusCode: number | null; error: string | null; durationMs: number }[];
-  nextAttemptAt: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-}
-
 const KEY = ['webhooks'];
-const post = <T,>(path: string, body: unknown = {}) =>
-  api.post<T>(path, { body, headers: { 'Idempotency-Key': newIdempotencyKey() } });
+/** Every change carries a new Idempotency-Key: a double click does it once. */
+const once = () => ({ 'Idempotency-Key': newIdempotencyKey() });
 
 /** Admin: outbound webhook endpoints — register, secret shown once, rotate, deliveries, replay, delete. */
 export function WebhooksPage() {
@@ -41,7 +27,7 @@ export function WebhooksPage() {
   const can = useCan();
   const list = useQuery({
     queryKey: KEY,
-    queryFn: ({ signal }) => api.get<{ webhooks: Endpoint[] }>('/api/admin/webhooks', { signal }),
+    queryFn: ({ signal }) => call(consoleEndpoints.webhooks, { signal }),
     enabled: can('webhooks.manage'),
   });
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
@@ -107,14 +93,13 @@ function CreateEndpoint(props: { onCreated: (s: { url: string; secret: string })
   const errorMessage = useErrorMessage();
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
-  const [events, setEvents] = useState<string[]>(['payment.approved', 'payment.refunded']);
+  const [events, setEvents] = useState<WebhookEventType[]>(['payment.approved', 'payment.refunded']);
   const [touched, setTouched] = useState(false);
   const create = useMutation({
     mutationFn: () =>
-      post<Endpoint & { secret: string }>('/api/admin/webhooks', {
-        url: url.trim(),
-        events,
-        ...(description.trim() ? { description: description.trim() } : {}),
+      call(consoleEndpoints.createWebhook, {
+        body: { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) },
+        headers: once(),
       }),
     onSuccess: async (w) => {
       props.onCreated({ url: w.url, secret: w.secret });
@@ -233,10 +218,8 @@ function EndpointCard(props: { endpoint: Endpoint; onSecret: (s: { url: string; 
   const action = useMutation({
     mutationFn: async (what: 'rotate' | 'remove'): Promise<Endpoint & { secret?: string }> =>
       what === 'rotate'
-        ? post<Endpoint & { secret: string }>(`/api/admin/webhooks/${encodeURIComponent(w.id)}/rotate-secret`)
-        : api.delete<Endpoint>(`/api/admin/webhooks/${encodeURIComponent(w.id)}`, {
-            headers: { 'Idempotency-Key': newIdempotencyKey() },
-          }),
+        ? call(consoleEndpoints.rotateWebhookSecret, { params: { id: w.id }, headers: once() })
+        : call(consoleEndpoints.deleteWebhook, { params: { id: w.id }, headers: once() }),
     onSuccess: async (r) => {
       setConfirm(null);
       if (r.secret) props.onSecret({ url: w.url, secret: r.secret });
@@ -306,14 +289,11 @@ function Deliveries(props: { endpointId: string }) {
   const key = [...KEY, props.endpointId, 'deliveries'];
   const list = useQuery({
     queryKey: key,
-    queryFn: ({ signal }) =>
-      api.get<{ deliveries: Delivery[] }>(`/api/admin/webhooks/${encodeURIComponent(props.endpointId)}/deliveries`, {
-        signal,
-      }),
+    queryFn: ({ signal }) => call(consoleEndpoints.webhookDeliveries, { params: { id: props.endpointId }, signal }),
   });
   const replay = useMutation({
     mutationFn: (deliveryId: string) =>
-      post<Delivery>(`/api/admin/webhooks/deliveries/${encodeURIComponent(deliveryId)}/replay`),
+      call(consoleEndpoints.replayWebhookDelivery, { params: { id: deliveryId }, headers: once() }),
     onSuccess: async () => {
       setNote(t('money.webhooks.replayed'));
       await queryClient.invalidateQueries({ queryKey: key });

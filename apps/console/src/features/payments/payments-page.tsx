@@ -2,8 +2,8 @@ import { useId } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { api, buildUrl } from '../../shared/api/client';
-import type { PaymentReport, PaymentReportQuery } from '../../shared/api/contract';
+import { buildUrl, call } from '../../shared/api/client';
+import { consoleEndpoints, type PaymentReportQuery } from '../../shared/api/contract';
 import { Pager } from '../../shared/components/pager';
 import { TableScroll } from '../../shared/components/table-scroll';
 import { PageTitle } from '../../shared/components/page-title';
@@ -31,7 +31,7 @@ export function PaymentsPage() {
   const query = { ...filters, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE };
   const report = useQuery({
     queryKey: ['payments', query],
-    queryFn: ({ signal }) => api.get<PaymentReport>('/api/admin/payments/report', { query, signal }),
+    queryFn: ({ signal }) => call(consoleEndpoints.paymentReport, { query, signal }),
     placeholderData: keepPreviousData,
   });
   const set = (k: string, v: string) =>
@@ -45,7 +45,7 @@ export function PaymentsPage() {
       },
       { replace: true },
     );
-  const exportUrl = buildUrl('/api/admin/payments/export', filters);
+  const exportUrl = buildUrl(consoleEndpoints.paymentExport.path, filters);
 
   return (
     <>

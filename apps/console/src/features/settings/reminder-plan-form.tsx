@@ -2,12 +2,12 @@ import { useEffect, useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../shared/api/client';
-import { reminderPlanSchema, type ReminderPlanSetting } from '../../shared/api/contract';
+import { call, type AnswerOf } from '../../shared/api/client';
+import { consoleEndpoints, reminderPlanSchema, type ReminderPlanSetting } from '../../shared/api/contract';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
 import { Field } from '../../shared/forms/field';
 
-type PlanResult = ReminderPlanSetting & { source: 'practice' | 'env' };
+type PlanResult = AnswerOf<typeof consoleEndpoints.reminderPlan>;
 export interface PlanFormValues {
   unopenedAfter: string;
   stalledAfter: string;
@@ -53,7 +53,7 @@ export function ReminderPlanSection() {
   const headingId = useId();
   const plan = useQuery({
     queryKey: KEY,
-    queryFn: ({ signal }) => api.get<PlanResult>('/api/admin/messaging/reminder-plan', { signal }),
+    queryFn: ({ signal }) => call(consoleEndpoints.reminderPlan, { signal }),
   });
   return (
     <section className="card mt-4" aria-labelledby={headingId}>
@@ -99,8 +99,7 @@ function PlanForm(props: { data: PlanResult }) {
   const { reset } = form;
   useEffect(() => reset(toPlanForm(props.data)), [props.data, reset]);
   const save = useMutation({
-    mutationFn: (v: PlanFormValues) =>
-      api.put<PlanResult>('/api/admin/messaging/reminder-plan', { body: toPlanBody(v) }),
+    mutationFn: (v: PlanFormValues) => call(consoleEndpoints.updateReminderPlan, { body: toPlanBody(v) }),
     onSuccess: (d) => {
       setSaved(true);
       queryClient.setQueryData(KEY, d);

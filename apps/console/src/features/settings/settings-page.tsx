@@ -2,27 +2,17 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../shared/api/client';
-import { updatePracticeSettingsBodySchema } from '../../shared/api/contract';
+import { call, type AnswerOf } from '../../shared/api/client';
+import { consoleEndpoints, updatePracticeSettingsBodySchema } from '../../shared/api/contract';
 import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
 import { Field } from '../../shared/forms/field';
 import { formatDateTime } from '../../shared/lib/format';
+import { ContractSection } from './contract-section';
 import { ReminderPlanSection } from './reminder-plan-form';
 
-interface Settings {
-  name: string;
-  phone: string;
-  email: string;
-  logoUrl: string | null;
-  timeZone: string;
-}
-interface SettingsResult {
-  effective: Settings;
-  defaults: Settings;
-  overrides: { [K in keyof Settings]: string | null };
-  updatedAt: string | null;
-}
+type SettingsResult = AnswerOf<typeof consoleEndpoints.settings>;
+type Settings = SettingsResult['effective'];
 type FormValues = { [K in keyof Settings]: string };
 const FIELDS = ['name', 'phone', 'email', 'logoUrl', 'timeZone'] as const;
 
@@ -35,7 +25,7 @@ export function SettingsPage() {
   const { t } = useTranslation();
   const settings = useQuery({
     queryKey: ['settings'],
-    queryFn: ({ signal }) => api.get<SettingsResult>('/api/admin/settings', { signal }),
+    queryFn: ({ signal }) => call(consoleEndpoints.settings, { signal }),
   });
   return (
     <>
@@ -48,6 +38,7 @@ export function SettingsPage() {
       ) : (
         <SettingsForm data={settings.data} />
       )}
+      <ContractSection />
       <ReminderPlanSection />
     </>
   );
@@ -73,7 +64,7 @@ function SettingsForm(props: { data: SettingsResult }) {
   const { reset } = form;
   useEffect(() => reset(values(props.data)), [props.data, reset]);
   const save = useMutation({
-    mutationFn: (v: FormValues) => api.put<SettingsResult>('/api/admin/settings', { body: toSettingsBody(v) }),
+    mutationFn: (v: FormValues) => call(consoleEndpoints.updateSettings, { body: toSettingsBody(v) }),
     onSuccess: (d) => {
       setSaved(true);
       queryClient.setQueryData(['settings'], d);

@@ -4,8 +4,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { createStaffBodySchema } from '@paylink/shared';
-import { api, ApiError } from '../../shared/api/client';
-import { staffRoleSchema, type StaffListItem } from '../../shared/api/contract';
+import { call, type BodyOf } from '../../shared/api/client';
+import { consoleEndpoints, staffRoleSchema, type StaffListItem } from '../../shared/api/contract';
 import { ConfirmDialog } from '../../shared/components/confirm-dialog';
 import { TableScroll } from '../../shared/components/table-scroll';
 import { PageTitle } from '../../shared/components/page-title';
@@ -24,14 +24,14 @@ interface NewStaff {
 }
 
 const STAFF_KEY = ['staff'];
-const updateStaff = (id: string, body: Record<string, unknown>) =>
-  api.patch<StaffListItem>(`/api/admin/staff/${encodeURIComponent(id)}`, { body });
+type StaffChange = BodyOf<typeof consoleEndpoints.updateStaff>;
+const updateStaff = (id: string, body: StaffChange) => call(consoleEndpoints.updateStaff, { params: { id }, body });
 
 export function StaffPage() {
   const { t } = useTranslation();
   const staff = useQuery({
     queryKey: STAFF_KEY,
-    queryFn: ({ signal }) => api.get<{ staff: StaffListItem[] }>('/api/admin/staff', { signal }),
+    queryFn: ({ signal }) => call(consoleEndpoints.staff, { signal }),
   });
   return (
     <>
@@ -56,9 +56,9 @@ function StaffTable(props: { staff: StaffListItem[] }) {
   const [confirm, setConfirm] = useState<{ kind: 'deactivate' | 'reset'; user: StaffListItem } | null>(null);
   const [rowError, setRowError] = useState<string | null>(null);
   const change = useMutation({
-    mutationFn: (v: { user: StaffListItem; body?: Record<string, unknown>; reset?: boolean }) =>
+    mutationFn: (v: { user: StaffListItem; body?: StaffChange; reset?: boolean }) =>
       v.reset
-        ? api.post<StaffListItem>(`/api/admin/staff/${encodeURIComponent(v.user.id)}/reset-2fa`)
+        ? call(consoleEndpoints.resetStaffTwoFactor, { params: { id: v.user.id } })
         : updateStaff(v.user.id, v.body ?? {}),
     onSuccess: () => {
       setConfirm(null);
@@ -107,7 +107,7 @@ function StaffTable(props: { staff: StaffListItem[] }) {
                     aria-label={t('staff.changeRole', { name: name(u) })}
                     value={u.role}
                     disabled={u.id === me || change.isPending}
-                    onChange={(e) => change.mutate({ user: u, body: { role: e.target.value } })}
+                    onChange={(e) => change.mutate({ user: u, body: { role: staffRoleSchema.parse(e.target.value) } })}
                   >
                     {ROLES.map((r) => (
                       <option key={r} value={r}>
@@ -207,12 +207,12 @@ function AddStaff() {
     setFailure(null);
     setAdded(null);
     try {
-      await api.post('/api/admin/staff', { body: values });
+      await call(consoleEndpoints.createStaff, { body: values });
       setAdded(values.name || values.email);
       form.reset();
       void queryClient.invalidateQueries({ queryKey: STAFF_KEY });
     } catch (e) {
-      setFailure(e instanceof ApiError && e.status === 409 ? e.message : errorMessage(e));
+      setFailure(errorMessage(e));
     }
   });
   return (

@@ -1,10 +1,23 @@
 /**
- * The console's one API client. The staff session is an httpOnly SameSite=Strict cookie, so every call goes with
+ * The console's one API client: `call(consoleEndpoints.x, { params?, query?, body?, signal?, background?, headers? })`
+ * takes method and path from the shared route table and types the input and the answer from its schemas (decision
+ * 0123); `api.get/post/...` are the same requests, untyped. The staff session is an httpOnly SameSite=Strict cookie, so every call goes with
  * credentials 'same-origin' and never sees a token; changes carry the CSRF header the server asks for. Errors: ApiError { status, code, message } for a non-2xx answer
  * ({ error, message } bodies), NetworkError when the server could not be reached.
  */
 
-import { CONSOLE_BACKGROUND_HEADER, CONSOLE_CSRF_HEADER, SESSION_EXPIRES_HEADER } from './contract';
+import {
+  CONSOLE_BACKGROUND_HEADER,
+  CONSOLE_CSRF_HEADER,
+  SESSION_EXPIRES_HEADER,
+  fillPath,
+  type ConsoleRoute,
+  type Empty,
+  type Endpoint,
+  type RequestOf,
+  type ResponseOf,
+  type RouteOf,
+} from './contract';
 
 export class ApiError extends Error {
   override name = 'ApiError';
@@ -48,6 +61,8 @@ export interface RequestOptions {
   background?: boolean;
   /** Extra request headers (e.g. Idempotency-Key). */
   headers?: Record<string, string>;
+  /** A file sent as the body itself instead of JSON (the contract upload); Content-Type from `headers` or the file. */
+  file?: Blob;
 }
 
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -75,7 +90,8 @@ export function onSessionExpiry(fn: (expiresAt: string) => void): () => void {
 
 async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { ...opts.headers, accept: 'application/json' };
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  if (opts.file) headers['content-type'] ||= opts.file.type || 'application/octet-stream';
+  else if (opts.body !== undefined) headers['content-type'] = 'application/json';
   // CSRF: the server refuses a cookie-authenticated change without this header (a form on another site cannot set it).
   if (method !== 'GET') headers[CONSOLE_CSRF_HEADER] = '1';
   if (opts.background) headers[CONSOLE_BACKGROUND_HEADER] = '1';
@@ -85,7 +101,7 @@ async function request<T>(method: string, path: string, opts: RequestOptions = {
       method,
       headers,
       credentials: 'same-origin',
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      body: opts.file ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)),
       signal: opts.signal,
     });
   } catch (e) {
@@ -111,3 +127,27 @@ export const api = {
   patch: <T>(path: string, opts?: RequestOptions) => request<T>('PATCH', path, { body: {}, ...opts }),
   delete: <T>(path: string, opts?: RequestOptions) => request<T>('DELETE', path, opts),
 };
+
+/** How a call goes, beside its input: what RequestOptions has but body and query (those come typed from the route). */
+export type CallOptions = Pick<RequestOptions, 'signal' | 'background' | 'headers' | 'file'>;
+type ConsoleRouteOf<E extends Endpoint> = RouteOf<E, ConsoleRoute>;
+type CallInput<E extends Endpoint> = RequestOf<ConsoleRouteOf<E>> & CallOptions;
+/** The body a route takes and the answer it gives, for code that holds them (forms, caches). */
+export type BodyOf<E extends Endpoint> = RequestOf<ConsoleRouteOf<E>> extends { body?: infer B } ? B : never;
+export type AnswerOf<E extends Endpoint> = ResponseOf<ConsoleRouteOf<E>>;
+
+/** A call of the route table: `call(consoleEndpoints.linkDetail, { params: { id } })` → Promise<ConsoleLinkDetail>. */
+export function call<E extends Endpoint>(
+  endpoint: E,
+  ...[input]: Empty extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>]
+): Promise<ResponseOf<ConsoleRouteOf<E>>> {
+  const { params, query, body, ...opts } = (input ?? {}) as CallOptions & {
+    params?: Record<string, string | number>;
+    query?: Record<string, QueryValue>;
+    body?: unknown;
+  };
+  const path = fillPath(endpoint.path, params);
+  // As api.post/put/patch: a change without a body sends {} (Fastify refuses an empty JSON body).
+  const sent = body === undefined && endpoint.method !== 'GET' && endpoint.method !== 'DELETE' ? {} : body;
+  return request(endpoint.method, path, { ...opts, query, body: sent });
+}

@@ -1,4 +1,5 @@
 /** English strings of the console. Spanish (es.ts) must have the same keys. */
+import { errorCodesEn } from './error-codes';
 import { moneyEn } from './money';
 export const en = {
   money: moneyEn,
@@ -47,9 +48,11 @@ export const en = {
     forbidden: 'Your role cannot do this. Ask an admin if you need it.',
     notFound: 'We could not find it. It may have been removed.',
     tooMany: 'Too many attempts. Wait a moment and try again.',
+    tooManyWait: 'Too many attempts. Wait {{seconds}} seconds and try again.',
     server: 'Something went wrong on our side. Please try again.',
     unexpected: 'Something unexpected happened. Reload the page to continue.',
     unexpectedTitle: 'Unexpected error',
+    codes: errorCodesEn,
   },
   notFound: {
     title: 'Page not found',
@@ -307,10 +310,6 @@ export const en = {
     remindersOff: 'Reminders are off for this link.',
     remindersSent: 'Reminders sent: {{count}}',
     nextCheck: 'next check {{when}}',
-    sendErrors: {
-      opted_out: 'This patient opted out of messages at this address. Copy the link or use the other channel.',
-      link_not_active: 'The link is no longer active (cancelled, completed or expired).',
-    },
   },
   reminderPlan: {
     title: 'Reminders',
@@ -335,6 +334,33 @@ export const en = {
     durationInvalid: 'Use a duration like 30m, 24h or 3d.',
     save: 'Save reminders',
     saved: 'Reminder plan saved.',
+  },
+  contracts: {
+    title: 'Contract',
+    intro:
+      'The contract patients read and sign, in English and in Spanish. New links get the contract in effect; links already prepared keep the one they were given.',
+    lang: { en: 'English', es: 'Spanish' },
+    languageHeading: '{{language}} contract',
+    inEffect: 'In effect:',
+    inEffectUpload: '{{fileName}} ({{size}}, {{pages}} pages), uploaded {{when}} by {{who}}.',
+    inEffectEnv: 'the file configured on the server (CONTRACT_PDF_PATH).',
+    inEffectEnvEs: 'the file configured on the server (CONTRACT_PDF_PATH_ES).',
+    inEffectSample: 'the sample contract that comes with Paylink. Upload your practice’s contract to replace it.',
+    inEffectFallback:
+      'no Spanish contract: Spanish readers get the English contract, with a note in Spanish that it is only available in English.',
+    view: 'View',
+    download: 'Download',
+    remove: 'Remove upload',
+    removeTitle: 'Remove the {{language}} contract?',
+    removeBody:
+      'New links will get the file configured on the server, or the sample contract. Links already prepared keep theirs.',
+    removeBodyEs:
+      'New links will get the Spanish file configured on the server, else the English contract with a note, or the sample contract. Links already prepared keep theirs.',
+    fileLabel: 'Upload a new {{language}} contract',
+    fileHint: 'A PDF file of at most {{maxMb}} MB.',
+    upload: 'Upload',
+    uploaded: 'Contract uploaded. New links get it from now on.',
+    removed: 'Upload removed.',
   },
   optOuts: {
     title: 'Opt-outs',

@@ -1,5 +1,6 @@
 import type { en } from './en';
 import type { Dictionary } from './types';
+import { errorCodesEs } from './error-codes';
 import { moneyEs } from './money';
 
 /** Spanish strings of the console (same keys as en.ts; the compiler and i18n.test.ts check). */
@@ -50,9 +51,11 @@ export const es: Dictionary<typeof en> = {
     forbidden: 'Su rol no permite hacer esto. Pídaselo a un administrador si lo necesita.',
     notFound: 'No lo encontramos. Puede que se haya eliminado.',
     tooMany: 'Demasiados intentos. Espere un momento e inténtelo de nuevo.',
+    tooManyWait: 'Demasiados intentos. Espere {{seconds}} segundos e inténtelo de nuevo.',
     server: 'Algo salió mal de nuestro lado. Inténtelo de nuevo.',
     unexpected: 'Ocurrió algo inesperado. Recargue la página para continuar.',
     unexpectedTitle: 'Error inesperado',
+    codes: errorCodesEs,
   },
   notFound: {
     title: 'Página no encontrada',
@@ -311,10 +314,6 @@ export const es: Dictionary<typeof en> = {
     remindersOff: 'Los recordatorios están desactivados para este enlace.',
     remindersSent: 'Recordatorios enviados: {{count}}',
     nextCheck: 'próxima revisión {{when}}',
-    sendErrors: {
-      opted_out: 'Este paciente pidió no recibir mensajes en esta dirección. Copie el enlace o use el otro canal.',
-      link_not_active: 'El enlace ya no está activo (cancelado, completado o vencido).',
-    },
   },
   reminderPlan: {
     title: 'Recordatorios',
@@ -341,6 +340,33 @@ export const es: Dictionary<typeof en> = {
     durationInvalid: 'Use una duración como 30m, 24h o 3d.',
     save: 'Guardar recordatorios',
     saved: 'Plan de recordatorios guardado.',
+  },
+  contracts: {
+    title: 'Contrato',
+    intro:
+      'El contrato que los pacientes leen y firman, en inglés y en español. Los enlaces nuevos reciben el contrato vigente; los enlaces ya preparados conservan el que se les asignó.',
+    lang: { en: 'inglés', es: 'español' },
+    languageHeading: 'Contrato en {{language}}',
+    inEffect: 'Vigente:',
+    inEffectUpload: '{{fileName}} ({{size}}, {{pages}} páginas), subido {{when}} por {{who}}.',
+    inEffectEnv: 'el archivo configurado en el servidor (CONTRACT_PDF_PATH).',
+    inEffectEnvEs: 'el archivo configurado en el servidor (CONTRACT_PDF_PATH_ES).',
+    inEffectSample: 'el contrato de muestra que trae Paylink. Suba el contrato de su práctica para reemplazarlo.',
+    inEffectFallback:
+      'no hay contrato en español: quienes leen en español reciben el contrato en inglés, con una nota en español de que solo está disponible en inglés.',
+    view: 'Ver',
+    download: 'Descargar',
+    remove: 'Quitar el archivo subido',
+    removeTitle: '¿Quitar el contrato en {{language}}?',
+    removeBody:
+      'Los enlaces nuevos recibirán el archivo configurado en el servidor o el contrato de muestra. Los enlaces ya preparados conservan el suyo.',
+    removeBodyEs:
+      'Los enlaces nuevos recibirán el archivo en español configurado en el servidor; si no hay, el contrato en inglés con una nota, o el contrato de muestra. Los enlaces ya preparados conservan el suyo.',
+    fileLabel: 'Subir un nuevo contrato en {{language}}',
+    fileHint: 'Un archivo PDF de {{maxMb}} MB como máximo.',
+    upload: 'Subir',
+    uploaded: 'Contrato subido. Los enlaces nuevos lo reciben desde ahora.',
+    removed: 'Archivo subido eliminado.',
   },
   optOuts: {
     title: 'Bajas de mensajes',

@@ -11,7 +11,7 @@ export const LANGUAGES = ['en', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
 const STORAGE_KEY = 'paylink.console.lng';
 
-export function initialLanguage(): Language {
+function initialLanguage(): Language {
   try {
     const saved = localStorage.getItem(STORAGE_KEY);
     if (saved === 'en' || saved === 'es') return saved;

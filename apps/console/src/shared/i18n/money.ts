@@ -1,22 +1,6 @@
-/** Strings of the money screens (refunds, flagged approvals, evidence, exports, webhooks); mounted as `money.*`. */
+/** Strings of the money screens (refunds, flagged approvals, evidence, exports, webhooks); mounted as `money.*`.
+ * Their refusals (refund_exceeds_payment, already_resolved…) are in error-codes.ts with every other code. */
 export const moneyEn = {
-  errors: {
-    not_paid: 'This link has no approved payment to refund.',
-    fully_refunded: 'This payment has already been refunded in full.',
-    refund_exceeds_payment: 'The refund is more than what is left of this payment.',
-    partial_refund_before_settlement:
-      'This payment has not settled yet, so it can only be voided in full today. Refund the whole amount now, or part of it after the batch settles (usually the next business day).',
-    refund_refused: 'The card gateway refused it. Nothing was refunded.',
-    gateway_unavailable:
-      'The card gateway is not available right now. Nothing was refunded. Try again in a few minutes.',
-    refund_outcome_unknown:
-      'The card gateway did not answer, so we do not know whether the money went back. It is kept as pending: check the transaction at the gateway before trying again.',
-    gateway_unknown_transaction: 'The card gateway does not know this transaction.',
-    already_resolved: 'This second charge has already been given back.',
-    reversal_in_progress: 'A void of this charge is already on its way: check the transaction at the gateway.',
-    idempotency_key_reused: 'This request was already sent with other details. Close the dialog and start again.',
-    idempotency_key_in_use: 'The same request is still being processed. Wait a moment and try again.',
-  },
   refund: {
     action: 'Refund…',
     title: 'Refund or void this payment',
@@ -128,23 +112,6 @@ export const moneyEn = {
 };
 
 export const moneyEs: typeof moneyEn = {
-  errors: {
-    not_paid: 'Este enlace no tiene un pago aprobado que reembolsar.',
-    fully_refunded: 'Este pago ya se reembolsó por completo.',
-    refund_exceeds_payment: 'El reembolso es mayor que lo que queda de este pago.',
-    partial_refund_before_settlement:
-      'Este pago aún no se ha liquidado, así que hoy solo se puede anular completo. Reembolse todo ahora, o una parte cuando se liquide el lote (normalmente el siguiente día hábil).',
-    refund_refused: 'La pasarela de tarjetas lo rechazó. No se reembolsó nada.',
-    gateway_unavailable:
-      'La pasarela de tarjetas no está disponible en este momento. No se reembolsó nada. Inténtelo de nuevo en unos minutos.',
-    refund_outcome_unknown:
-      'La pasarela de tarjetas no respondió, así que no sabemos si el dinero se devolvió. Queda como pendiente: revise la transacción en la pasarela antes de volver a intentarlo.',
-    gateway_unknown_transaction: 'La pasarela de tarjetas no conoce esta transacción.',
-    already_resolved: 'Este segundo cargo ya se devolvió.',
-    reversal_in_progress: 'Ya hay una anulación de este cargo en curso: revise la transacción en la pasarela.',
-    idempotency_key_reused: 'Esta solicitud ya se envió con otros datos. Cierre el diálogo y empiece de nuevo.',
-    idempotency_key_in_use: 'La misma solicitud aún se está procesando. Espere un momento y vuelva a intentarlo.',
-  },
   refund: {
     action: 'Reembolsar…',
     title: 'Reembolsar o anular este pago',

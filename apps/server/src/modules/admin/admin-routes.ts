@@ -1,24 +1,5 @@
-import {
-  adminLinkParamsSchema,
-  createLinkBodySchema,
-  createLinkResultSchema,
-  createStaffBodySchema,
-  extendLinkWithReasonBodySchema,
-  linkActionBodySchema,
-  linkDetailSchema,
-  linkSummarySchema,
-  listLinksQuerySchema,
-  listLinksResultSchema,
-  listPaymentsQuerySchema,
-  listPaymentsResultSchema,
-  loginBodySchema,
-  loginResultSchema,
-  staffListSchema,
-  staffUserSchema,
-  throttledErrorSchema,
-} from '@paylink/shared';
+import { throttledErrorSchema, consoleRoutes } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { auditContext } from '../../lib/audit.js';
 import { createLink } from '../links/create-link.js';
@@ -33,6 +14,7 @@ import { ROLES, requireStaff } from './require-staff.js';
 import { listStaff } from '../console/staff-admin.js';
 import { toStaffUser, type StaffUserRow } from './staff-queries.js';
 import { showLink } from './show-link.js';
+import { route } from '../../http/route.js';
 
 /** Staff tokens travel as `Authorization: Bearer plk_...` (the same HTTP scheme as patient sessions). */
 const STAFF_SECURITY: { [k: string]: string[] }[] = [{ bearer: [] }, { staffCookie: [] }];
@@ -41,15 +23,15 @@ const STAFF_SECURITY: { [k: string]: string[] }[] = [{ bearer: [] }, { staffCook
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
     allowEmptyJsonBodies(scope);
-    const r = scope.withTypeProvider<ZodTypeProvider>();
     const staff = requireStaff(ctx);
     const admin = requireStaff(ctx, { roles: ROLES.admin });
     const linkManager = requireStaff(ctx, { roles: ROLES.manageLinks });
     const tags = ['admin'];
     const { publicUrl } = ctx.config;
 
-    r.post(
-      '/api/admin/login',
+    route(
+      scope,
+      consoleRoutes.login,
       {
         schema: {
           tags,
@@ -58,8 +40,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
             'With two-factor on, send `code` (else 401 code_required). Failed tries slow the next one down ' +
             '(429 with Retry-After); an account is never locked. The console signs in with POST /api/admin/session.',
           security: [],
-          body: loginBodySchema,
-          response: { 200: loginResultSchema, 429: throttledErrorSchema, ...errorResponses(400, 401, 403) },
+          response: { 429: throttledErrorSchema, ...errorResponses(400, 401, 403) },
         },
       },
       async (request) =>
@@ -74,15 +55,16 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
         }),
     );
 
-    r.get(
-      '/api/admin/me',
+    route(
+      scope,
+      consoleRoutes.me,
       {
         preHandler: staff,
         schema: {
           tags,
           summary: 'The staff user behind the token',
           security: STAFF_SECURITY,
-          response: { 200: staffUserSchema, ...errorResponses(401) },
+          response: errorResponses(401),
         },
       },
       async (request) => {
@@ -91,30 +73,31 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
     );
 
-    r.get(
-      '/api/admin/staff',
+    route(
+      scope,
+      consoleRoutes.staff,
       {
         preHandler: admin,
         schema: {
           tags,
           summary: 'Staff users with role, state, last sign-in and two-factor (admins only)',
           security: STAFF_SECURITY,
-          response: { 200: staffListSchema, ...errorResponses(401, 403) },
+          response: errorResponses(401, 403),
         },
       },
       async () => ({ staff: await listStaff(ctx.db) }),
     );
 
-    r.post(
-      '/api/admin/staff',
+    route(
+      scope,
+      consoleRoutes.createStaff,
       {
         preHandler: admin,
         schema: {
           tags,
           summary: 'Create a staff user (admins only); the password is stored as an scrypt hash',
           security: STAFF_SECURITY,
-          body: createStaffBodySchema,
-          response: { 201: staffUserSchema, ...errorResponses(400, 401, 403, 409) },
+          response: errorResponses(400, 401, 403, 409),
         },
       },
       async (request, reply) => {
@@ -125,8 +108,9 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
     );
 
-    r.post(
-      '/api/admin/links',
+    route(
+      scope,
+      consoleRoutes.createLink,
       {
         preHandler: linkManager,
         schema: {
@@ -136,8 +120,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
             'Answers the id and the personal link `<PUBLIC_URL>/auth?id=<id>`. signInMethod defaults to sms when a ' +
             'phone is given, else email; expiresIn like 14d, 36h or 90m (default LINK_DEFAULT_EXPIRY_DAYS).',
           security: STAFF_SECURITY,
-          body: createLinkBodySchema,
-          response: { 201: createLinkResultSchema, ...errorResponses(400, 401, 403) },
+          response: errorResponses(400, 401, 403),
         },
       },
       async (request, reply) => {
@@ -173,8 +156,9 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
     );
 
-    r.get(
-      '/api/admin/links',
+    route(
+      scope,
+      consoleRoutes.links,
       {
         preHandler: staff,
         schema: {
@@ -183,40 +167,42 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
           description:
             'status filters by the derived state: active, expired (active and past expiresAt), cancelled, completed.',
           security: STAFF_SECURITY,
-          querystring: listLinksQuerySchema,
-          response: { 200: listLinksResultSchema, ...errorResponses(400, 401) },
+          response: errorResponses(400, 401),
         },
       },
       async (request) => listLinks({ db: ctx.db, actor: auditContext(request), publicUrl, ...request.query }),
     );
 
-    r.get(
-      '/api/admin/links/:id',
+    route(
+      scope,
+      consoleRoutes.link,
       {
         preHandler: staff,
         schema: {
           tags,
           summary: 'One link with its steps, payment and audit timeline',
           security: STAFF_SECURITY,
-          params: adminLinkParamsSchema,
-          response: { 200: linkDetailSchema, ...errorResponses(400, 401, 404) },
+          response: errorResponses(400, 401, 404),
         },
       },
       async (request) => showLink({ db: ctx.db, actor: auditContext(request), publicUrl, id: request.params.id }),
     );
 
-    const change = (path: string, summary: string, kind: 'cancel' | 'expire') =>
-      r.post(
-        path,
+    const change = (
+      def: typeof consoleRoutes.cancelLink | typeof consoleRoutes.expireLink,
+      summary: string,
+      kind: 'cancel' | 'expire',
+    ) =>
+      route(
+        scope,
+        def,
         {
           preHandler: linkManager,
           schema: {
             tags,
             summary,
             security: STAFF_SECURITY,
-            params: adminLinkParamsSchema,
-            body: linkActionBodySchema,
-            response: { 200: linkSummarySchema, ...errorResponses(400, 401, 403, 404, 409) },
+            response: errorResponses(400, 401, 403, 404, 409),
           },
         },
         async (request) =>
@@ -228,20 +214,19 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
             change: { kind, reason: request.body?.reason },
           }),
       );
-    change('/api/admin/links/:id/cancel', 'Cancel a link (revokes its patient sessions)', 'cancel');
-    change('/api/admin/links/:id/expire', 'Expire a link now', 'expire');
+    change(consoleRoutes.cancelLink, 'Cancel a link (revokes its patient sessions)', 'cancel');
+    change(consoleRoutes.expireLink, 'Expire a link now', 'expire');
 
-    r.post(
-      '/api/admin/links/:id/extend',
+    route(
+      scope,
+      consoleRoutes.extendLink,
       {
         preHandler: linkManager,
         schema: {
           tags,
           summary: 'Extend a link: expiresAt = max(expiresAt, now) + days (also revives an expired link)',
           security: STAFF_SECURITY,
-          params: adminLinkParamsSchema,
-          body: extendLinkWithReasonBodySchema,
-          response: { 200: linkSummarySchema, ...errorResponses(400, 401, 403, 404, 409) },
+          response: errorResponses(400, 401, 403, 404, 409),
         },
       },
       async (request) =>
@@ -254,16 +239,16 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
         }),
     );
 
-    r.get(
-      '/api/admin/payments',
+    route(
+      scope,
+      consoleRoutes.payments,
       {
         preHandler: staff,
         schema: {
           tags,
           summary: 'List payments (chosen and approved), newest first; amounts in US dollars',
           security: STAFF_SECURITY,
-          querystring: listPaymentsQuerySchema,
-          response: { 200: listPaymentsResultSchema, ...errorResponses(400, 401) },
+          response: errorResponses(400, 401),
         },
       },
       async (request) => listPayments({ db: ctx.db, actor: auditContext(request), ...request.query }),

@@ -1,7 +1,7 @@
 import type { StaffRole, StaffUser } from '@paylink/shared';
 import type { Queryable } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
-import { conflict } from '../../lib/errors.js';
+import { AppError } from '../../lib/errors.js';
 import type { Actor } from '../../lib/audit.js';
 import { hashPassword } from './passwords.js';
 import { insertStaffUser, toStaffUser } from './staff-queries.js';
@@ -20,7 +20,7 @@ export async function createStaffUser(opts: {
     passwordHash: await hashPassword(opts.password),
     role: opts.role,
   });
-  if (!row) throw conflict('staff_exists', 'A staff user with this e-mail already exists.');
+  if (!row) throw new AppError('staff_exists', 'A staff user with this e-mail already exists.');
   await writeAudit(opts.tx, {
     ...opts.actor,
     action: 'staff.created',

@@ -7,7 +7,7 @@ import { checkStaffCredentials, recordSignIn } from '../console-auth/check-crede
 import { toStaffUser } from './staff-queries.js';
 import { issueStaffToken } from './staff-tokens.js';
 
-export const LOGIN_TOKEN_TTL_HOURS = 12;
+const LOGIN_TOKEN_TTL_HOURS = 12;
 
 /**
  * E-mail + password (+ code when two-factor is on) → a 12-hour staff token for the CLI. Failed tries slow the next
@@ -25,11 +25,10 @@ export async function loginStaff(opts: {
 }) {
   const result = await checkStaffCredentials(opts);
   if (result.kind === 'code_required') {
-    throw new AppError(401, 'code_required', 'Two-factor sign-in is on: send the code from the authenticator app.');
+    throw new AppError('code_required', 'Two-factor sign-in is on: send the code from the authenticator app.');
   }
   if (result.enrolmentRequired) {
     throw new AppError(
-      403,
       'two_factor_enrolment_required',
       'Set up two-factor sign-in in the console (/console) first, then sign in here with the code.',
     );

@@ -53,27 +53,27 @@ export function requireStaff(ctx: AppContext, opts: RequireStaffOptions = {}) {
     let staff: { userId: string; email: string; role: StaffRole };
     if (bearer) {
       const t = await verifyStaffToken(ctx.db, bearer);
-      if (!t) throw new AppError(401, 'unauthorized', 'The staff token is invalid, expired or revoked.');
+      if (!t) throw new AppError('unauthorized', 'The staff token is invalid, expired or revoked.');
       staff = t;
       request.staffAuth = { via: 'bearer', tokenId: t.tokenId };
     } else if (cookie) {
       if (!SAFE_METHODS.has(request.method)) {
         const origin = request.headers.origin;
         if (request.headers[CONSOLE_CSRF_HEADER] !== '1' || (origin !== undefined && origin !== publicOrigin)) {
-          throw new AppError(403, 'csrf', 'This request did not come from the console. Reload the page and retry.');
+          throw new AppError('csrf', 'This request did not come from the console. Reload the page and retry.');
         }
       }
       const background = request.headers[CONSOLE_BACKGROUND_HEADER] === '1';
       const s = await verifyStaffSession(ctx.db, cookie, { touch: !background });
-      if (!s) throw new AppError(401, 'session_expired', 'Your session has ended. Sign in again.');
+      if (!s) throw new AppError('session_expired', 'Your session has ended. Sign in again.');
       if (s.enrolmentOnly && !opts.allowEnrolmentOnly) {
-        throw new AppError(403, 'two_factor_enrolment_required', 'Set up two-factor sign-in to continue.');
+        throw new AppError('two_factor_enrolment_required', 'Set up two-factor sign-in to continue.');
       }
       staff = s;
       request.staffAuth = { via: 'cookie', sessionId: s.sessionId, idleExpiresAt: s.idleExpiresAt };
       reply.header(SESSION_EXPIRES_HEADER, s.idleExpiresAt.toISOString());
     } else {
-      throw new AppError(401, 'unauthorized', 'Sign in, or send a staff token: Authorization: Bearer <token>.');
+      throw new AppError('unauthorized', 'Sign in, or send a staff token: Authorization: Bearer <token>.');
     }
     if (roles && !roles.includes(staff.role)) throw forbidden(roleMessage(roles));
     request.staff = { userId: staff.userId, email: staff.email, role: staff.role };

@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/client.js';
 import { newToken } from '../../lib/ids.js';
 
 /** Staff bearer tokens: `plk_` + 256 random bits. Only a SHA-256 is stored (staff_token.token_hash). */
-export const hashStaffToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const hashStaffToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export interface StaffIdentity {
   userId: string;

@@ -1,19 +1,19 @@
-import { appConfigSchema } from '@paylink/shared';
+import { patientRoutes } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
+import { route } from '../../http/route.js';
 import { getAppConfig } from './get-app-config.js';
 
 /** GET /api/config (x-api-key): the web app's installation config (CONTRACTS.md). */
 export async function appConfigRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.withTypeProvider<ZodTypeProvider>().get(
-    '/api/config',
+  route(
+    app,
+    patientRoutes.config,
     {
       schema: {
         tags: ['web app'],
         security: [{ apiKey: [] }],
         summary: "The practice's branding, the signing and gateway origins, and the captcha site key",
-        response: { 200: appConfigSchema },
       },
     },
     async (_request, reply) => {

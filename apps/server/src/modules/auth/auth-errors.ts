@@ -1,19 +1,16 @@
-import type { AuthErrorCode } from '@paylink/shared';
-import { AppError } from '../../lib/errors.js';
+import { AppError, type AppErrorCode } from '../../lib/errors.js';
+
+/** The sign-in codes the server answers with (a subset of packages/shared AUTH_ERROR_CODES). */
+export type ServerAuthErrorCode = Extract<AppErrorCode, `auth/${string}`>;
 
 /** A sign-in refusal: `{ error: 'auth/<code>', message }`. The client shows the code and a translated message. */
 export class AuthError extends AppError {
-  constructor(
-    status: number,
-    code: AuthErrorCode,
-    message: string,
-    /** For auth/too-many-requests: sent as the Retry-After header. */
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(status, code, message);
+  constructor(code: ServerAuthErrorCode, message: string, retryAfterSeconds?: number) {
+    super(code, message, retryAfterSeconds === undefined ? {} : { retryAfterSeconds });
     this.name = 'AuthError';
   }
 }
 
+/** For auth/too-many-requests the wait is sent as the Retry-After header. */
 export const tooManyRequests = (message: string, retryAfterSeconds?: number) =>
-  new AuthError(429, 'auth/too-many-requests', message, retryAfterSeconds);
+  new AuthError('auth/too-many-requests', message, retryAfterSeconds);

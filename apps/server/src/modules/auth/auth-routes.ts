@@ -1,19 +1,9 @@
-import {
-  authOptionsQuerySchema,
-  authOptionsSchema,
-  emailSendBodySchema,
-  emailSendResultSchema,
-  emailVerifyBodySchema,
-  sessionResultSchema,
-  smsSendBodySchema,
-  smsSendResultSchema,
-  smsVerifyBodySchema,
-} from '@paylink/shared';
+import { emailSendBodySchema, emailVerifyBodySchema, patientRoutes, smsVerifyBodySchema } from '@paylink/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { bearerToken, requirePatient } from '../../http/guards.js';
+import { route } from '../../http/route.js';
 import { auditContext } from '../../lib/audit.js';
 import { AuthError } from './auth-errors.js';
 import { endSession } from './end-session.js';
@@ -52,53 +42,47 @@ async function withRetryAfter<T>(reply: FastifyReply, fn: () => Promise<T>): Pro
 
 /** Sign-in (issue 3): SMS code, e-mailed link, session refresh and sign-out. Errors: `{ error: 'auth/<code>', message }`. */
 export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-
-  r.get(
-    '/api/auth/options',
+  route(
+    app,
+    patientRoutes.authOptions,
     {
       schema: {
         tags,
         security,
         summary: "The link's sign-in method and captcha site key",
-        querystring: authOptionsQuerySchema,
-        response: { 200: authOptionsSchema },
       },
     },
     async (request) => getSignInOptions(ctx, { linkId: request.query.linkId }),
   );
 
-  r.post(
-    '/api/auth/sms/send',
+  route(
+    app,
+    patientRoutes.smsSend,
     {
       schema: {
         tags,
         security,
         summary: 'Send a sign-in code to the phone number on file',
-        body: smsSendBodySchema,
-        response: { 200: smsSendResultSchema },
       },
     },
     async (request, reply) =>
       withRetryAfter(reply, () => sendSmsCode(ctx, { ...request.body, actor: auditContext(request) })),
   );
 
-  r.post(
-    '/api/auth/sms/verify',
+  route(
+    app,
+    patientRoutes.smsVerify,
     {
       schema: {
         tags,
         security,
         summary: 'Check the code; sign in',
-        body: smsVerifyBodySchema,
-        response: { 200: sessionResultSchema },
       },
       attachValidation: true,
     },
     async (request, reply) => {
       authFieldError(request, smsVerifyBodySchema, {
-        code: () =>
-          new AuthError(400, 'auth/invalid-verification-code', 'Enter the 6-digit code from the text message.'),
+        code: () => new AuthError('auth/invalid-verification-code', 'Enter the 6-digit code from the text message.'),
       });
       const session = await verifySmsCode(ctx, { ...request.body, actor: auditContext(request) });
       setSessionCookie(reply, ctx.config, session);
@@ -106,42 +90,39 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  r.post(
-    '/api/auth/email/send',
+  route(
+    app,
+    patientRoutes.emailSend,
     {
       schema: {
         tags,
         security,
         summary: 'E-mail a sign-in link if the address matches the one on file',
-        body: emailSendBodySchema,
-        response: { 200: emailSendResultSchema },
       },
       attachValidation: true,
     },
     async (request, reply) => {
       authFieldError(request, emailSendBodySchema, {
-        email: () => new AuthError(400, 'auth/invalid-email', 'Enter a valid e-mail address.'),
+        email: () => new AuthError('auth/invalid-email', 'Enter a valid e-mail address.'),
       });
       return withRetryAfter(reply, () => sendEmailLink(ctx, { ...request.body, actor: auditContext(request) }));
     },
   );
 
-  r.post(
-    '/api/auth/email/verify',
+  route(
+    app,
+    patientRoutes.emailVerify,
     {
       schema: {
         tags,
         security,
         summary: 'Finish signing in with the e-mailed link',
-        body: emailVerifyBodySchema,
-        response: { 200: sessionResultSchema },
       },
       attachValidation: true,
     },
     async (request, reply) => {
       authFieldError(request, emailVerifyBodySchema, {
-        oobCode: () =>
-          new AuthError(400, 'auth/invalid-action-code', 'This sign-in link is not valid. Ask for a new one.'),
+        oobCode: () => new AuthError('auth/invalid-action-code', 'This sign-in link is not valid. Ask for a new one.'),
       });
       const session = await verifyEmailLink(ctx, { ...request.body, actor: auditContext(request) });
       setSessionCookie(reply, ctx.config, session);
@@ -149,14 +130,14 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  r.post(
-    '/api/auth/session/refresh',
+  route(
+    app,
+    patientRoutes.sessionRefresh,
     {
       schema: {
         tags,
         security: [{ apiKey: [], bearer: [] }],
         summary: 'A new token for a signed-in patient',
-        response: { 200: sessionResultSchema },
       },
       preHandler: requirePatient(ctx),
     },
@@ -167,8 +148,9 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
 
-  r.post(
-    '/api/auth/logout',
+  route(
+    app,
+    patientRoutes.logout,
     { schema: { tags, security: [{ apiKey: [], bearer: [] }], summary: 'Sign out' } },
     async (request, reply) => {
       await endSession(ctx, { token: bearerToken(request), actor: auditContext(request) });

@@ -10,5 +10,5 @@ export async function requireCaptcha(
   const captcha = await ctx.providers.captcha.verify({ token: opts.token, remoteIp: opts.actor.ip ?? undefined });
   if (captcha.ok) return;
   await auditAuth(ctx.db, opts.actor, `${opts.action}.captcha_failed`, opts.linkId, { errorCodes: captcha.errorCodes });
-  throw new AuthError(400, 'auth/captcha-check-failed', 'The security check failed. Reload the page and try again.');
+  throw new AuthError('auth/captcha-check-failed', 'The security check failed. Reload the page and try again.');
 }

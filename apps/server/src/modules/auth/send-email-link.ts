@@ -12,7 +12,7 @@ import { requireCaptcha } from './require-captcha.js';
 import { checkSendLimit, recordSend, refuseLimitedSend } from './send-limits.js';
 
 /** The address in the e-mailed link; /auth shows a "Finish signing in" button that POSTs the oobCode. */
-export function signInUrl(publicUrl: string, linkId: string, token: string, lang: string): string {
+function signInUrl(publicUrl: string, linkId: string, token: string, lang: string): string {
   const q = new URLSearchParams({ id: linkId, mode: 'signIn', oobCode: token, lng: lang });
   return `${publicUrl}/auth?${q.toString()}`;
 }

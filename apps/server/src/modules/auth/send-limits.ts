@@ -34,7 +34,7 @@ export async function recordSend(tx: Queryable, linkId: string, channel: 'sms' |
   await tx.query('insert into auth_send (link_id, channel) values ($1, $2)', [linkId, channel]);
 }
 
-export function limitMessage(l: Exclude<SendLimit, { ok: true }>, what: 'code' | 'link'): string {
+function limitMessage(l: Exclude<SendLimit, { ok: true }>, what: 'code' | 'link'): string {
   return l.reason === 'cooldown'
     ? `Please wait ${l.retryAfterSeconds} seconds before asking for another ${what}.`
     : `Too many ${what}s were requested for this link. Try again in ${Math.ceil(l.retryAfterSeconds / 60)} minutes.`;

@@ -12,7 +12,7 @@ import { requireCaptcha } from './require-captcha.js';
 import { checkSendLimit, recordSend, refuseLimitedSend } from './send-limits.js';
 
 /** A 6-digit code from the CSPRNG (leading zeros kept). */
-export function newOtpCode(): string {
+function newOtpCode(): string {
   return randomInt(0, 1_000_000).toString().padStart(6, '0');
 }
 

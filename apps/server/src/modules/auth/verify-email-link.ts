@@ -43,10 +43,9 @@ export async function verifyEmailLink(
   });
   if (outcome.kind === 'ok') return outcome.session;
   if (outcome.kind === 'expired') {
-    throw new AuthError(400, 'auth/expired-action-code', 'This sign-in link has expired. Ask for a new one.');
+    throw new AuthError('auth/expired-action-code', 'This sign-in link has expired. Ask for a new one.');
   }
   throw new AuthError(
-    400,
     'auth/invalid-action-code',
     'This sign-in link is not valid or was already used. Ask for a new one.',
   );

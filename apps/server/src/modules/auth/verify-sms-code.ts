@@ -72,12 +72,11 @@ export async function verifySmsCode(
     case 'ok':
       return outcome.session;
     case 'expired':
-      throw new AuthError(400, 'auth/code-expired', 'This code has expired or was already used. Request a new code.');
+      throw new AuthError('auth/code-expired', 'This code has expired or was already used. Request a new code.');
     case 'locked':
       throw tooManyRequests('Too many wrong codes. Request a new code.');
     case 'wrong':
       throw new AuthError(
-        400,
         'auth/invalid-verification-code',
         `The code is not correct. ${outcome.left} ${outcome.left === 1 ? 'try' : 'tries'} left.`,
       );

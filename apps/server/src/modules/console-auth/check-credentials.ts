@@ -51,14 +51,14 @@ export async function checkStaffCredentials(opts: {
   };
   if (!user || !ok || user.disabled_at) {
     await fail('password');
-    throw new AppError(401, 'invalid_credentials', 'The e-mail or password is wrong.');
+    throw new AppError('invalid_credentials', 'The e-mail or password is wrong.');
   }
   if (user.totp_enabled_at && user.totp_secret) {
     const code = opts.code?.trim();
     if (!code) return { kind: 'code_required', user };
     if (!(await acceptSecondFactor(db, user, code))) {
       await fail('code');
-      throw new AppError(401, 'invalid_code', 'The code is wrong or was already used.');
+      throw new AppError('invalid_code', 'The code is wrong or was already used.');
     }
   }
   return { kind: 'ok', user, enrolmentRequired: twoFactorRequired(opts.config) && !user.totp_enabled_at };

@@ -1,20 +1,10 @@
 import {
-  emptyBodySchema,
   CONSOLE_IDLE_TIMEOUT_MINUTES,
-  consoleSessionSchema,
-  recoveryCodesSchema,
-  signInBodySchema,
-  signInResultSchema,
   throttledErrorSchema,
-  twoFactorCodeBodySchema,
-  twoFactorDisableBodySchema,
-  twoFactorSetupSchema,
-  twoFactorStatusSchema,
   type ConsoleSession,
+  consoleRoutes,
 } from '@paylink/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { auditContext, writeAudit } from '../../lib/audit.js';
 import { AppError } from '../../lib/errors.js';
@@ -35,6 +25,7 @@ import {
   startTwoFactorSetup,
   twoFactorStatus,
 } from './two-factor.js';
+import { route } from '../../http/route.js';
 
 const security: { [k: string]: string[] }[] = [{ bearer: [] }, { staffCookie: [] }];
 
@@ -45,7 +36,6 @@ const security: { [k: string]: string[] }[] = [{ bearer: [] }, { staffCookie: []
 export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
     allowEmptyJsonBodies(scope);
-    const r = scope.withTypeProvider<ZodTypeProvider>();
     const tags = ['console'];
     const anyStaff = requireStaff(ctx, { allowEnrolmentOnly: true });
     const secure = ctx.config.publicUrl.startsWith('https:');
@@ -73,12 +63,13 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
       reply.clearCookie(STAFF_COOKIE, { path: '/api/admin', httpOnly: true, sameSite: 'strict', secure });
     const currentSession = (request: FastifyRequest) => {
       const a = request.staffAuth;
-      if (a?.via !== 'cookie') throw new AppError(400, 'not_a_session', 'This call needs the console session cookie.');
+      if (a?.via !== 'cookie') throw new AppError('not_a_session', 'This call needs the console session cookie.');
       return a;
     };
 
-    r.post(
-      '/api/admin/session',
+    route(
+      scope,
+      consoleRoutes.signIn,
       {
         schema: {
           tags,
@@ -88,8 +79,7 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
             'when two-factor is on and no code was sent. Failed sign-ins slow the next try (429 with Retry-After); ' +
             'an account is never locked.',
           security: [],
-          body: signInBodySchema,
-          response: { 200: signInResultSchema, 429: throttledErrorSchema, ...errorResponses(400, 401) },
+          response: { 429: throttledErrorSchema, ...errorResponses(400, 401) },
         },
       },
       async (request, reply) => {
@@ -133,15 +123,16 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
       },
     );
 
-    r.get(
-      '/api/admin/session',
+    route(
+      scope,
+      consoleRoutes.session,
       {
         preHandler: anyStaff,
         schema: {
           tags,
           summary: 'The signed-in staff user, the idle expiry and two-factor state',
           security,
-          response: { 200: consoleSessionSchema, ...errorResponses(400, 401) },
+          response: errorResponses(400, 401),
         },
       },
       async (request) => {
@@ -155,15 +146,16 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
       },
     );
 
-    r.delete(
-      '/api/admin/session',
+    route(
+      scope,
+      consoleRoutes.signOut,
       {
         preHandler: anyStaff,
         schema: {
           tags,
           summary: 'Sign out (this session)',
           security,
-          response: { 204: z.null(), ...errorResponses(400, 401, 403) },
+          response: errorResponses(400, 401, 403),
         },
       },
       async (request, reply) => {
@@ -177,15 +169,16 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
       },
     );
 
-    r.post(
-      '/api/admin/session/sign-out-everywhere',
+    route(
+      scope,
+      consoleRoutes.signOutEverywhere,
       {
         preHandler: anyStaff,
         schema: {
           tags,
           summary: 'Sign out everywhere: ends every console session and revokes every staff token of the user',
           security,
-          response: { 204: z.null(), ...errorResponses(401, 403) },
+          response: errorResponses(401, 403),
         },
       },
       async (request, reply) => {
@@ -198,37 +191,39 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
       },
     );
 
-    r.get(
-      '/api/admin/me/2fa',
+    route(
+      scope,
+      consoleRoutes.twoFactorStatus,
       {
         preHandler: anyStaff,
         schema: {
           tags,
           summary: 'Two-factor state of the signed-in user',
           security,
-          response: { 200: twoFactorStatusSchema, ...errorResponses(401) },
+          response: errorResponses(401),
         },
       },
       async (request) => twoFactorStatus(ctx, request.staff!.userId),
     );
 
-    r.post(
-      '/api/admin/me/2fa/setup',
+    route(
+      scope,
+      consoleRoutes.twoFactorSetup,
       {
         preHandler: anyStaff,
         schema: {
           tags,
           summary: 'Start two-factor enrolment: a new secret and its otpauth:// URI (draw it as a QR code)',
           security,
-          body: emptyBodySchema,
-          response: { 200: twoFactorSetupSchema, ...errorResponses(401, 403, 409) },
+          response: errorResponses(401, 403, 409),
         },
       },
       async (request) => startTwoFactorSetup(ctx, { userId: request.staff!.userId, actor: auditContext(request) }),
     );
 
-    r.post(
-      '/api/admin/me/2fa/enable',
+    route(
+      scope,
+      consoleRoutes.twoFactorEnable,
       {
         preHandler: anyStaff,
         schema: {
@@ -236,8 +231,7 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
           summary: 'Finish enrolment with a code from the app; answers the recovery codes (shown once)',
           description: 'A session that was limited to enrolment becomes a full session.',
           security,
-          body: twoFactorCodeBodySchema,
-          response: { 200: recoveryCodesSchema, ...errorResponses(400, 401, 403, 409) },
+          response: errorResponses(400, 401, 403, 409),
         },
       },
       async (request) =>
@@ -249,16 +243,16 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
         }),
     );
 
-    r.post(
-      '/api/admin/me/2fa/recovery-codes',
+    route(
+      scope,
+      consoleRoutes.recoveryCodes,
       {
         preHandler: anyStaff,
         schema: {
           tags,
           summary: 'New recovery codes (the old ones stop working); needs a current code',
           security,
-          body: twoFactorCodeBodySchema,
-          response: { 200: recoveryCodesSchema, ...errorResponses(400, 401, 403, 409) },
+          response: errorResponses(400, 401, 403, 409),
         },
       },
       async (request) =>
@@ -269,16 +263,16 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
         }),
     );
 
-    r.post(
-      '/api/admin/me/2fa/disable',
+    route(
+      scope,
+      consoleRoutes.twoFactorDisable,
       {
         preHandler: anyStaff,
         schema: {
           tags,
           summary: 'Turn two-factor off (sandbox mode only); needs the password',
           security,
-          body: twoFactorDisableBodySchema,
-          response: { 200: twoFactorStatusSchema, ...errorResponses(400, 401, 403, 409) },
+          response: errorResponses(400, 401, 403, 409),
         },
       },
       async (request) =>

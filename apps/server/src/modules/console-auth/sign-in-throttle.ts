@@ -18,7 +18,7 @@ const RULES = {
   account: { free: 5, capSeconds: 30 },
 } as const;
 
-export function delaySeconds(failures: number, rule: { free: number; capSeconds: number }): number {
+function delaySeconds(failures: number, rule: { free: number; capSeconds: number }): number {
   if (failures <= rule.free) return 0;
   return Math.min(rule.capSeconds, 2 ** (failures - rule.free - 1));
 }
@@ -54,14 +54,14 @@ export async function assertSignInAllowed(q: Queryable, opts: { email: string; i
   if (wait > 0) throw tooManyAttempts(wait);
 }
 
-export function tooManyAttempts(retryAfterSeconds: number): AppError {
-  const err = new AppError(
-    429,
+function tooManyAttempts(retryAfterSeconds: number): AppError {
+  return new AppError(
     'too_many_attempts',
     `Too many failed sign-ins. Wait ${retryAfterSeconds} seconds and try again.`,
+    {
+      retryAfterSeconds,
+    },
   );
-  (err as AppError & { retryAfterSeconds?: number }).retryAfterSeconds = retryAfterSeconds;
-  return err;
 }
 
 export async function recordSignInFailure(q: Queryable, opts: { email: string; ip: string }): Promise<void> {

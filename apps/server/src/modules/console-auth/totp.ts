@@ -66,7 +66,7 @@ export function newRecoveryCodes(n = 10): string[] {
     return `${s.slice(0, 5)}-${s.slice(5)}`;
   });
 }
-export const normaliseRecoveryCode = (code: string) => code.trim().toLowerCase().replace(/[\s-]/g, '');
+const normaliseRecoveryCode = (code: string) => code.trim().toLowerCase().replace(/[\s-]/g, '');
 export const hashRecoveryCode = (code: string) =>
   createHash('sha256')
     .update(`recovery\0${normaliseRecoveryCode(code)}`)

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
-import { AppError, conflict } from '../../lib/errors.js';
+import { AppError } from '../../lib/errors.js';
 import type { Actor } from '../../lib/audit.js';
 import { verifyPassword } from '../admin/passwords.js';
 import { loadPracticeInfo } from '../outbox/practice-info.js';
@@ -17,7 +17,8 @@ import {
   sealSecret,
 } from './totp.js';
 
-const invalidCode = () => new AppError(400, 'invalid_code', 'The code is wrong. Enter the 6 digits the app shows now.');
+const invalidCode = () =>
+  new AppError('two_factor_code_wrong', 'The code is wrong. Enter the 6 digits the app shows now.');
 
 async function loadUser(q: Queryable, userId: string): Promise<StaffAuthRow> {
   return (await q.query<StaffAuthRow>('select * from staff_user where id = $1', [userId])).rows[0]!;
@@ -37,7 +38,7 @@ export async function twoFactorStatus(ctx: AppContext, userId: string) {
 /** A fresh secret kept as pending until a code from the app proves it was scanned. */
 export async function startTwoFactorSetup(ctx: AppContext, opts: { userId: string; actor: Actor }) {
   const user = await loadUser(ctx.db, opts.userId);
-  if (user.totp_enabled_at) throw conflict('two_factor_enabled', 'Two-factor sign-in is already on.');
+  if (user.totp_enabled_at) throw new AppError('two_factor_enabled', 'Two-factor sign-in is already on.');
   const secret = newTotpSecret();
   await ctx.db.query('update staff_user set totp_pending_secret = $2 where id = $1', [
     user.id,
@@ -65,9 +66,9 @@ export async function enableTwoFactor(
   opts: { userId: string; code: string; actor: Actor; sessionId?: string },
 ) {
   const user = await loadUser(ctx.db, opts.userId);
-  if (user.totp_enabled_at) throw conflict('two_factor_enabled', 'Two-factor sign-in is already on.');
+  if (user.totp_enabled_at) throw new AppError('two_factor_enabled', 'Two-factor sign-in is already on.');
   const pending = (user as StaffAuthRow & { totp_pending_secret: string | null }).totp_pending_secret;
-  if (!pending) throw conflict('two_factor_not_started', 'Start the set-up first.');
+  if (!pending) throw new AppError('two_factor_not_started', 'Start the set-up first.');
   const step = matchTotp(opts.code, await openSecret(ctx.db, pending));
   if (step === null) throw invalidCode();
   return ctx.db.transaction(async (tx) => {
@@ -77,7 +78,7 @@ export async function enableTwoFactor(
        where id = $1 and totp_enabled_at is null and totp_pending_secret is not null`,
       [user.id, step],
     );
-    if (r.rowCount !== 1) throw conflict('two_factor_enabled', 'Two-factor sign-in is already on.');
+    if (r.rowCount !== 1) throw new AppError('two_factor_enabled', 'Two-factor sign-in is already on.');
     const recoveryCodes = await storeRecoveryCodes(tx, user.id);
     if (opts.sessionId) {
       await tx.query('update staff_session set enrolment_only = false where id = $1', [opts.sessionId]);
@@ -89,7 +90,7 @@ export async function enableTwoFactor(
 
 export async function regenerateRecoveryCodes(ctx: AppContext, opts: { userId: string; code: string; actor: Actor }) {
   const user = await loadUser(ctx.db, opts.userId);
-  if (!user.totp_enabled_at) throw conflict('two_factor_not_enabled', 'Two-factor sign-in is off.');
+  if (!user.totp_enabled_at) throw new AppError('two_factor_not_enabled', 'Two-factor sign-in is off.');
   if (!(await acceptSecondFactor(ctx.db, user, opts.code))) throw invalidCode();
   return ctx.db.transaction(async (tx) => {
     const recoveryCodes = await storeRecoveryCodes(tx, user.id);
@@ -100,11 +101,11 @@ export async function regenerateRecoveryCodes(ctx: AppContext, opts: { userId: s
 
 export async function disableTwoFactor(ctx: AppContext, opts: { userId: string; password: string; actor: Actor }) {
   if (twoFactorRequired(ctx.config)) {
-    throw conflict('two_factor_required', 'Two-factor sign-in is required in production and cannot be turned off.');
+    throw new AppError('two_factor_required', 'Two-factor sign-in is required in production and cannot be turned off.');
   }
   const user = await loadUser(ctx.db, opts.userId);
   if (!(await verifyPassword(opts.password, user.password_hash))) {
-    throw new AppError(400, 'invalid_credentials', 'The password is wrong.');
+    throw new AppError('password_wrong', 'The password is wrong.');
   }
   await ctx.db.transaction(async (tx) => {
     await clearTwoFactor(tx, user.id);
@@ -113,7 +114,7 @@ export async function disableTwoFactor(ctx: AppContext, opts: { userId: string; 
   return twoFactorStatus(ctx, user.id);
 }
 
-export async function clearTwoFactor(q: Queryable, userId: string): Promise<void> {
+async function clearTwoFactor(q: Queryable, userId: string): Promise<void> {
   await q.query(
     `update staff_user set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null, totp_last_step = null
      where id = $1`,

@@ -22,7 +22,7 @@ const STEPS_LATERAL = `left join lateral (
     from link_step s where s.link_id = l.id) st on true`;
 
 /** Filters as SQL: the parts every board query shares (search, state, dates, coordinator). */
-export function linkFilters(
+function linkFilters(
   q: { q?: string; status?: string[]; createdFrom?: string; createdTo?: string; coordinatorId?: string },
   opts: { staffId: string; timeZone: string; params: unknown[] },
 ): string[] {

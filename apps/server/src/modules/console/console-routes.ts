@@ -1,26 +1,5 @@
-import {
-  emptyBodySchema,
-  boardChangesQuerySchema,
-  boardChangesResultSchema,
-  boardQuerySchema,
-  boardResultSchema,
-  consoleLinkDetailSchema,
-  consoleLinkParamsSchema,
-  coordinatorListSchema,
-  funnelQuerySchema,
-  funnelResultSchema,
-  paymentReportQuerySchema,
-  paymentReportSchema,
-  practiceSettingsResultSchema,
-  staffListItemSchema,
-  staffParamsSchema,
-  updatePracticeSettingsBodySchema,
-  updateStaffBodySchema,
-  type StaffRole,
-} from '@paylink/shared';
+import { type StaffRole, consoleRoutes as routeTable } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { auditContext } from '../../lib/audit.js';
 import { ROLES, requireStaff } from '../admin/require-staff.js';
@@ -31,6 +10,7 @@ import { showConsoleLink } from './link-detail.js';
 import { exportPaymentsCsv, paymentReport } from './payments-report.js';
 import { practiceSettings, updatePracticeSettings } from './practice-settings.js';
 import { listCoordinators, resetStaffTwoFactor, updateStaff } from './staff-admin.js';
+import { route } from '../../http/route.js';
 
 const security: { [k: string]: string[] }[] = [{ bearer: [] }, { staffCookie: [] }];
 
@@ -38,7 +18,6 @@ const security: { [k: string]: string[] }[] = [{ bearer: [] }, { staffCookie: []
 export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
     allowEmptyJsonBodies(scope);
-    const r = scope.withTypeProvider<ZodTypeProvider>();
     const tags = ['console'];
     const staff = requireStaff(ctx);
     const admin = requireStaff(ctx, { roles: ROLES.admin });
@@ -47,8 +26,9 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Prom
       role: request.staff!.role as StaffRole,
     });
 
-    r.get(
-      '/api/admin/board',
+    route(
+      scope,
+      routeTable.board,
       {
         preHandler: staff,
         schema: {
@@ -58,61 +38,61 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Prom
             'q matches patient name, payor name, e-mail, phone digits or the exact link id. status and step take ' +
             'comma-separated lists. Audited (admin.links_listed). Answers a cursor for /api/admin/board/changes.',
           security,
-          querystring: boardQuerySchema,
-          response: { 200: boardResultSchema, ...errorResponses(400, 401) },
+          response: errorResponses(400, 401),
         },
       },
       async (request) => queryBoard({ ctx, actor: auditContext(request), staff: who(request), query: request.query }),
     );
 
-    r.get(
-      '/api/admin/board/changes',
+    route(
+      scope,
+      routeTable.boardChanges,
       {
         preHandler: staff,
         schema: {
           tags,
           summary: 'Ids of links with activity since a cursor (poll every ≤ 10 s with x-paylink-background: 1)',
           security,
-          querystring: boardChangesQuerySchema,
-          response: { 200: boardChangesResultSchema, ...errorResponses(400, 401) },
+          response: errorResponses(400, 401),
         },
       },
       async (request) => boardChanges(ctx, request.query.since),
     );
 
-    r.get(
-      '/api/admin/links/:id/detail',
+    route(
+      scope,
+      routeTable.linkDetail,
       {
         preHandler: staff,
         schema: {
           tags,
           summary: 'One link for the console: details, steps, payment and attempts, plain-language audit timeline',
           security,
-          params: consoleLinkParamsSchema,
-          response: { 200: consoleLinkDetailSchema, ...errorResponses(400, 401, 404) },
+          response: errorResponses(400, 401, 404),
         },
       },
       async (request) => showConsoleLink({ ctx, actor: auditContext(request), id: request.params.id }),
     );
 
-    r.get(
-      '/api/admin/payments/report',
+    route(
+      scope,
+      routeTable.paymentReport,
       {
         preHandler: staff,
         schema: {
           tags,
           summary: 'Payments (approved and attempted) with totals per day, week or month; filters; paged',
           security,
-          querystring: paymentReportQuerySchema,
-          response: { 200: paymentReportSchema, ...errorResponses(400, 401) },
+          response: errorResponses(400, 401),
         },
       },
       async (request) =>
         paymentReport({ ctx, actor: auditContext(request), staffId: request.staff!.userId, query: request.query }),
     );
 
-    r.get(
-      '/api/admin/payments/export',
+    route(
+      scope,
+      routeTable.paymentExport,
       {
         preHandler: staff,
         schema: {
@@ -120,8 +100,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Prom
           summary: 'Payments as CSV (RFC 4180; amounts in dollars; ISO 8601 times; card brand + last 4 only)',
           description: 'Same filters as /api/admin/payments/report; every matching row (no paging). Audited.',
           security,
-          querystring: paymentReportQuerySchema,
-          response: { 200: z.string().describe('text/csv'), ...errorResponses(400, 401) },
+          response: errorResponses(400, 401),
         },
       },
       async (request, reply) => {
@@ -140,38 +119,40 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
     );
 
-    r.get(
-      '/api/admin/funnel',
+    route(
+      scope,
+      routeTable.funnel,
       {
         preHandler: staff,
         schema: {
           tags,
           summary: 'The funnel: created → sent → opened → signed in → each step → paid, per coordinator; stalled links',
           security,
-          querystring: funnelQuerySchema,
-          response: { 200: funnelResultSchema, ...errorResponses(400, 401) },
+          response: errorResponses(400, 401),
         },
       },
       async (request) =>
         queryFunnel({ ctx, actor: auditContext(request), staffId: request.staff!.userId, query: request.query }),
     );
 
-    r.get(
-      '/api/admin/coordinators',
+    route(
+      scope,
+      routeTable.coordinators,
       {
         preHandler: staff,
         schema: {
           tags,
           summary: 'Staff who create links (names and e-mails), for the board and funnel filters; every role',
           security,
-          response: { 200: coordinatorListSchema, ...errorResponses(401) },
+          response: errorResponses(401),
         },
       },
       async () => ({ coordinators: await listCoordinators(ctx.db) }),
     );
 
-    r.patch(
-      '/api/admin/staff/:id',
+    route(
+      scope,
+      routeTable.updateStaff,
       {
         preHandler: admin,
         schema: {
@@ -179,9 +160,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Prom
           summary: 'Change a staff user (admins only): name, role, deactivate/reactivate, password',
           description: 'Deactivating, a new role or a new password ends the user’s sessions and tokens.',
           security,
-          params: staffParamsSchema,
-          body: updateStaffBodySchema,
-          response: { 200: staffListItemSchema, ...errorResponses(400, 401, 403, 404, 409) },
+          response: errorResponses(400, 401, 403, 404, 409),
         },
       },
       async (request) =>
@@ -195,47 +174,47 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Prom
         ),
     );
 
-    r.post(
-      '/api/admin/staff/:id/reset-2fa',
+    route(
+      scope,
+      routeTable.resetStaffTwoFactor,
       {
         preHandler: admin,
         schema: {
           tags,
           summary: 'Reset a staff user’s two-factor (admins only); ends their sessions and tokens',
           security,
-          params: staffParamsSchema,
-          body: emptyBodySchema,
-          response: { 200: staffListItemSchema, ...errorResponses(401, 403, 404) },
+          response: errorResponses(401, 403, 404),
         },
       },
       async (request) =>
         ctx.db.transaction((tx) => resetStaffTwoFactor(tx, { actor: auditContext(request), id: request.params.id })),
     );
 
-    r.get(
-      '/api/admin/settings',
+    route(
+      scope,
+      routeTable.settings,
       {
         preHandler: staff,
         schema: {
           tags,
           summary: 'Practice settings: effective values, env defaults and console overrides',
           security,
-          response: { 200: practiceSettingsResultSchema, ...errorResponses(401) },
+          response: errorResponses(401),
         },
       },
       async () => practiceSettings(ctx.db, ctx.config),
     );
 
-    r.put(
-      '/api/admin/settings',
+    route(
+      scope,
+      routeTable.updateSettings,
       {
         preHandler: admin,
         schema: {
           tags,
           summary: 'Override practice settings (admins only; null = back to the env default; audited)',
           security,
-          body: updatePracticeSettingsBodySchema,
-          response: { 200: practiceSettingsResultSchema, ...errorResponses(400, 401, 403) },
+          response: errorResponses(400, 401, 403),
         },
       },
       async (request) =>

@@ -8,7 +8,7 @@ import { practiceTimeZone } from './practice-settings.js';
 
 type Query = z.output<typeof funnelQuerySchema>;
 
-export const FUNNEL_STAGES: FunnelStageKey[] = [
+const FUNNEL_STAGES: FunnelStageKey[] = [
   'created',
   'sent',
   'opened',
@@ -72,7 +72,7 @@ function median(xs: number[]): number | null {
  * where the payor ID stage and the stage after it compare only links that have that step. Median: seconds between
  * the two recorded times, over links with both.
  */
-export function computeStages(links: LinkFacts[]): FunnelResult['stages'] {
+function computeStages(links: LinkFacts[]): FunnelResult['stages'] {
   const perLink = links.map((l) => {
     const times = stageTimes(l);
     const keys = FUNNEL_STAGES.filter((k) => times.has(k));

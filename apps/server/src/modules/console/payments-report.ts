@@ -1,33 +1,36 @@
 import type { PaymentReport, paymentReportQuerySchema } from '@paylink/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import type { Row } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/audit.js';
 import { practiceTimeZone } from './practice-settings.js';
 
 type Query = z.output<typeof paymentReportQuerySchema>;
 
-interface Row {
-  link_id: string;
-  first_name: string;
-  last_name: string;
-  status: 'chosen' | 'approved';
-  amount_cents: number;
-  payment_type_id: number;
-  payment_source_id: number;
-  payor_full_name: string | null;
-  card_brand: string | null;
-  card_last4: string | null;
-  transaction_id: string | null;
-  approval_code: string | null;
-  failed_attempts: number;
-  refunded_cents: number;
-  coord_id: string | null;
-  coord_name: string | null;
-  coord_email: string | null;
-  created_at: Date;
-  paid_at: Date | null;
-}
+/** The report's SELECT: columns typed from the tables they come from (a dynamic report query stays plain SQL). */
+type ReportRow = Pick<
+  Row<'payment'>,
+  | 'link_id'
+  | 'status'
+  | 'amount_cents'
+  | 'payment_type_id'
+  | 'payment_source_id'
+  | 'payor_full_name'
+  | 'card_brand'
+  | 'card_last4'
+  | 'transaction_id'
+  | 'approval_code'
+  | 'refunded_cents'
+  | 'created_at'
+  | 'paid_at'
+> &
+  Pick<Row<'link'>, 'first_name' | 'last_name'> & {
+    failed_attempts: number;
+    coord_id: string | null;
+    coord_name: string | null;
+    coord_email: string | null;
+  };
 
 /** The date a payment counts on: when it was paid, else when the amount was chosen. */
 const AT = 'coalesce(p.paid_at, p.created_at)';
@@ -60,7 +63,7 @@ const SELECT = `select p.link_id, l.first_name, l.last_name, p.status, p.amount_
     u.id as coord_id, u.name as coord_name, u.email as coord_email, p.created_at, p.paid_at
   from payment p join link l on l.id = p.link_id left join staff_user u on u.id = l.created_by`;
 
-const toRow = (r: Row): PaymentReport['rows'][0] => ({
+const toRow = (r: ReportRow): PaymentReport['rows'][0] => ({
   linkId: r.link_id,
   firstName: r.first_name,
   lastName: r.last_name,
@@ -92,7 +95,7 @@ export async function paymentReport(opts: {
   const params: unknown[] = [];
   const where = filters(query, opts.staffId, timeZone, params);
   return ctx.db.transaction(async (tx) => {
-    const rows = await tx.query<Row>(
+    const rows = await tx.query<ReportRow>(
       `${SELECT} ${where} order by ${AT} desc, p.id desc limit $${params.length + 1} offset $${params.length + 2}`,
       [...params, query.limit, query.offset],
     );
@@ -146,9 +149,9 @@ export function csvField(v: string | number | null): string {
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
-export const csvLine = (fields: (string | number | null)[]) => `${fields.map(csvField).join(',')}\r\n`;
+const csvLine = (fields: (string | number | null)[]) => `${fields.map(csvField).join(',')}\r\n`;
 
-export const CSV_HEADER = [
+const CSV_HEADER = [
   'link_id',
   'patient_first_name',
   'patient_last_name',
@@ -181,7 +184,7 @@ export async function exportPaymentsCsv(opts: {
   const params: unknown[] = [];
   const where = filters(query, opts.staffId, timeZone, params);
   return ctx.db.transaction(async (tx) => {
-    const rows = await tx.query<Row>(`${SELECT} ${where} order by ${AT} desc, p.id desc`, params);
+    const rows = await tx.query<ReportRow>(`${SELECT} ${where} order by ${AT} desc, p.id desc`, params);
     await writeAudit(tx, {
       ...opts.actor,
       action: 'admin.payments_exported',

@@ -1,20 +1,15 @@
 import type { PracticeSettings } from '@paylink/shared';
 import type { Config } from '../../config.js';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { typed, type Row } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/audit.js';
 
-interface OverrideRow {
-  name: string | null;
-  support_phone: string | null;
-  support_email: string | null;
-  logo_url: string | null;
-  time_zone: string | null;
-  updated_at: Date | null;
-}
+type OverrideRow = Row<'practice_override'>;
 
 /** The env's values: the defaults the console can override (docs/decisions/0133). */
-export function defaultSettings(config: Config): PracticeSettings {
+function defaultSettings(config: Config): PracticeSettings {
   return {
     name: config.PRACTICE_NAME,
     phone: config.PRACTICE_PHONE,
@@ -25,8 +20,7 @@ export function defaultSettings(config: Config): PracticeSettings {
 }
 
 async function loadOverride(q: Queryable): Promise<OverrideRow | null> {
-  const r = await q.query<OverrideRow>('select * from practice_override where id = 1');
-  return r.rows[0] ?? null;
+  return (await typed(q).selectFrom('practice_override').selectAll().where('id', '=', 1).executeTakeFirst()) ?? null;
 }
 
 export async function practiceSettings(q: Queryable, config: Config) {
@@ -68,18 +62,21 @@ export async function updatePracticeSettings(
   opts: { config: Config; actor: Actor; userId: string; changes: Partial<Record<keyof typeof COLUMNS, string | null>> },
 ) {
   const before = await practiceSettings(q, opts.config);
-  await q.query('insert into practice_override (id) values (1) on conflict (id) do nothing');
-  const sets: string[] = [];
-  const params: unknown[] = [opts.userId];
-  for (const [k, col] of Object.entries(COLUMNS) as [keyof typeof COLUMNS, string][]) {
-    if (opts.changes[k] === undefined) continue;
-    params.push(opts.changes[k]);
-    sets.push(`${col} = $${params.length}`);
+  const db = typed(q);
+  await db
+    .insertInto('practice_override')
+    .values({ id: 1 })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+  const sets: Partial<Record<(typeof COLUMNS)[keyof typeof COLUMNS], string | null>> = {};
+  for (const [k, col] of Object.entries(COLUMNS) as [keyof typeof COLUMNS, (typeof COLUMNS)[keyof typeof COLUMNS]][]) {
+    if (opts.changes[k] !== undefined) sets[col] = opts.changes[k];
   }
-  await q.query(
-    `update practice_override set ${[...sets, 'updated_at = now()', 'updated_by = $1'].join(', ')} where id = 1`,
-    params,
-  );
+  await db
+    .updateTable('practice_override')
+    .set({ ...sets, updated_at: sql`now()`, updated_by: opts.userId })
+    .where('id', '=', 1)
+    .execute();
   const after = await practiceSettings(q, opts.config);
   const short = (v: string | null) => (v && v.length > 200 ? `${v.slice(0, 40)}…(${v.length} chars)` : v);
   const changed = Object.fromEntries(

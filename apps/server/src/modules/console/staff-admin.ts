@@ -1,7 +1,8 @@
 import type { StaffListItem, StaffRole } from '@paylink/shared';
 import type { Queryable } from '../../db/client.js';
+import type { Row } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
-import { conflict, notFound } from '../../lib/errors.js';
+import { AppError, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../lib/audit.js';
 import { hashPassword } from '../admin/passwords.js';
 import { revokeEverything } from '../console-auth/staff-sessions.js';
@@ -10,19 +11,13 @@ import { resetTwoFactor } from '../console-auth/two-factor.js';
 const SELECT = `select id, email, name, role, created_at, disabled_at, last_sign_in_at,
   totp_enabled_at is not null as two_factor from staff_user`;
 
-interface Row {
-  id: string;
-  email: string;
-  name: string;
-  role: StaffRole;
-  created_at: Date;
-  disabled_at: Date | null;
-  last_sign_in_at: Date | null;
-  two_factor: boolean;
-}
+type StaffRow = Pick<
+  Row<'staff_user'>,
+  'id' | 'email' | 'name' | 'role' | 'created_at' | 'disabled_at' | 'last_sign_in_at'
+> & { two_factor: boolean };
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-const toItem = (r: Row): StaffListItem => ({
+const toItem = (r: StaffRow): StaffListItem => ({
   id: r.id,
   email: r.email,
   name: r.name,
@@ -34,7 +29,7 @@ const toItem = (r: Row): StaffListItem => ({
 });
 
 export async function listStaff(q: Queryable): Promise<StaffListItem[]> {
-  return (await q.query<Row>(`${SELECT} order by disabled_at nulls first, lower(name), email`)).rows.map(toItem);
+  return (await q.query<StaffRow>(`${SELECT} order by disabled_at nulls first, lower(name), email`)).rows.map(toItem);
 }
 
 /** Names for the board's and funnel's coordinator filters (no patient data: not audited). */
@@ -48,8 +43,8 @@ export async function listCoordinators(q: Queryable): Promise<{ id: string; name
   return r.rows;
 }
 
-async function findItem(q: Queryable, id: string): Promise<Row> {
-  const r = await q.query<Row>(`${SELECT} where id = $1`, [id]);
+async function findItem(q: Queryable, id: string): Promise<StaffRow> {
+  const r = await q.query<StaffRow>(`${SELECT} where id = $1`, [id]);
   if (!r.rows[0]) throw notFound('No staff user with this id.');
   return r.rows[0];
 }
@@ -74,7 +69,7 @@ export async function updateStaff(
       `select count(*)::int as n from staff_user where role = 'admin' and disabled_at is null and id <> $1`,
       [opts.id],
     );
-    if (admins.rows[0]!.n === 0) throw conflict('last_admin', 'Keep at least one active admin.');
+    if (admins.rows[0]!.n === 0) throw new AppError('last_admin', 'Keep at least one active admin.');
   }
   const sets: string[] = [];
   const params: unknown[] = [opts.id];

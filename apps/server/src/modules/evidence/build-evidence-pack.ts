@@ -2,7 +2,7 @@ import { formatUsd } from '@paylink/shared';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import type { AppContext } from '../../context.js';
 import { writeAudit } from '../../lib/audit.js';
-import { conflict, notFound } from '../../lib/errors.js';
+import { AppError, notFound } from '../../lib/errors.js';
 import type { GatewayTransaction } from '../../providers/gateway/types.js';
 import { findLink, type PaymentRow } from '../links/link-queries.js';
 import type { Actor } from '../../lib/audit.js';
@@ -59,7 +59,7 @@ export async function buildEvidencePack(
   if (!link) throw notFound('No link with this id.');
   const payment = (await db.query<PaymentRow>('select * from payment where link_id = $1', [link.id])).rows[0];
   if (!payment || payment.status !== 'approved' || !payment.transaction_id) {
-    throw conflict('not_paid', 'This link has no approved payment: there is nothing to dispute.');
+    throw new AppError('not_paid', 'This link has no approved payment: there is nothing to dispute.');
   }
 
   let txn: GatewayTransaction | null = null;

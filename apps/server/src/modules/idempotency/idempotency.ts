@@ -51,7 +51,7 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
     if (header === undefined || !request.staff) return;
     const key = Array.isArray(header) ? header[0]! : header;
     if (!KEY_RE.test(key)) {
-      throw new AppError(400, 'invalid_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
+      throw new AppError('invalid_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
     }
     const route = `${request.method} ${request.url.split('?')[0]}`;
     const hash = createHash('sha256')
@@ -90,7 +90,6 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
       }
       if (row.request_hash !== hash) {
         throw new AppError(
-          422,
           'idempotency_key_reused',
           'This Idempotency-Key was already used for a different request. Use a new key for a new request.',
         );
@@ -102,7 +101,6 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
       }
       if (Date.now() > deadline) {
         throw new AppError(
-          409,
           'idempotency_key_in_use',
           'A request with this Idempotency-Key is still being processed. Try again in a moment.',
         );

@@ -1,42 +1,48 @@
 import type { ContinueCheck } from '@paylink/shared';
 import type { Db } from '../../db/client.js';
-import { writeAudit } from '../../lib/audit.js';
+import type { Actor } from '../../lib/audit.js';
 import { notFound } from '../../lib/errors.js';
 import type { CardGateway } from '../../providers/gateway/types.js';
 import { reconcileLink } from '../payments/reconcile-payment.js';
-import { findLink, findPayment, listSteps, requireUsableLink } from './link-queries.js';
-import type { Actor } from '../../lib/audit.js';
+import type { SessionClaim } from '../sessions/session-tokens.js';
+import { readPatientLink } from './read-patient-link.js';
 import { centsToDollars, currentRoutePath, toLinkStep, toPatientInfo } from './link-views.js';
 
-/** A returning patient: 200 restores where they were, 404 when no step list exists yet (the client loads fresh info). */
+/**
+ * A returning patient: 200 restores where they were, 404 when no step list exists yet (the client loads fresh info).
+ * One round trip in the common case; when an earlier payment attempt awaits reconciliation it is reconciled first
+ * (a charged patient lands on the end state) and the link read again.
+ */
 export async function checkContinue(opts: {
   db: Db;
   actor: Actor;
-  linkId: string;
-  /** With the gateway, earlier payment attempts are reconciled first (a charged patient lands on the end state). */
+  claim: SessionClaim;
   gateway?: CardGateway;
 }): Promise<ContinueCheck> {
-  if (opts.gateway) {
-    const link = await findLink(opts.db, opts.linkId);
-    if (link) await reconcileLink({ db: opts.db, gateway: opts.gateway, actor: opts.actor }, link.id);
+  const read = {
+    db: opts.db,
+    claim: opts.claim,
+    actor: opts.actor,
+    action: 'steps.continue_check',
+    requireSteps: true,
+  };
+  let r = await readPatientLink({ ...read, checkReconcile: !!opts.gateway });
+  if (r.needsReconcile && opts.gateway) {
+    await reconcileLink({ db: opts.db, gateway: opts.gateway, actor: opts.actor }, opts.claim.linkId);
+    r = await readPatientLink(read);
   }
-  return opts.db.transaction(async (tx) => {
-    const link = await requireUsableLink(tx, opts.linkId);
-    const steps = await listSteps(tx, link.id);
-    const payment = await findPayment(tx, link.id);
-    if (steps.length === 0 || !payment) throw notFound('No step list exists for this link yet.');
-    await writeAudit(tx, { ...opts.actor, action: 'steps.continue_check', linkId: link.id });
-    const amount = centsToDollars(payment.amount_cents);
-    return {
-      linkStepScript: steps.map(toLinkStep),
-      person: toPatientInfo(link, payment),
-      payment: {
-        paymentAmount: amount,
-        paymentSourceId: payment.payment_source_id,
-        paymentTypeId: payment.payment_type_id,
-      },
+  const { link, steps, payment } = r;
+  if (steps.length === 0 || !payment) throw notFound('No step list exists for this link yet.');
+  const amount = centsToDollars(payment.amount_cents);
+  return {
+    linkStepScript: steps.map(toLinkStep),
+    person: toPatientInfo(link, payment),
+    payment: {
       paymentAmount: amount,
-      currentRoutePath: currentRoutePath(steps)!,
-    };
-  });
+      paymentSourceId: payment.payment_source_id,
+      paymentTypeId: payment.payment_type_id,
+    },
+    paymentAmount: amount,
+    currentRoutePath: currentRoutePath(steps)!,
+  };
 }

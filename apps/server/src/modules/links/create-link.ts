@@ -1,5 +1,7 @@
 import type { CreateLinkInput } from '@paylink/shared';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
 import { newLinkId } from '../../lib/ids.js';
 import { personalLinkUrl, type LinkRow } from './link-queries.js';
@@ -22,35 +24,30 @@ export async function createLink(opts: CreateLinkOptions): Promise<{ link: LinkR
   const { tx, input } = opts;
   const minutes = input.expiresIn ?? opts.defaultExpiryDays * 1440;
   const id = newLinkId();
-  const r = await tx.query<LinkRow>(
-    `insert into link (id, first_name, last_name, address, city, state, zip_code, phone, email, payor_name,
-       payor_email, procedure_description, sign_in_method, language, is_payment_link_locked, expires_at, created_by,
-       demo_label)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, now() + make_interval(mins => $16), $17,
-       $18)
-     returning *`,
-    [
+  const link = await typed(tx)
+    .insertInto('link')
+    .values({
       id,
-      input.firstName,
-      input.lastName,
-      input.address,
-      input.city,
-      input.state,
-      input.zipCode,
-      input.phone,
-      input.email,
-      input.payorName || null,
-      input.payorEmail?.toLowerCase() || null,
-      input.procedureDescription,
-      input.signInMethod,
-      input.language,
-      input.isPaymentLinkLocked,
-      minutes,
-      opts.createdBy ?? null,
-      opts.demoLabel ?? null,
-    ],
-  );
-  const link = r.rows[0]!;
+      first_name: input.firstName,
+      last_name: input.lastName,
+      address: input.address,
+      city: input.city,
+      state: input.state,
+      zip_code: input.zipCode,
+      phone: input.phone,
+      email: input.email,
+      payor_name: input.payorName || null,
+      payor_email: input.payorEmail?.toLowerCase() || null,
+      procedure_description: input.procedureDescription,
+      sign_in_method: input.signInMethod,
+      language: input.language,
+      is_payment_link_locked: input.isPaymentLinkLocked,
+      expires_at: sql`now() + make_interval(mins => ${minutes})`,
+      created_by: opts.createdBy ?? null,
+      demo_label: opts.demoLabel ?? null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   await writeAudit(tx, {
     ...opts.actor,
     action: 'link.created',

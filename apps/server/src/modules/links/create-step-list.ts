@@ -1,7 +1,7 @@
 import { effectivePaymentType, stepRoutesFor, type LinkStep, type PaymentSourceId } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
 import { writeAudit } from '../../lib/audit.js';
-import { badRequest, conflict } from '../../lib/errors.js';
+import { AppError, badRequest } from '../../lib/errors.js';
 import { findPayment, listSteps, requireUsableLink } from './link-queries.js';
 import type { Actor } from '../../lib/audit.js';
 import { writeStepList } from './link-lifecycle.js';
@@ -41,7 +41,7 @@ export async function createStepList(opts: {
       };
       payment = (await applyPaymentChoice(tx, { link, actor, input })).payment;
     } else if (!payment) {
-      throw conflict('payment_not_chosen', 'Choose the payment amount before continuing.');
+      throw new AppError('payment_not_chosen', 'Choose the payment amount before continuing.');
     } else if (
       (opts.paymentSourceId !== undefined && opts.paymentSourceId !== payment.payment_source_id) ||
       (opts.paymentTypeId !== undefined &&

@@ -19,11 +19,12 @@ function productFiles(dir: string): string[] {
   });
 }
 
+// Each as SQL text or as the typed builder (db/typed.ts, decision 0125).
 const LIFECYCLE_WRITES = [
-  /\bupdate\s+link_step\b/i,
-  /\binsert\s+into\s+link_step\b/i,
-  /\bdelete\s+from\s+link_step\b/i,
-  /\bupdate\s+link\s+set\b[^`'"]*\b(status|expires_at|completed_at|cancelled_at)\s*=/i,
+  /\bupdate\s+link_step\b|\.updateTable\(\s*'link_step'/i,
+  /\binsert\s+into\s+link_step\b|\.insertInto\(\s*'link_step'/i,
+  /\bdelete\s+from\s+link_step\b|\.deleteFrom\(\s*'link_step'/i,
+  /\bupdate\s+link\s+set\b[^`'"]*\b(status|expires_at|completed_at|cancelled_at)\s*=|\.updateTable\(\s*'link'\s*\)(?:(?!\.execute)[\s\S]){0,400}?\b(status|expires_at|completed_at|cancelled_at)\s*:/i,
 ];
 
 describe('the link lifecycle has one owner', () => {

@@ -6,9 +6,11 @@ import {
   type StepRoute,
   type UpdateStepResult,
 } from '@paylink/shared';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
-import { conflict, forbidden, notFound } from '../../lib/errors.js';
+import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import { revokeLinkSessions } from '../sessions/session-tokens.js';
 import { findStep, linkState, listSteps, type LinkRow } from './link-queries.js';
 
@@ -62,16 +64,25 @@ export async function writeStepList(
   const { link } = o;
   if (o.replacing.length > 0) {
     const ids = o.replacing.map((s) => s.id);
-    await tx.query('update payment_log set link_step_id = null where link_step_id = any($1::int[])', [ids]);
-    await tx.query('delete from link_step where link_id = $1', [link.id]);
+    await typed(tx)
+      .updateTable('payment_log')
+      .set({ link_step_id: null })
+      .where('link_step_id', '=', sql<number>`any(${ids}::int[])`)
+      .execute();
+    await typed(tx).deleteFrom('link_step').where('link_id', '=', link.id).execute();
   }
   for (const [i, route] of o.routes.entries()) {
     const done = o.allCompleted || route === StepRoutes.patientInfo;
-    await tx.query(
-      `insert into link_step (link_id, position, route_path, status_id, completed_at)
-       values ($1, $2, $3, $4, ${done ? 'now()' : 'null'})`,
-      [link.id, i + 1, route, done ? StepStatus.Completed : StepStatus.NotStarted],
-    );
+    await typed(tx)
+      .insertInto('link_step')
+      .values({
+        link_id: link.id,
+        position: i + 1,
+        route_path: route,
+        status_id: done ? StepStatus.Completed : StepStatus.NotStarted,
+        completed_at: done ? sql`now()` : null,
+      })
+      .execute();
   }
   if (o.documents) await o.documents.prepare(tx, { linkId: link.id });
   await writeAudit(tx, {
@@ -87,10 +98,11 @@ export async function setStepDocumentUrl(
   tx: Queryable,
   o: { linkStepId: number; documentUrl: string | null },
 ): Promise<void> {
-  await tx.query('update link_step set document_url = $2, updated_at = now() where id = $1', [
-    o.linkStepId,
-    o.documentUrl,
-  ]);
+  await typed(tx)
+    .updateTable('link_step')
+    .set({ document_url: o.documentUrl, updated_at: sql`now()` })
+    .where('id', '=', o.linkStepId)
+    .execute();
 }
 
 /**
@@ -110,7 +122,7 @@ export async function moveStep(
 ): Promise<UpdateStepResult> {
   const { link, statusId } = o;
   const state = linkState(link);
-  if (state !== 'active') throw conflict('link_not_active', NOT_ACTIVE[state]!);
+  if (state !== 'active') throw new AppError('link_not_active', NOT_ACTIVE[state]!);
   const step = await findStep(tx, o.linkStepId);
   if (!step) throw notFound('No such step.');
   if (step.link_id !== link.id) throw forbidden('This step belongs to another link.');
@@ -124,29 +136,32 @@ export async function moveStep(
     nextRoutePath: steps[index + 1]?.route_path ?? null,
   };
   if (statusId === StepStatus.Completed && step.route_path === StepRoutes.payment) {
-    throw conflict('payment_step', 'The payment step is completed by an approved payment only.');
+    throw new AppError('payment_step', 'The payment step is completed by an approved payment only.');
   }
   if (statusId === StepStatus.InProgress && step.status_id === StepStatus.Completed) {
-    throw conflict('step_completed', 'This step is already complete.');
+    throw new AppError('step_completed', 'This step is already complete.');
   }
   const open = steps.slice(0, index).find((s) => s.status_id !== StepStatus.Completed);
-  if (open) throw conflict('step_order', `Complete the earlier step ${open.route_path} first.`);
+  if (open) throw new AppError('step_order', `Complete the earlier step ${open.route_path} first.`);
   if (
     statusId === StepStatus.Completed &&
     step.status_id !== StepStatus.Completed &&
     DocumentStepRoutes.includes(step.route_path as StepRoute) &&
     !(await o.documents.isComplete(tx, { linkId: link.id, linkStepId: step.id }))
   ) {
-    throw conflict('document_not_signed', 'Sign the document before continuing.');
+    throw new AppError('document_not_signed', 'Sign the document before continuing.');
   }
 
   if (step.status_id !== statusId) {
-    await tx.query(
-      `update link_step set status_id = $2::smallint, updated_at = now(),
-         completed_at = case when $3::boolean then now() else null end
-       where id = $1`,
-      [step.id, statusId, statusId === StepStatus.Completed],
-    );
+    await typed(tx)
+      .updateTable('link_step')
+      .set({
+        status_id: statusId,
+        updated_at: sql`now()`,
+        completed_at: statusId === StepStatus.Completed ? sql`now()` : null,
+      })
+      .where('id', '=', step.id)
+      .execute();
   }
   await writeAudit(tx, {
     ...o.actor,
@@ -166,7 +181,7 @@ export async function firstOpenStepBeforePayment(q: Queryable, linkId: string): 
 }
 
 export const stepsIncomplete = (route: string) =>
-  conflict(
+  new AppError(
     'steps_incomplete',
     `Finish the earlier steps (your details, the invoice, ID and contract) before paying: ${route} is not complete yet.`,
   );
@@ -184,15 +199,19 @@ export async function completeByPayment(
   // No link-state check: an approval the gateway made must be recorded even if the link expired meanwhile.
   const open = await firstOpenStepBeforePayment(tx, link.id);
   if (open) throw stepsIncomplete(open);
-  const steps = await tx.query<{ id: number; route_path: string }>(
-    `update link_step set status_id = $2, completed_at = coalesce(completed_at, now()), updated_at = now()
-     where link_id = $1 and route_path = any($3::text[]) returning id, route_path`,
-    [link.id, StepStatus.Completed, [StepRoutes.payment, StepRoutes.confirmation]],
-  );
-  await tx.query(`update link set status = 'completed', completed_at = now(), updated_at = now() where id = $1`, [
-    link.id,
-  ]);
-  for (const s of steps.rows) {
+  const steps = await typed(tx)
+    .updateTable('link_step')
+    .set({ status_id: StepStatus.Completed, completed_at: sql`coalesce(completed_at, now())`, updated_at: sql`now()` })
+    .where('link_id', '=', link.id)
+    .where('route_path', '=', sql<string>`any(${[StepRoutes.payment, StepRoutes.confirmation]}::text[])`)
+    .returning(['id', 'route_path'])
+    .execute();
+  await typed(tx)
+    .updateTable('link')
+    .set({ status: 'completed', completed_at: sql`now()`, updated_at: sql`now()` })
+    .where('id', '=', link.id)
+    .execute();
+  for (const s of steps) {
     await writeAudit(tx, {
       ...o.actor,
       action: 'step.completed',
@@ -223,13 +242,15 @@ export async function applyLinkChange(
   const { link, change, actor } = opts;
   const state = linkState(link);
   if (state === 'completed' || state === 'cancelled') {
-    throw conflict('link_not_active', `The link is ${state}; it cannot be changed.`);
+    throw new AppError('link_not_active', `The link is ${state}; it cannot be changed.`);
   }
   const reason = change.reason ? { reason: change.reason } : {};
   if (change.kind === 'cancel') {
-    await tx.query(`update link set status = 'cancelled', cancelled_at = now(), updated_at = now() where id = $1`, [
-      link.id,
-    ]);
+    await typed(tx)
+      .updateTable('link')
+      .set({ status: 'cancelled', cancelled_at: sql`now()`, updated_at: sql`now()` })
+      .where('id', '=', link.id)
+      .execute();
     const revoked = await revokeLinkSessions(tx, link.id);
     await writeAudit(tx, {
       ...actor,
@@ -238,11 +259,12 @@ export async function applyLinkChange(
       details: { revokedSessions: revoked, ...reason },
     });
   } else if (change.kind === 'expire') {
-    if (state === 'expired') throw conflict('link_not_active', 'The link has already expired.');
-    await tx.query('update link set expires_at = now() - make_interval(days => $2), updated_at = now() where id = $1', [
-      link.id,
-      opts.backdateDays ?? 0,
-    ]);
+    if (state === 'expired') throw new AppError('link_not_active', 'The link has already expired.');
+    await typed(tx)
+      .updateTable('link')
+      .set({ expires_at: sql`now() - make_interval(days => ${opts.backdateDays ?? 0})`, updated_at: sql`now()` })
+      .where('id', '=', link.id)
+      .execute();
     await writeAudit(tx, {
       ...actor,
       action: 'link.expired',
@@ -250,16 +272,20 @@ export async function applyLinkChange(
       details: opts.backdateDays ? { ...reason, demo: true } : reason,
     });
   } else {
-    const r = await tx.query<{ expires_at: Date }>(
-      `update link set expires_at = greatest(expires_at, now()) + make_interval(days => $2), updated_at = now()
-       where id = $1 returning expires_at`,
-      [link.id, change.days],
-    );
+    const extended = await typed(tx)
+      .updateTable('link')
+      .set({
+        expires_at: sql`greatest(expires_at, now()) + make_interval(days => ${change.days})`,
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', link.id)
+      .returning('expires_at')
+      .executeTakeFirstOrThrow();
     await writeAudit(tx, {
       ...actor,
       action: 'link.extended',
       linkId: link.id,
-      details: { days: change.days, from: link.expires_at, to: r.rows[0]!.expires_at, ...reason },
+      details: { days: change.days, from: link.expires_at, to: extended.expires_at, ...reason },
     });
   }
 }

@@ -1,20 +1,7 @@
-import {
-  continueCheckSchema,
-  createStepListQuerySchema,
-  emptyBodySchema,
-  linkStepListSchema,
-  patientInfoSchema,
-  paymentChoiceSchema,
-  phoneLookupQuerySchema,
-  recordPaymentChoiceBodySchema,
-  updateStepQuerySchema,
-  updateStepResultSchema,
-} from '@paylink/shared';
+import { patientRoutes } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { assertLinkAccess, requirePatient } from '../../http/guards.js';
+import { assertLinkAccess, claimForLink, requirePatient, requirePatientClaim } from '../../http/guards.js';
 import { auditContext } from '../../lib/audit.js';
 import { checkContinue } from './check-continue.js';
 import { createStepList } from './create-step-list.js';
@@ -28,21 +15,21 @@ import {
   errorResponses,
   linkState401,
 } from '../../http/route-support.js';
+import { route } from '../../http/route.js';
 import { updateStep } from './update-step.js';
-
-/** Path ids are checked by the lookup itself, so a malformed id gets the same 401 as an unknown one. */
-const pathParams = z.object({ linkId: z.string().min(1).max(200) }).strict();
 
 /** The patient-facing calls of spec section 7 (the payment calls live in the payments module). */
 export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
     allowEmptyJsonBodies(scope);
-    const r = scope.withTypeProvider<ZodTypeProvider>();
     const patient = requirePatient(ctx);
+    // Reads that check the session row inside their one statement (issue 17).
+    const patientClaim = requirePatientClaim(ctx);
     const tags = ['patient'];
 
-    r.get(
-      '/api/patients/:linkId/notoken',
+    route(
+      scope,
+      patientRoutes.phoneToVerify,
       {
         schema: {
           tags,
@@ -50,9 +37,7 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
           description: 'text/plain, e.g. `(***) ***-4567`; empty for links without a phone number.',
           produces: ['text/plain', 'application/json'],
           security: API_KEY_SECURITY,
-          params: pathParams,
-          querystring: phoneLookupQuerySchema,
-          response: { 200: z.string(), 400: errorResponses(400)[400], 401: linkState401 },
+          response: { 400: errorResponses(400)[400], 401: linkState401 },
         },
       },
       async (request, reply) => {
@@ -61,50 +46,51 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
       },
     );
 
-    r.get(
-      '/api/patients/patientinfo/:linkId',
+    route(
+      scope,
+      patientRoutes.patientInfo,
       {
-        preHandler: patient,
+        preHandler: patientClaim,
         schema: {
           tags,
           summary: 'Patient information and the payment chosen so far',
           security: PATIENT_SECURITY,
-          params: pathParams,
-          response: { 200: patientInfoSchema, 401: linkState401, ...errorResponses(403) },
+          response: { 401: linkState401, ...errorResponses(403) },
         },
       },
       async (request) => {
-        assertLinkAccess(request, request.params.linkId);
-        return getPatientInfo({ db: ctx.db, actor: auditContext(request), linkId: request.params.linkId });
+        const claim = await claimForLink(ctx, request, request.params.linkId);
+        return getPatientInfo({ db: ctx.db, actor: auditContext(request), claim });
       },
     );
 
-    r.get(
-      '/api/linksteps/script/:linkId/check',
+    route(
+      scope,
+      patientRoutes.continueCheck,
       {
-        preHandler: patient,
+        preHandler: patientClaim,
         schema: {
           tags,
           summary: 'Continue check: restore a returning patient',
           description: '200 restores the step list and where to continue; 404 when no step list exists yet.',
           security: PATIENT_SECURITY,
-          params: pathParams,
-          response: { 200: continueCheckSchema, 401: linkState401, ...errorResponses(403, 404) },
+          response: { 401: linkState401, ...errorResponses(403, 404) },
         },
       },
       async (request) => {
-        assertLinkAccess(request, request.params.linkId);
+        const claim = await claimForLink(ctx, request, request.params.linkId);
         return checkContinue({
           db: ctx.db,
           actor: auditContext(request),
-          linkId: request.params.linkId,
+          claim,
           gateway: ctx.providers.gateway,
         });
       },
     );
 
-    r.post(
-      '/api/linkpaymenthistory',
+    route(
+      scope,
+      patientRoutes.recordPaymentChoice,
       {
         preHandler: patient,
         schema: {
@@ -114,8 +100,7 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
             'Section 5 rules on the server: deposit 250-1000; payment or locked link 500-20000; a locked link forces ' +
             'type 2; missing type and source become 1. 409 once a later step is complete and the choice differs.',
           security: PATIENT_SECURITY,
-          body: recordPaymentChoiceBodySchema,
-          response: { 200: paymentChoiceSchema, 401: linkState401, ...errorResponses(400, 403, 409) },
+          response: { 401: linkState401, ...errorResponses(400, 403, 409) },
         },
       },
       async (request) => {
@@ -130,8 +115,9 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
       },
     );
 
-    r.post(
-      '/api/linksteps/script',
+    route(
+      scope,
+      patientRoutes.createStepList,
       {
         preHandler: patient,
         schema: {
@@ -141,9 +127,7 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
             'Idempotent. Rebuilt while nothing after /patientinfo is complete and the payment choice changed. ' +
             '/patientinfo is returned completed.',
           security: PATIENT_SECURITY,
-          querystring: createStepListQuerySchema,
-          body: emptyBodySchema,
-          response: { 200: linkStepListSchema, 401: linkState401, ...errorResponses(400, 403, 409) },
+          response: { 401: linkState401, ...errorResponses(400, 403, 409) },
         },
       },
       async (request) => {
@@ -160,8 +144,9 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
       },
     );
 
-    r.put(
-      '/api/linksteps',
+    route(
+      scope,
+      patientRoutes.updateStep,
       {
         preHandler: patient,
         schema: {
@@ -171,9 +156,7 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
             '409 `step_order` (earlier step open), `link_not_active`, `payment_step` (only an approved payment ' +
             'completes it), `document_not_signed`, `step_completed`; 403 for another link’s step.',
           security: PATIENT_SECURITY,
-          querystring: updateStepQuerySchema,
-          body: emptyBodySchema,
-          response: { 200: updateStepResultSchema, ...errorResponses(400, 401, 403, 404, 409) },
+          response: errorResponses(400, 401, 403, 404, 409),
         },
       },
       async (request) => {

@@ -1,20 +1,32 @@
+import { LINK_ID_PATTERN } from '@paylink/shared';
 import type { Db } from '../../db/client.js';
-import { writeAudit } from '../../lib/audit.js';
-import { requireUsableLink } from './link-queries.js';
-import type { Actor } from '../../lib/audit.js';
+import { auditInsertSql, auditParams, type Actor } from '../../lib/audit.js';
+import { LinkStateError } from '../../lib/errors.js';
+import { LINK_NOT_AUTHORIZED, USABLE_LINK_SQL, linkState, throwForLinkState, type LinkRow } from './link-queries.js';
 import { maskPhone } from './mask-phone.js';
 
-/** The sign-in page's phone number, masked; 401 text by link state (unknown ids included). */
+/**
+ * The sign-in page's phone number, masked; 401 text by link state (unknown ids included). One statement: the link
+ * and, for a usable link not looked at in the last hour, the audit row (the page asks on every load: one row per
+ * link per hour says it was looked at, without noise).
+ */
 export async function lookupPhone(opts: { db: Db; actor: Actor; linkId: string }): Promise<string> {
-  return opts.db.transaction(async (tx) => {
-    const link = await requireUsableLink(tx, opts.linkId);
-    // The sign-in page asks on every load: one audit row per link per hour says it was looked at, without noise.
-    const recent = await tx.query(
-      `select 1 from audit_event where link_id = $1 and action = 'patient.phone_lookup'
-         and at > now() - interval '1 hour' limit 1`,
-      [link.id],
-    );
-    if (recent.rowCount === 0) await writeAudit(tx, { ...opts.actor, action: 'patient.phone_lookup', linkId: link.id });
-    return maskPhone(link.phone);
-  });
+  if (!LINK_ID_PATTERN.test(opts.linkId)) throw new LinkStateError(LINK_NOT_AUTHORIZED);
+  const r = await opts.db.query<Pick<LinkRow, 'status' | 'expires_at' | 'phone'> & { db_now: Date }>(
+    `with l as (select status, expires_at, phone from link where id = $1),
+          a as (${auditInsertSql(
+            2,
+            `l where ${USABLE_LINK_SQL('l')} and not exists (
+               select 1 from audit_event where link_id = $1 and action = 'patient.phone_lookup'
+                 and at > now() - interval '1 hour')`,
+          )})
+     select status, expires_at, phone, now() as db_now from l`,
+    [opts.linkId, ...auditParams({ ...opts.actor, action: 'patient.phone_lookup', linkId: opts.linkId })],
+    { prepared: true },
+  );
+  const link = r.rows[0];
+  if (!link) throw new LinkStateError(LINK_NOT_AUTHORIZED);
+  // The database's clock decided the audit row; the same clock decides the answer.
+  throwForLinkState(linkState(link, new Date(link.db_now)));
+  return maskPhone(link.phone);
 }

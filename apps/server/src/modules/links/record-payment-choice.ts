@@ -9,9 +9,11 @@ import {
   isAmountInRange,
   type PaymentChoice,
 } from '@paylink/shared';
+import { sql } from 'kysely';
 import type { Db, Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
-import { AppError, LinkStateError, conflict } from '../../lib/errors.js';
+import { AppError, LinkStateError } from '../../lib/errors.js';
 import { findPayment, requireUsableLink, type LinkRow, type PaymentRow } from './link-queries.js';
 import type { Actor } from '../../lib/audit.js';
 import { centsToDollars } from './link-views.js';
@@ -26,11 +28,15 @@ export interface PaymentChoiceInput {
 
 /** True once any step after patient information is complete: from then on the choice and the step list stay fixed. */
 export async function isStepListFrozen(q: Queryable, linkId: string): Promise<boolean> {
-  const r = await q.query(
-    'select 1 from link_step where link_id = $1 and route_path <> $2 and status_id = $3 limit 1',
-    [linkId, StepRoutes.patientInfo, StepStatus.Completed],
-  );
-  return r.rowCount > 0;
+  const done = await typed(q)
+    .selectFrom('link_step')
+    .select('id')
+    .where('link_id', '=', linkId)
+    .where('route_path', '<>', StepRoutes.patientInfo)
+    .where('status_id', '=', StepStatus.Completed)
+    .limit(1)
+    .executeTakeFirst();
+  return done !== undefined;
 }
 
 /**
@@ -47,7 +53,7 @@ export async function applyPaymentChoice(
   const sourceId = input.paymentSourceId ?? PaymentSource.Patient;
   const rule = amountRule({ locked, paymentTypeId: typeId });
   if (!isAmountInRange(input.paymentAmount, rule)) {
-    throw new AppError(400, 'amount_out_of_range', rule.message, { paymentAmount: rule.message });
+    throw new AppError('amount_out_of_range', rule.message, { fields: { paymentAmount: rule.message } });
   }
   const cents = dollarsToCents(input.paymentAmount);
   const existing = await findPayment(tx, link.id);
@@ -62,26 +68,30 @@ export async function applyPaymentChoice(
   }
   // A live gateway token is bound to the old amount: changing the choice under it could charge the old amount.
   if (existing && (await hasLiveToken(tx, link.id))) {
-    throw conflict(
+    throw new AppError(
       'payment_in_progress',
       'A card payment is in progress for this link. Finish it on the payment page, or try again in 10 minutes.',
     );
   }
   if (existing && (await isStepListFrozen(tx, link.id))) {
-    throw conflict(
+    throw new AppError(
       'payment_choice_locked',
       'The payment can no longer be changed: a later step is already complete. Contact your sales coordinator.',
     );
   }
-  const r = await tx.query<PaymentRow>(
-    `insert into payment (link_id, payment_type_id, payment_source_id, amount_cents)
-     values ($1, $2, $3, $4)
-     on conflict (link_id) do update
-       set payment_type_id = excluded.payment_type_id, payment_source_id = excluded.payment_source_id,
-           amount_cents = excluded.amount_cents, updated_at = now()
-     returning *`,
-    [link.id, typeId, sourceId, cents],
-  );
+  const payment = await typed(tx)
+    .insertInto('payment')
+    .values({ link_id: link.id, payment_type_id: typeId, payment_source_id: sourceId, amount_cents: cents })
+    .onConflict((oc) =>
+      oc.column('link_id').doUpdateSet((eb) => ({
+        payment_type_id: eb.ref('excluded.payment_type_id'),
+        payment_source_id: eb.ref('excluded.payment_source_id'),
+        amount_cents: eb.ref('excluded.amount_cents'),
+        updated_at: sql`now()`,
+      })),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
   await writeAudit(tx, {
     ...opts.actor,
     action: 'payment.choice_recorded',
@@ -101,10 +111,10 @@ export async function applyPaymentChoice(
         : {}),
     },
   });
-  return { payment: r.rows[0]!, changed: true };
+  return { payment, changed: true };
 }
 
-export function toPaymentChoice(payment: PaymentRow): PaymentChoice {
+function toPaymentChoice(payment: PaymentRow): PaymentChoice {
   return {
     linkId: payment.link_id,
     paymentTypeId: payment.payment_type_id,

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
 import type { DeliveryStatus } from '../../providers/sms/types.js';
 
@@ -35,23 +37,24 @@ export async function recordTwilioStatus(
 ): Promise<{ updated: boolean }> {
   const status = TWILIO[o.status.toLowerCase()];
   if (!status) return { updated: false };
-  const r = await tx.query<{
-    id: string;
-    link_id: string | null;
-    delivery_status: DeliveryStatus | null;
-    kind: string;
-  }>(
-    `select id, link_id, delivery_status, kind from outbox_message where provider_id = $1 and channel = 'sms' for update`,
-    [o.messageSid],
-  );
-  const m = r.rows[0];
+  const m = await typed(tx)
+    .selectFrom('outbox_message')
+    .select(['id', 'link_id', 'delivery_status', 'kind'])
+    .where('provider_id', '=', o.messageSid)
+    .where('channel', '=', 'sms')
+    .forUpdate()
+    .executeTakeFirst();
   if (!m) return { updated: false };
   if (m.delivery_status && RANK[m.delivery_status] >= RANK[status]) return { updated: false };
-  await tx.query(
-    `update outbox_message set delivery_status = $2, delivery_error = coalesce($3, delivery_error),
-       delivery_updated_at = now() where id = $1`,
-    [m.id, status, o.errorCode || null],
-  );
+  await typed(tx)
+    .updateTable('outbox_message')
+    .set({
+      delivery_status: status,
+      delivery_error: sql`coalesce(${o.errorCode || null}, delivery_error)`,
+      delivery_updated_at: sql`now()`,
+    })
+    .where('id', '=', m.id)
+    .execute();
   if (m.link_id && RANK[status] === 2) {
     await writeAudit(tx, {
       actorType: 'system',

@@ -14,7 +14,7 @@ const short = (name: string) => (name.length <= 40 ? name : name.slice(0, 40).tr
 export type ReminderKind = 'unopened' | 'stalled' | 'expiry';
 
 /** The step the patient has left, in their language (SMS-safe Spanish). */
-export function stepSentence(route: string | null, lang: Language): string {
+function stepSentence(route: string | null, lang: Language): string {
   const es = lang === 'es';
   switch (route) {
     case StepRoutes.invoice:

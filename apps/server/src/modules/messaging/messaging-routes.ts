@@ -1,15 +1,4 @@
-import {
-  adminLinkParamsSchema,
-  linkMessagesResultSchema,
-  linkRemindersBodySchema,
-  notificationPrefsSchema,
-  optOutListSchema,
-  reminderPlanResultSchema,
-  reminderPlanSchema,
-  sendLinkBodySchema,
-  sentMessageSchema,
-  type Language,
-} from '@paylink/shared';
+import { type Language, consoleRoutes } from '@paylink/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -18,7 +7,7 @@ import { auditContext, writeAudit } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { getOrCreateSecret } from '../../lib/secrets.js';
 import { ROLES, requireStaff } from '../admin/require-staff.js';
-import { escapeHtml, escapeXml } from '../../lib/escape.js';
+import { escapeXml, markup } from '../../lib/escape.js';
 import { errorResponses } from '../../http/route-support.js';
 import { recordTwilioStatus } from './delivery-status.js';
 import { practiceFor } from './link-messages.js';
@@ -28,6 +17,7 @@ import { loadReminderPlan, planToSetting, saveReminderPlan } from './reminder-pl
 import { sendLink } from './send-link.js';
 import { isValidTwilioSignature } from './twilio-signature.js';
 import { listLinkMessages } from './list-link-messages.js';
+import { route } from '../../http/route.js';
 
 const STAFF_SECURITY = [{ bearer: [] }];
 const OPT_OUT = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'ALTO', 'PARAR', 'BAJA']);
@@ -54,8 +44,9 @@ export async function messagingRoutes(app: FastifyInstance, ctx: AppContext): Pr
     const admin = requireStaff(ctx, { roles: ROLES.admin });
     const tags = ['messaging'];
 
-    r.post(
-      '/api/admin/links/:id/send',
+    route(
+      scope,
+      consoleRoutes.sendLink,
       {
         preHandler: sender,
         schema: {
@@ -66,9 +57,7 @@ export async function messagingRoutes(app: FastifyInstance, ctx: AppContext): Pr
             'cancelled, completed or expired link; 409 opted_out when the address opted out; 400 when the link has ' +
             'no address for the channel.',
           security: STAFF_SECURITY,
-          params: adminLinkParamsSchema,
-          body: sendLinkBodySchema,
-          response: { 201: sentMessageSchema, ...errorResponses(400, 401, 403, 404, 409) },
+          response: errorResponses(400, 401, 403, 404, 409),
         },
       },
       async (request, reply) => {
@@ -86,16 +75,16 @@ export async function messagingRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     );
 
-    r.get(
-      '/api/admin/links/:id/messages',
+    route(
+      scope,
+      consoleRoutes.linkMessages,
       {
         preHandler: staff,
         schema: {
           tags,
           summary: 'Messages sent for a link (sends, reminders, sign-in) with delivery statuses, and its reminders',
           security: STAFF_SECURITY,
-          params: adminLinkParamsSchema,
-          response: { 200: linkMessagesResultSchema, ...errorResponses(400, 401, 404) },
+          response: errorResponses(400, 401, 404),
         },
       },
       async (request) =>
@@ -107,17 +96,16 @@ export async function messagingRoutes(app: FastifyInstance, ctx: AppContext): Pr
         }),
     );
 
-    r.post(
-      '/api/admin/links/:id/reminders',
+    route(
+      scope,
+      consoleRoutes.linkReminders,
       {
         preHandler: sender,
         schema: {
           tags,
           summary: 'Turn reminders on or off for one link (admins and coordinators)',
           security: STAFF_SECURITY,
-          params: adminLinkParamsSchema,
-          body: linkRemindersBodySchema,
-          response: { 200: linkRemindersBodySchema, ...errorResponses(400, 401, 403, 404) },
+          response: errorResponses(400, 401, 403, 404),
         },
       },
       async (request) =>
@@ -142,15 +130,16 @@ export async function messagingRoutes(app: FastifyInstance, ctx: AppContext): Pr
         }),
     );
 
-    r.get(
-      '/api/admin/messaging/opt-outs',
+    route(
+      scope,
+      consoleRoutes.optOuts,
       {
         preHandler: staff,
         schema: {
           tags,
           summary: 'Phone numbers and e-mail addresses that opted out of link sends and reminders',
           security: STAFF_SECURITY,
-          response: { 200: optOutListSchema, ...errorResponses(401) },
+          response: errorResponses(401),
         },
       },
       async (request) =>
@@ -161,30 +150,31 @@ export async function messagingRoutes(app: FastifyInstance, ctx: AppContext): Pr
         }),
     );
 
-    r.get(
-      '/api/admin/messaging/reminder-plan',
+    route(
+      scope,
+      consoleRoutes.reminderPlan,
       {
         preHandler: staff,
         schema: {
           tags,
           summary: 'The practice’s reminder plan (or the REMINDER_* defaults)',
           security: STAFF_SECURITY,
-          response: { 200: reminderPlanResultSchema, ...errorResponses(401) },
+          response: errorResponses(401),
         },
       },
       async () => planToSetting(await loadReminderPlan(ctx.db, ctx.config)),
     );
 
-    r.put(
-      '/api/admin/messaging/reminder-plan',
+    route(
+      scope,
+      consoleRoutes.updateReminderPlan,
       {
         preHandler: admin,
         schema: {
           tags,
           summary: 'Set the practice’s reminder plan (admins); null turns a reminder off',
           security: STAFF_SECURITY,
-          body: reminderPlanSchema,
-          response: { 200: reminderPlanResultSchema, ...errorResponses(400, 401, 403) },
+          response: errorResponses(400, 401, 403),
         },
       },
       async (request) => {
@@ -193,15 +183,16 @@ export async function messagingRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     );
 
-    r.get(
-      '/api/admin/me/notifications',
+    route(
+      scope,
+      consoleRoutes.notificationPrefs,
       {
         preHandler: staff,
         schema: {
           tags,
           summary: 'My staff notifications: e-mail when my links are paid or need attention',
           security: STAFF_SECURITY,
-          response: { 200: notificationPrefsSchema, ...errorResponses(401) },
+          response: errorResponses(401),
         },
       },
       async (request) => {
@@ -213,16 +204,16 @@ export async function messagingRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     );
 
-    r.put(
-      '/api/admin/me/notifications',
+    route(
+      scope,
+      consoleRoutes.updateNotificationPrefs,
       {
         preHandler: staff,
         schema: {
           tags,
           summary: 'Set my staff notifications',
           security: STAFF_SECURITY,
-          body: notificationPrefsSchema,
-          response: { 200: notificationPrefsSchema, ...errorResponses(400, 401) },
+          response: errorResponses(400, 401),
         },
       },
       async (request) => {
@@ -258,7 +249,7 @@ export async function messagingRoutes(app: FastifyInstance, ctx: AppContext): Pr
       });
       if (!ok) {
         request.log.warn({ url: request.url }, 'refused a Twilio webhook with a missing or wrong signature');
-        throw new AppError(403, 'forbidden', 'The X-Twilio-Signature header is missing or wrong.');
+        throw new AppError('forbidden', 'The X-Twilio-Signature header is missing or wrong.');
       }
       return params;
     };
@@ -380,17 +371,17 @@ async function languageOf(ctx: AppContext, phone: string, keyword: string): Prom
 
 function unsubscribePage(en: string, es: string, action?: string): string {
   const form = action
-    ? `<form method="post" action="${escapeHtml(action)}"><button type="submit">Unsubscribe · Darme de baja</button></form>`
+    ? markup`<form method="post" action="${action}"><button type="submit">Unsubscribe · Darme de baja</button></form>`
     : '';
-  return `<!doctype html>
+  return markup`<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Unsubscribe · Darse de baja</title>
 <style>body{font-family:system-ui,Arial,sans-serif;max-width:560px;margin:40px auto;padding:0 16px;color:#1d2329}
 button{font-size:18px;padding:10px 20px;border-radius:6px;border:0;background:#0b5ed7;color:#fff;cursor:pointer}</style></head>
 <body><main>
-<h1>Unsubscribe</h1><p>${escapeHtml(en)}</p>
-<h1 lang="es">Darse de baja</h1><p lang="es">${escapeHtml(es)}</p>
+<h1>Unsubscribe</h1><p>${en}</p>
+<h1 lang="es">Darse de baja</h1><p lang="es">${es}</p>
 ${form}
 </main></body></html>
-`;
+`.toString();
 }

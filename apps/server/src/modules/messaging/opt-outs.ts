@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit, type AuditEvent } from '../../lib/audit.js';
 import { toE164 } from '../../providers/sms/types.js';
 
@@ -7,17 +9,20 @@ export type Channel = 'sms' | 'email';
 type Actor = Pick<AuditEvent, 'actorType' | 'actorId' | 'requestId' | 'ip'>;
 
 /** Addresses as opt-outs store them: phones in E.164, e-mail in lower case. */
-export function normalizeAddress(channel: Channel, address: string): string {
+function normalizeAddress(channel: Channel, address: string): string {
   const a = address.trim();
   return channel === 'sms' ? (toE164(a) ?? a) : a.toLowerCase();
 }
 
 export async function isOptedOut(q: Queryable, channel: Channel, address: string): Promise<boolean> {
-  const r = await q.query('select 1 from message_opt_out where practice_id = 1 and channel = $1 and address = $2', [
-    channel,
-    normalizeAddress(channel, address),
-  ]);
-  return r.rowCount > 0;
+  const r = await typed(q)
+    .selectFrom('message_opt_out')
+    .select('address')
+    .where('practice_id', '=', 1)
+    .where('channel', '=', channel)
+    .where('address', '=', normalizeAddress(channel, address))
+    .executeTakeFirst();
+  return r !== undefined;
 }
 
 /**
@@ -29,19 +34,21 @@ export async function optOut(
   o: { channel: Channel; address: string; source: string; keyword?: string; actor: Actor },
 ): Promise<void> {
   const address = normalizeAddress(o.channel, o.address);
-  const r = await tx.query(
-    `insert into message_opt_out (channel, address, source, keyword) values ($1, $2, $3, $4)
-     on conflict (practice_id, channel, address) do nothing`,
-    [o.channel, address, o.source, o.keyword ?? null],
-  );
+  const r = await typed(tx)
+    .insertInto('message_opt_out')
+    .values({ channel: o.channel, address, source: o.source, keyword: o.keyword ?? null })
+    .onConflict((oc) => oc.columns(['practice_id', 'channel', 'address']).doNothing())
+    .executeTakeFirstOrThrow();
   const links = await linksTo(tx, o.channel, address);
   if (links.length) {
-    await tx.query(
-      `update link_reminder set next_check_at = null, updated_at = now() where link_id = any($1::text[]) and channel = $2`,
-      [links, o.channel],
-    );
+    await typed(tx)
+      .updateTable('link_reminder')
+      .set({ next_check_at: null, updated_at: sql`now()` })
+      .where('link_id', '=', sql<string>`any(${links}::text[])`)
+      .where('channel', '=', o.channel)
+      .execute();
   }
-  if (r.rowCount > 0) {
+  if (r.numInsertedOrUpdatedRows! > 0n) {
     await writeAudit(tx, {
       ...o.actor,
       action: 'messaging.opted_out',
@@ -56,17 +63,21 @@ export async function optIn(
   o: { channel: Channel; address: string; source: string; keyword?: string; actor: Actor },
 ): Promise<void> {
   const address = normalizeAddress(o.channel, o.address);
-  const r = await tx.query(
-    'delete from message_opt_out where practice_id = 1 and channel = $1 and address = $2 returning 1',
-    [o.channel, address],
-  );
-  if (r.rowCount === 0) return;
+  const r = await typed(tx)
+    .deleteFrom('message_opt_out')
+    .where('practice_id', '=', 1)
+    .where('channel', '=', o.channel)
+    .where('address', '=', address)
+    .executeTakeFirstOrThrow();
+  if (r.numDeletedRows === 0n) return;
   const links = await linksTo(tx, o.channel, address);
   if (links.length) {
-    await tx.query(
-      `update link_reminder set next_check_at = now(), updated_at = now() where link_id = any($1::text[]) and channel = $2`,
-      [links, o.channel],
-    );
+    await typed(tx)
+      .updateTable('link_reminder')
+      .set({ next_check_at: sql`now()`, updated_at: sql`now()` })
+      .where('link_id', '=', sql<string>`any(${links}::text[])`)
+      .where('channel', '=', o.channel)
+      .execute();
   }
   await writeAudit(tx, {
     ...o.actor,
@@ -76,16 +87,23 @@ export async function optIn(
 }
 
 async function linksTo(q: Queryable, channel: Channel, address: string): Promise<string[]> {
-  const r =
+  const links = typed(q).selectFrom('link').select('id');
+  const rows =
     channel === 'sms'
-      ? await q.query<{ id: string }>(
-          `select id from link where phone <> '' and right(regexp_replace(phone, '\\D', '', 'g'), 10) = $1`,
-          [address.replace(/\D/g, '').slice(-10)],
-        )
-      : await q.query<{ id: string }>('select id from link where lower(email) = $1 or lower(payor_email) = $1', [
-          address,
-        ]);
-  return r.rows.map((x) => x.id);
+      ? await links
+          .where('phone', '<>', '')
+          .where(
+            sql<string>`right(regexp_replace(phone, '\\D', '', 'g'), 10)`,
+            '=',
+            address.replace(/\D/g, '').slice(-10),
+          )
+          .execute()
+      : await links
+          .where((eb) =>
+            eb.or([eb(sql<string>`lower(email)`, '=', address), eb(sql<string>`lower(payor_email)`, '=', address)]),
+          )
+          .execute();
+  return rows.map((x) => x.id);
 }
 
 /** Audit rows and logs keep a masked address; the staff list shows it in full (staff see the links anyway). */
@@ -107,16 +125,14 @@ export interface OptOutEntry {
 }
 
 export async function listOptOuts(q: Queryable): Promise<OptOutEntry[]> {
-  const r = await q.query<{
-    channel: Channel;
-    address: string;
-    source: string;
-    keyword: string | null;
-    opted_out_at: Date;
-  }>(
-    'select channel, address, source, keyword, opted_out_at from message_opt_out where practice_id = 1 order by opted_out_at desc limit 1000',
-  );
-  return r.rows.map((x) => ({
+  const rows = await typed(q)
+    .selectFrom('message_opt_out')
+    .select(['channel', 'address', 'source', 'keyword', 'opted_out_at'])
+    .where('practice_id', '=', 1)
+    .orderBy('opted_out_at', 'desc')
+    .limit(1000)
+    .execute();
+  return rows.map((x) => ({
     channel: x.channel,
     address: x.address,
     source: x.source,

@@ -1,6 +1,8 @@
 import type { ReminderPlanSetting } from '@paylink/shared';
 import type { Config } from '../../config.js';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit, type AuditEvent } from '../../lib/audit.js';
 import { formatDuration, parseDurationSeconds } from '../../lib/durations.js';
 import { badRequest } from '../../lib/errors.js';
@@ -15,7 +17,7 @@ export interface ReminderPlan {
   source: 'practice' | 'env';
 }
 
-export function planFromConfig(config: Config): ReminderPlan {
+function planFromConfig(config: Config): ReminderPlan {
   return {
     unopenedAfter: config.REMINDER_UNOPENED_AFTER,
     stalledAfter: config.REMINDER_STALLED_AFTER,
@@ -28,15 +30,7 @@ export function planFromConfig(config: Config): ReminderPlan {
 
 /** The practice's plan (set in the console) or, without one, the REMINDER_* settings. */
 export async function loadReminderPlan(q: Queryable, config: Config): Promise<ReminderPlan> {
-  const r = await q.query<{
-    unopened_after_seconds: number | null;
-    stalled_after_seconds: number | null;
-    before_expiry_seconds: number[];
-    quiet_start: number | null;
-    quiet_end: number | null;
-    min_gap_seconds: number | null;
-  }>('select * from reminder_plan where practice_id = 1');
-  const row = r.rows[0];
+  const row = await typed(q).selectFrom('reminder_plan').selectAll().where('practice_id', '=', 1).executeTakeFirst();
   if (!row) return planFromConfig(config);
   return {
     unopenedAfter: row.unopened_after_seconds,
@@ -74,24 +68,26 @@ export async function saveReminderPlan(
   };
   const s = o.setting;
   const before = s.beforeExpiry.map((v, i) => secs(v, `beforeExpiry.${i}`)!);
-  await tx.query(
-    `insert into reminder_plan (practice_id, unopened_after_seconds, stalled_after_seconds, before_expiry_seconds,
-       quiet_start, quiet_end, min_gap_seconds, updated_by, updated_at)
-     values (1, $1, $2, $3, $4, $5, $6, $7, now())
-     on conflict (practice_id) do update set unopened_after_seconds = $1, stalled_after_seconds = $2,
-       before_expiry_seconds = $3, quiet_start = $4, quiet_end = $5, min_gap_seconds = $6, updated_by = $7,
-       updated_at = now()`,
-    [
-      secs(s.unopenedAfter, 'unopenedAfter'),
-      secs(s.stalledAfter, 'stalledAfter'),
-      [...new Set(before)],
-      s.quietHours?.start ?? null,
-      s.quietHours?.end ?? null,
-      secs(s.minGap, 'minGap'),
-      o.actor.actorType === 'staff' ? o.actor.actorId : null,
-    ],
-  );
+  const plan = {
+    unopened_after_seconds: secs(s.unopenedAfter, 'unopenedAfter'),
+    stalled_after_seconds: secs(s.stalledAfter, 'stalledAfter'),
+    before_expiry_seconds: [...new Set(before)],
+    quiet_start: s.quietHours?.start ?? null,
+    quiet_end: s.quietHours?.end ?? null,
+    min_gap_seconds: secs(s.minGap, 'minGap'),
+    updated_by: o.actor.actorType === 'staff' ? (o.actor.actorId ?? null) : null,
+    updated_at: sql<Date>`now()`,
+  };
+  await typed(tx)
+    .insertInto('reminder_plan')
+    .values({ practice_id: 1, ...plan })
+    .onConflict((oc) => oc.column('practice_id').doUpdateSet(plan))
+    .execute();
   // Plans change what is due: every link is looked at again on the next pass.
-  await tx.query('update link_reminder set next_check_at = now() where next_check_at is not null');
+  await typed(tx)
+    .updateTable('link_reminder')
+    .set({ next_check_at: sql`now()` })
+    .where('next_check_at', 'is not', null)
+    .execute();
   await writeAudit(tx, { ...o.actor, action: 'messaging.reminder_plan_changed', details: { ...s } });
 }

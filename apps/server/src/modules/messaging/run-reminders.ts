@@ -1,7 +1,9 @@
 import type { AppContext } from '../../context.js';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { typed, type Row } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
-import { linkState, type LinkRow } from '../links/link-queries.js';
+import { linkState } from '../links/link-queries.js';
 import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { formatDay, linkTimeZone, patientUrl, practiceFor, unsubscribeFor } from './link-messages.js';
 import { reminderEmail, reminderSms } from './message-texts.js';
@@ -11,13 +13,10 @@ import { loadReminderPlan, type ReminderPlan } from './reminder-plan.js';
 
 type Ctx = Pick<AppContext, 'db' | 'config' | 'log'>;
 
-interface ReminderRow {
-  link_id: string;
-  channel: 'sms' | 'email';
-  last_sent_at: Date;
-  last_reminder_at: Date | null;
-  done_kinds: string[];
-}
+type ReminderRow = Pick<
+  Row<'link_reminder'>,
+  'link_id' | 'channel' | 'last_sent_at' | 'last_reminder_at' | 'done_kinds'
+>;
 
 /**
  * One scheduler pass: claims due link_reminder rows one at a time (`for update skip locked` on the due-time index), so
@@ -32,25 +31,29 @@ export async function runDueReminders(ctx: Ctx, opts: { now?: Date; limit?: numb
     let claimed: string | null = null;
     try {
       const r = await ctx.db.transaction(async (tx) => {
-        const row = await tx.query<ReminderRow>(
-          `select link_id, channel, last_sent_at, last_reminder_at, done_kinds from link_reminder
-           where next_check_at <= $1 order by next_check_at limit 1 for update skip locked`,
-          [now],
-        );
-        if (!row.rows[0]) return null;
-        claimed = row.rows[0].link_id;
-        return { sent: await processReminder(ctx, tx, row.rows[0], plan, now) };
+        const row = await typed(tx)
+          .selectFrom('link_reminder')
+          .select(['link_id', 'channel', 'last_sent_at', 'last_reminder_at', 'done_kinds'])
+          .where('next_check_at', '<=', now)
+          .orderBy('next_check_at')
+          .limit(1)
+          .forUpdate()
+          .skipLocked()
+          .executeTakeFirst();
+        if (!row) return null;
+        claimed = row.link_id;
+        return { sent: await processReminder(ctx, tx, row, plan, now) };
       });
       if (!r) break;
       if (r.sent) sent++;
     } catch (err) {
       ctx.log.error({ err, linkId: claimed }, 'reminder pass failed for a link; trying again in an hour');
       if (!claimed) break;
-      await ctx.db
-        .query(`update link_reminder set next_check_at = $2::timestamptz + interval '1 hour' where link_id = $1`, [
-          claimed,
-          now,
-        ])
+      await typed(ctx.db)
+        .updateTable('link_reminder')
+        .set({ next_check_at: sql`${now}::timestamptz + interval '1 hour'` })
+        .where('link_id', '=', claimed)
+        .execute()
         .catch(() => undefined);
     }
   }
@@ -65,18 +68,19 @@ async function processReminder(
   now: Date,
 ): Promise<boolean> {
   const stop = async () => {
-    await tx.query('update link_reminder set next_check_at = null, updated_at = now() where link_id = $1', [
-      row.link_id,
-    ]);
+    await typed(tx)
+      .updateTable('link_reminder')
+      .set({ next_check_at: null, updated_at: sql`now()` })
+      .where('link_id', '=', row.link_id)
+      .execute();
     return false;
   };
-  const link = (
-    await tx.query<LinkRow & { reminders_enabled: boolean }>('select * from link where id = $1', [row.link_id])
-  ).rows[0];
+  const link = await typed(tx).selectFrom('link').selectAll().where('id', '=', row.link_id).executeTakeFirst();
   if (!link || !link.reminders_enabled || linkState(link, now) !== 'active') return stop();
   const to = row.channel === 'sms' ? link.phone : link.email;
   if (!to || (await isOptedOut(tx, row.channel, to))) return stop();
 
+  // Three sub-selects in one row: plain SQL, typed by hand at the edge.
   const facts = await tx.query<{ opened: boolean; last_activity: Date | null; step: string | null }>(
     `select exists (select 1 from patient_session where link_id = $1) as opened,
        greatest((select max(created_at) from patient_session where link_id = $1),
@@ -123,11 +127,15 @@ async function processReminder(
         headers: unsub.headers,
       });
     }
-    await tx.query(
-      `update link_reminder set done_kinds = done_kinds || $2::text[], last_reminder_at = $3,
-         reminders_sent = reminders_sent + 1 where link_id = $1`,
-      [link.id, decision.send.covers, now],
-    );
+    await typed(tx)
+      .updateTable('link_reminder')
+      .set((eb) => ({
+        done_kinds: sql`done_kinds || ${decision.send!.covers}::text[]`,
+        last_reminder_at: now,
+        reminders_sent: eb('reminders_sent', '+', 1),
+      }))
+      .where('link_id', '=', link.id)
+      .execute();
     await writeAudit(tx, {
       actorType: 'system',
       action: 'link.reminded',
@@ -141,9 +149,10 @@ async function processReminder(
       },
     });
   }
-  await tx.query('update link_reminder set next_check_at = $2, updated_at = now() where link_id = $1', [
-    link.id,
-    decision.nextCheckAt,
-  ]);
+  await typed(tx)
+    .updateTable('link_reminder')
+    .set({ next_check_at: decision.nextCheckAt, updated_at: sql`now()` })
+    .where('link_id', '=', link.id)
+    .execute();
   return decision.send !== null;
 }

@@ -1,8 +1,10 @@
 import type { MessageChannel } from '@paylink/shared';
 import type { Config } from '../../config.js';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit, type AuditEvent } from '../../lib/audit.js';
-import { AppError, conflict, notFound } from '../../lib/errors.js';
+import { AppError, notFound } from '../../lib/errors.js';
 import { findLink, linkState } from '../links/link-queries.js';
 import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { formatDay, linkTimeZone, patientUrl, practiceFor, unsubscribeFor } from './link-messages.js';
@@ -28,28 +30,27 @@ export async function sendLink(o: {
   if (!link) throw notFound('No link with this id.');
   const state = linkState(link);
   if (state !== 'active') {
-    throw conflict('link_not_active', `This link is ${state}; only an active link can be sent.`);
+    throw new AppError('link_not_active', `This link is ${state}; only an active link can be sent.`);
   }
   const to = channel === 'sms' ? link.phone : link.email;
   if (!to) {
     throw new AppError(
-      400,
       'invalid_request',
       channel === 'sms' ? 'This link has no phone number to text.' : 'This link has no e-mail address.',
-      { channel: channel === 'sms' ? 'the link has no phone number' : 'the link has no e-mail address' },
+      { fields: { channel: channel === 'sms' ? 'the link has no phone number' : 'the link has no e-mail address' } },
     );
   }
   if (await isOptedOut(tx, channel, to)) {
-    throw conflict(
+    throw new AppError(
       'opted_out',
       `${mask(channel, to)} opted out of ${channel === 'sms' ? 'text messages' : 'e-mails'} from the practice; ` +
         'send it another way or ask the patient to reply START.',
     );
   }
   const staff = o.senderId
-    ? await tx.query<{ name: string }>('select name from staff_user where id = $1', [o.senderId])
-    : { rows: [] };
-  const coordinatorName = staff.rows[0]?.name ?? '';
+    ? await typed(tx).selectFrom('staff_user').select('name').where('id', '=', o.senderId).executeTakeFirst()
+    : undefined;
+  const coordinatorName = staff?.name ?? '';
   const practice = await practiceFor(tx, config);
   const lang = link.language;
   const url = patientUrl(config, link);
@@ -78,12 +79,21 @@ export async function sendLink(o: {
       headers: unsub.headers,
     });
   }
-  await tx.query(
-    `insert into link_reminder (link_id, channel, first_sent_at, last_sent_at, next_check_at)
-     values ($1, $2, now(), now(), now())
-     on conflict (link_id) do update set channel = $2, last_sent_at = now(), next_check_at = now(), updated_at = now()`,
-    [link.id, channel],
-  );
+  await typed(tx)
+    .insertInto('link_reminder')
+    .values({
+      link_id: link.id,
+      channel,
+      first_sent_at: sql`now()`,
+      last_sent_at: sql`now()`,
+      next_check_at: sql`now()`,
+    })
+    .onConflict((oc) =>
+      oc
+        .column('link_id')
+        .doUpdateSet({ channel, last_sent_at: sql`now()`, next_check_at: sql`now()`, updated_at: sql`now()` }),
+    )
+    .execute();
   await writeAudit(tx, {
     ...o.actor,
     action: 'link.sent',

@@ -1,4 +1,6 @@
 import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
+import { typed, type Row } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
 import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { practiceFor } from './link-messages.js';
@@ -6,15 +8,22 @@ import { staffNotificationEmail } from './message-texts.js';
 
 type Ctx = Pick<AppContext, 'db' | 'config' | 'log'>;
 
-interface PaidRow {
-  link_id: string;
-  first_name: string;
-  last_name: string;
-  amount_cents: number;
-  card_last4: string | null;
-  paid_at: Date;
-  creator_email: string | null;
-  creator_wants: boolean | null;
+/** A join with CASE and NOT EXISTS stays plain SQL; its columns are typed from the tables they come from. */
+type PaidRow = Pick<Row<'payment'>, 'link_id' | 'amount_cents' | 'card_last4'> &
+  Pick<Row<'link'>, 'first_name' | 'last_name'> & {
+    paid_at: Date;
+    creator_email: string | null;
+    creator_wants: boolean | null;
+  };
+
+/** The once-only ledger: true when this process got (kind, ref), false when another already had it. */
+async function claimNotification(tx: Queryable, kind: 'paid' | 'attention', ref: string): Promise<boolean> {
+  const r = await typed(tx)
+    .insertInto('staff_notification_sent')
+    .values({ kind, ref })
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirstOrThrow();
+  return r.numInsertedOrUpdatedRows! > 0n;
 }
 
 /**
@@ -41,11 +50,7 @@ export async function notifyStaff(ctx: Ctx): Promise<{ sent: number }> {
     if (row.creator_email && row.creator_wants !== false) recipients.add(row.creator_email);
     if (ctx.config.PRACTICE_NOTIFY_EMAIL) recipients.add(ctx.config.PRACTICE_NOTIFY_EMAIL.toLowerCase());
     await ctx.db.transaction(async (tx) => {
-      const claim = await tx.query(
-        `insert into staff_notification_sent (kind, ref) values ('paid', $1) on conflict do nothing returning 1`,
-        [row.link_id],
-      );
-      if (claim.rowCount === 0 || recipients.size === 0) return;
+      if (!(await claimNotification(tx, 'paid', row.link_id)) || recipients.size === 0) return;
       const practice = await practiceFor(tx, ctx.config);
       const mail = staffNotificationEmail({
         kind: 'paid',
@@ -70,7 +75,7 @@ export async function notifyStaff(ctx: Ctx): Promise<{ sent: number }> {
 }
 
 /** Audit actions that mean a payment needs someone from the practice (issue 10's flags, issue 15's mapping). */
-export const ATTENTION_ACTIONS = [
+const ATTENTION_ACTIONS = [
   'payment.needs_attention',
   'payment.reconciliation_flagged',
   'payment.second_payment_refused',
@@ -82,15 +87,15 @@ export const ATTENTION_ACTIONS = [
  * rows), so this module needs no hook into theirs. Once per audit row.
  */
 async function notifyAttention(ctx: Ctx): Promise<number> {
-  const due = await ctx.db.query<{
-    event_id: number;
-    action: string;
-    link_id: string;
-    first_name: string;
-    last_name: string;
-    creator_email: string | null;
-    creator_wants: boolean | null;
-  }>(
+  const due = await ctx.db.query<
+    Pick<Row<'audit_event'>, 'action'> &
+      Pick<Row<'link'>, 'first_name' | 'last_name'> & {
+        event_id: number;
+        link_id: string;
+        creator_email: string | null;
+        creator_wants: boolean | null;
+      }
+  >(
     `select a.id::int as event_id, a.action, a.link_id, l.first_name, l.last_name,
        case when s.disabled_at is null then s.email end as creator_email, pref.on_attention as creator_wants
      from audit_event a
@@ -108,11 +113,7 @@ async function notifyAttention(ctx: Ctx): Promise<number> {
     if (row.creator_email && row.creator_wants !== false) recipients.add(row.creator_email);
     if (ctx.config.PRACTICE_NOTIFY_EMAIL) recipients.add(ctx.config.PRACTICE_NOTIFY_EMAIL.toLowerCase());
     await ctx.db.transaction(async (tx) => {
-      const claim = await tx.query(
-        `insert into staff_notification_sent (kind, ref) values ('attention', $1) on conflict do nothing returning 1`,
-        [String(row.event_id)],
-      );
-      if (claim.rowCount === 0 || recipients.size === 0) return;
+      if (!(await claimNotification(tx, 'attention', String(row.event_id))) || recipients.size === 0) return;
       const practice = await practiceFor(tx, ctx.config);
       const mail = staffNotificationEmail({
         kind: 'attention',

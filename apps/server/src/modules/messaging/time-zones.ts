@@ -124,12 +124,12 @@ export function practiceTimeZone(configured: string | undefined): string {
 }
 
 /** The local hour (0-23) at an instant in a zone. */
-export function localHour(at: Date, timeZone: string): number {
+function localHour(at: Date, timeZone: string): number {
   const h = new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', hourCycle: 'h23' }).format(at);
   return Number(h) % 24;
 }
 
-export function isQuiet(at: Date, timeZone: string, quiet: { start: number; end: number } | null): boolean {
+function isQuiet(at: Date, timeZone: string, quiet: { start: number; end: number } | null): boolean {
   if (!quiet) return false;
   const h = localHour(at, timeZone);
   return quiet.start > quiet.end ? h >= quiet.start || h < quiet.end : h >= quiet.start && h < quiet.end;

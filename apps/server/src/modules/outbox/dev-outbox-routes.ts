@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { escapeHtml } from '../../lib/escape.js';
+import { escapeHtml, joinHtml, markup, raw, type SafeHtml } from '../../lib/escape.js';
 import { verifyStaffToken } from '../admin/staff-tokens.js';
 import { listOutbox, type OutboxItem } from './outbox-queries.js';
 
@@ -23,7 +23,6 @@ export async function devOutboxRoutes(app: FastifyInstance, ctx: AppContext) {
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (bearer && (await verifyStaffToken(ctx.db, bearer))) return;
     throw new AppError(
-      403,
       'outbox_local_only',
       'The sandbox outbox is shown only on the machine running Paylink (localhost) or with a staff token.',
     );
@@ -75,25 +74,29 @@ export function isLoopback(ip: string | undefined): boolean {
 }
 
 /** Text with its URLs as links and 6-digit codes highlighted. */
-function richText(text: string): string {
-  return escapeHtml(text)
-    .replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`)
-    .replace(/(^|[^\w/=&;-])(\d{6})(?!\d)/g, '$1<mark class="code">$2</mark>');
+function richText(text: string): SafeHtml {
+  // Escaped first; the links and marks are added to the escaped text (an escaped URL is a safe attribute value).
+  return raw(
+    escapeHtml(text)
+      .replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`)
+      .replace(/(^|[^\w/=&;-])(\d{6})(?!\d)/g, '$1<mark class="code">$2</mark>'),
+  );
 }
 
 function outboxPage(items: OutboxItem[], to: string | undefined): string {
-  const rows = items
-    .map(
-      (m) => `<article class="msg">
+  const rows = joinHtml(
+    items.map(
+      (m) => markup`<article class="msg">
 <header><span class="badge ${m.channel}">${m.channel === 'sms' ? 'SMS' : 'E-mail'}</span>
-<strong>To:</strong> ${escapeHtml(m.to)} <span class="meta">${escapeHtml(m.kind)} · ${escapeHtml(m.status)}${m.deliveryStatus ? ` · <span class="delivery ${escapeHtml(m.deliveryStatus)}" data-delivery="${escapeHtml(m.deliveryStatus)}">${escapeHtml(m.deliveryStatus)}${m.deliveryError ? ` (${escapeHtml(m.deliveryError)})` : ''}</span>` : ''} · <time datetime="${m.createdAt}">${escapeHtml(m.createdAt.replace('T', ' ').slice(0, 19))} UTC</time></span></header>
-${m.subject ? `<p class="subject"><strong>Subject:</strong> ${escapeHtml(m.subject)}</p>` : ''}
+<strong>To:</strong> ${m.to} <span class="meta">${m.kind} · ${m.status}${m.deliveryStatus ? markup` · <span class="delivery ${m.deliveryStatus}" data-delivery="${m.deliveryStatus}">${m.deliveryStatus}${m.deliveryError ? ` (${m.deliveryError})` : ''}</span>` : ''} · <time datetime="${m.createdAt}">${m.createdAt.replace('T', ' ').slice(0, 19)} UTC</time></span></header>
+${m.subject ? markup`<p class="subject"><strong>Subject:</strong> ${m.subject}</p>` : ''}
 <pre>${richText(m.text)}</pre>
-${m.html ? `<p><a href="/dev/outbox/${m.id}" target="_blank" rel="noopener">View the HTML e-mail</a></p>` : ''}
+${m.html ? markup`<p><a href="/dev/outbox/${m.id}" target="_blank" rel="noopener">View the HTML e-mail</a></p>` : ''}
 </article>`,
-    )
-    .join('\n');
-  return `<!doctype html>
+    ),
+    '\n',
+  );
+  return markup`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -124,13 +127,13 @@ mark.code{font-size:20px;font-weight:700;letter-spacing:2px;padding:0 4px;backgr
 e-mails the product would have delivered. The page refreshes every 5 seconds. (The JSON is at /api/dev/outbox.)</p>
 <form method="get" action="/dev/outbox">
 <label for="to">Recipient (phone or e-mail)</label>
-<input id="to" name="to" value="${escapeHtml(to ?? '')}" autocomplete="off">
+<input id="to" name="to" value="${to ?? ''}" autocomplete="off">
 <button type="submit">Filter</button>
 <a class="btn" href="/dev/outbox">Show all</a>
 </form>
-${items.length ? rows : '<p>No messages yet.</p>'}
+${items.length ? rows : markup`<p>No messages yet.</p>`}
 </main>
 </body>
 </html>
-`;
+`.toString();
 }

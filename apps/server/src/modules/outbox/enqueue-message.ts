@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 
 export interface OutboxMessageInput {
   channel: 'sms' | 'email';
@@ -22,19 +23,18 @@ export interface OutboxMessageInput {
 export async function enqueueMessage(tx: Queryable, msg: OutboxMessageInput): Promise<{ id: string }> {
   const to = msg.to.trim();
   if (!to) throw new Error('enqueueMessage: empty recipient');
-  const r = await tx.query<{ id: string }>(
-    `insert into outbox_message (channel, kind, to_address, subject, body_text, body_html, link_id, headers)
-     values ($1, $2, $3, $4, $5, $6, $7, $8) returning id`,
-    [
-      msg.channel,
-      msg.kind,
-      to,
-      msg.channel === 'email' ? (msg.subject ?? '') : null,
-      msg.text,
-      msg.html ?? null,
-      msg.linkId ?? null,
-      msg.channel === 'email' && msg.headers ? JSON.stringify(msg.headers) : null,
-    ],
-  );
-  return { id: r.rows[0]!.id };
+  return typed(tx)
+    .insertInto('outbox_message')
+    .values({
+      channel: msg.channel,
+      kind: msg.kind,
+      to_address: to,
+      subject: msg.channel === 'email' ? (msg.subject ?? '') : null,
+      body_text: msg.text,
+      body_html: msg.html ?? null,
+      link_id: msg.linkId ?? null,
+      headers: msg.channel === 'email' && msg.headers ? JSON.stringify(msg.headers) : null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
 }

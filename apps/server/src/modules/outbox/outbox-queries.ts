@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 
 export interface OutboxItem {
   id: string;
@@ -18,37 +20,35 @@ export interface OutboxItem {
 /** Newest first. `to` matches an e-mail address case-insensitively, or a phone number by its last 10 digits. */
 export async function listOutbox(q: Queryable, opts: { to?: string; limit?: number } = {}): Promise<OutboxItem[]> {
   const to = opts.to?.trim();
-  const params: unknown[] = [opts.limit ?? 200];
-  let where = '';
+  let query = typed(q)
+    .selectFrom('outbox_message')
+    .select([
+      'id',
+      'channel',
+      'to_address',
+      'subject',
+      'body_text',
+      'body_html',
+      'kind',
+      'status',
+      'delivery_status',
+      'delivery_error',
+      'created_at',
+    ])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(opts.limit ?? 200);
   if (to) {
     const digits = to.replace(/\D/g, '');
-    if (!to.includes('@') && digits.length >= 7) {
-      params.push(digits.slice(-10));
-      where = `where channel = 'sms' and right(regexp_replace(to_address, '\\D', '', 'g'), 10) = $2`;
-    } else {
-      params.push(to.toLowerCase());
-      where = 'where lower(to_address) = $2';
-    }
+    query =
+      !to.includes('@') && digits.length >= 7
+        ? query
+            .where('channel', '=', 'sms')
+            .where(sql<string>`right(regexp_replace(to_address, '\\D', '', 'g'), 10)`, '=', digits.slice(-10))
+        : query.where(sql<string>`lower(to_address)`, '=', to.toLowerCase());
   }
-  const r = await q.query<{
-    id: string;
-    channel: 'sms' | 'email';
-    to_address: string;
-    subject: string | null;
-    body_text: string;
-    body_html: string | null;
-    kind: string;
-    status: OutboxItem['status'];
-    delivery_status: string | null;
-    delivery_error: string | null;
-    created_at: Date;
-  }>(
-    `select id, channel, to_address, subject, body_text, body_html, kind, status, delivery_status, delivery_error,
-       created_at from outbox_message
-     ${where} order by created_at desc, id desc limit $1`,
-    params,
-  );
-  return r.rows.map((m) => ({
+  const rows = await query.execute();
+  return rows.map((m) => ({
     id: m.id,
     channel: m.channel,
     to: m.to_address,

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { typed } from '../../db/typed.js';
 import { ProviderSendError } from '../../providers/sms/types.js';
 import { loadPracticeInfo } from './practice-info.js';
 
@@ -18,17 +20,6 @@ export function backoffSeconds(attempt: number): number {
   return Math.min(30 * 2 ** Math.max(0, attempt - 1), 3600);
 }
 
-interface ClaimedRow {
-  id: string;
-  channel: 'sms' | 'email';
-  to_address: string;
-  subject: string | null;
-  body_text: string;
-  body_html: string | null;
-  headers: Record<string, string> | null;
-  attempts: number;
-}
-
 export interface DeliveryReport {
   sent: number;
   retrying: number;
@@ -42,22 +33,36 @@ type WorkerContext = Pick<AppContext, 'db' | 'log' | 'providers' | 'config'>;
  * sends each through its provider, and records the outcome: sent, retry later with backoff, or failed for good.
  */
 export async function deliverDueMessages(ctx: WorkerContext, opts: { limit?: number } = {}): Promise<DeliveryReport> {
-  const claimed = await ctx.db.query<ClaimedRow>(
-    `update outbox_message set attempts = attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
-     where id in (
-       select id from outbox_message where status = 'pending' and next_attempt_at <= now()
-       order by next_attempt_at limit $1 for update skip locked)
-     returning id, channel, to_address, subject, body_text, body_html, headers, attempts`,
-    [opts.limit ?? 20, LEASE_SECONDS],
-  );
+  const db = typed(ctx.db);
+  const claimed = await db
+    .updateTable('outbox_message')
+    .set((eb) => ({
+      attempts: eb('attempts', '+', 1),
+      next_attempt_at: sql`now() + make_interval(secs => ${LEASE_SECONDS})`,
+    }))
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('outbox_message')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', sql<Date>`now()`)
+        .orderBy('next_attempt_at')
+        .limit(opts.limit ?? 20)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .returning(['id', 'channel', 'to_address', 'subject', 'body_text', 'body_html', 'headers', 'attempts'])
+    .execute();
   const report: DeliveryReport = { sent: 0, retrying: 0, failed: 0 };
-  if (claimed.rowCount === 0) return report;
+  if (claimed.length === 0) return report;
   const practice = await loadPracticeInfo(ctx.db, {
     name: ctx.config.PRACTICE_NAME,
     senderName: ctx.config.senderName,
   });
 
-  for (const row of claimed.rows) {
+  for (const row of claimed) {
     const provider = row.channel === 'sms' ? ctx.providers.sms : ctx.providers.email;
     try {
       const result =
@@ -69,35 +74,55 @@ export async function deliverDueMessages(ctx: WorkerContext, opts: { limit?: num
               subject: row.subject ?? '',
               text: row.body_text,
               html: row.body_html ?? undefined,
-              ...(row.headers ? { headers: row.headers } : {}),
+              // jsonb: enqueueMessage only ever stores a string-to-string map here.
+              ...(row.headers ? { headers: row.headers as Record<string, string> } : {}),
             });
       const delivery = result.status ?? (row.channel === 'sms' ? 'queued' : 'accepted');
-      await ctx.db.query(
-        `update outbox_message set status = 'sent', sent_at = now(), provider = $2, provider_id = $3, last_error = null,
-           delivery_status = $4, delivery_error = $5, delivery_updated_at = now()
-         where id = $1`,
-        [row.id, provider.name, result.providerId, delivery, result.errorCode ?? null],
-      );
+      await db
+        .updateTable('outbox_message')
+        .set({
+          status: 'sent',
+          sent_at: sql`now()`,
+          provider: provider.name,
+          provider_id: result.providerId,
+          last_error: null,
+          delivery_status: delivery,
+          delivery_error: result.errorCode ?? null,
+          delivery_updated_at: sql`now()`,
+        })
+        .where('id', '=', row.id)
+        .execute();
       if (provider.name !== 'sandbox') await redactCredential(ctx, row.id);
       report.sent++;
     } catch (err) {
       const permanent = err instanceof ProviderSendError && err.permanent;
       const message = (err as Error).message.slice(0, 1000);
       if (permanent || row.attempts >= ctx.config.OUTBOX_MAX_ATTEMPTS) {
-        await ctx.db.query(
-          `update outbox_message set status = 'failed', last_error = $2, provider = $3,
-             delivery_status = $4, delivery_error = $2, delivery_updated_at = now() where id = $1`,
-          [row.id, message, provider.name, row.channel === 'sms' ? 'failed' : 'refused'],
-        );
+        await db
+          .updateTable('outbox_message')
+          .set({
+            status: 'failed',
+            last_error: message,
+            provider: provider.name,
+            delivery_status: row.channel === 'sms' ? 'failed' : 'refused',
+            delivery_error: message,
+            delivery_updated_at: sql`now()`,
+          })
+          .where('id', '=', row.id)
+          .execute();
         if (provider.name !== 'sandbox') await redactCredential(ctx, row.id);
         report.failed++;
         ctx.log.error({ outboxId: row.id, channel: row.channel, err: message }, 'outbox message failed for good');
       } else {
-        await ctx.db.query(
-          `update outbox_message set next_attempt_at = now() + make_interval(secs => $2), last_error = $3, provider = $4
-           where id = $1`,
-          [row.id, backoffSeconds(row.attempts), message, provider.name],
-        );
+        await db
+          .updateTable('outbox_message')
+          .set({
+            next_attempt_at: sql`now() + make_interval(secs => ${backoffSeconds(row.attempts)})`,
+            last_error: message,
+            provider: provider.name,
+          })
+          .where('id', '=', row.id)
+          .execute();
         report.retrying++;
         ctx.log.warn({ outboxId: row.id, channel: row.channel, err: message }, 'outbox delivery failed; will retry');
       }
@@ -107,10 +132,12 @@ export async function deliverDueMessages(ctx: WorkerContext, opts: { limit?: num
 }
 
 async function redactCredential(ctx: WorkerContext, id: string): Promise<void> {
-  await ctx.db.query(
-    `update outbox_message set body_text = $2, body_html = null where id = $1 and kind = any($3::text[])`,
-    [id, REDACTED, CREDENTIAL_KINDS],
-  );
+  await typed(ctx.db)
+    .updateTable('outbox_message')
+    .set({ body_text: REDACTED, body_html: null })
+    .where('id', '=', id)
+    .where('kind', '=', sql<string>`any(${CREDENTIAL_KINDS}::text[])`)
+    .execute();
 }
 
 /** Polls the outbox until stopped. Started once per server process (main.ts). */

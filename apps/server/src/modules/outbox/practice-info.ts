@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/client.js';
+import type { Row } from '../../db/typed.js';
 
 /**
  * What messages say about the practice: the single `practice` row H1 seeds from PRACTICE_* config, with the
@@ -14,13 +15,10 @@ export interface PracticeInfo {
 }
 
 export async function loadPracticeInfo(q: Queryable, fallback?: Partial<PracticeInfo>): Promise<PracticeInfo> {
-  const r = await q.query<{
-    name: string;
-    sender_name: string;
-    support_phone: string;
-    support_email: string;
-    logo_url: string | null;
-  }>(
+  // One row from two tables with coalesce: plain SQL, typed by the practice table's own row type.
+  const r = await q.query<
+    Pick<Row<'practice'>, 'name' | 'sender_name' | 'support_phone' | 'support_email' | 'logo_url'>
+  >(
     `select coalesce(o.name, p.name) as name,
        case when p.sender_name = p.name then coalesce(o.name, p.name) else p.sender_name end as sender_name,
        coalesce(o.support_phone, p.support_phone) as support_phone,

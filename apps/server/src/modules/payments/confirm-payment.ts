@@ -1,7 +1,9 @@
 import { LinkMessages, PaymentSource, type PaymentReceipt } from '@paylink/shared';
+import { sql } from 'kysely';
 import type { Db, Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
-import { AppError, LinkStateError } from '../../lib/errors.js';
+import { AppError, LinkStateError, type AppErrorCode } from '../../lib/errors.js';
 import { GatewayError, type CardGateway, type GatewayTransaction } from '../../providers/gateway/types.js';
 import { completeByPayment, firstOpenStepBeforePayment, stepsIncomplete } from '../links/link-lifecycle.js';
 import { findLink, findPayment, LINK_NOT_AUTHORIZED, type LinkRow, type PaymentRow } from '../links/link-queries.js';
@@ -35,14 +37,13 @@ export interface ConfirmPaymentResult {
 }
 
 /** The gateway could not be asked: the payment may have gone through. Truthful, and safe to retry. */
-export const paymentUnconfirmed = () =>
+const paymentUnconfirmed = () =>
   new AppError(
-    503,
     'payment_unconfirmed',
     'We could not confirm your payment yet. Do not pay again: your card may have been charged. We will e-mail or text you as soon as it is confirmed.',
   );
 
-const notVerified = (code: string, message: string) => new AppError(409, code, message);
+const notVerified = (code: AppErrorCode, message: string) => new AppError(code, message);
 
 function toResult(p: PaymentRow): ConfirmPaymentResult {
   return {
@@ -87,11 +88,12 @@ export async function confirmPayment(opts: {
   } catch (err) {
     if (err instanceof GatewayError) {
       // The card may well be charged: never say otherwise. The worker keeps asking the gateway on its own.
-      await db.query(
-        `update payment_attempt set status = 'unknown', reconcile_due_at = now() + interval '30 seconds',
-           updated_at = now() where link_id = $1 and status = 'open'`,
-        [link.id],
-      );
+      await typed(db)
+        .updateTable('payment_attempt')
+        .set({ status: 'unknown', reconcile_due_at: sql`now() + interval '30 seconds'`, updated_at: sql`now()` })
+        .where('link_id', '=', link.id)
+        .where('status', '=', 'open')
+        .execute();
       await writeAudit(db, {
         ...opts.actor,
         action: 'payment.confirmation_unknown',
@@ -199,22 +201,36 @@ export async function recordApproval(
   const payorEmail = input.payorEmail || (payorPays ? link.payor_email : null) || null;
   const last4 = txn.last4 && /^\d{4}$/.test(txn.last4) ? txn.last4 : null;
 
-  const r = await tx.query<PaymentRow>(
-    `update payment set status = 'approved', transaction_id = $2, approval_code = $3, card_brand = $4,
-       card_last4 = $5, payor_full_name = $6, payor_email = $7, paid_at = now(), updated_at = now()
-     where id = $1 and status = 'chosen' returning *`,
-    [payment.id, txn.txnId, txn.approvalCode ?? '', txn.cardBrand, last4, payorName, payorEmail],
-  );
-  const paid = r.rows[0]!;
-  await tx.query(
-    `update payment_attempt set status = 'approved', transaction_id = $2, updated_at = now() where id = $1`,
-    [attempt.id, txn.txnId],
-  );
-  await tx.query(
-    `update payment_attempt set status = 'closed', updated_at = now()
-     where link_id = $1 and id <> $2 and status in ('creating', 'open')`,
-    [link.id, attempt.id],
-  );
+  const db = typed(tx);
+  const paid = await db
+    .updateTable('payment')
+    .set({
+      status: 'approved',
+      transaction_id: txn.txnId,
+      approval_code: txn.approvalCode ?? '',
+      card_brand: txn.cardBrand,
+      card_last4: last4,
+      payor_full_name: payorName,
+      payor_email: payorEmail,
+      paid_at: sql`now()`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', payment.id)
+    .where('status', '=', 'chosen')
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('payment_attempt')
+    .set({ status: 'approved', transaction_id: txn.txnId, updated_at: sql`now()` })
+    .where('id', '=', attempt.id)
+    .execute();
+  await db
+    .updateTable('payment_attempt')
+    .set({ status: 'closed', updated_at: sql`now()` })
+    .where('link_id', '=', link.id)
+    .where('id', '<>', attempt.id)
+    .where('status', 'in', ['creating', 'open'])
+    .execute();
   await writeAudit(tx, {
     ...o.actor,
     action: 'payment.approved',
@@ -244,11 +260,12 @@ export async function recordApproval(
       timeZone: o.timeZone,
     });
   }
-  const r2 = await tx.query<PaymentRow>(
-    'update payment set receipt_channel = $2, receipt_to = $3 where id = $1 returning *',
-    [paid.id, receipt.channel, receipt.to],
-  );
-  return r2.rows[0]!;
+  return db
+    .updateTable('payment')
+    .set({ receipt_channel: receipt.channel, receipt_to: receipt.to })
+    .where('id', '=', paid.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /**

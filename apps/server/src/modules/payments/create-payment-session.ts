@@ -1,7 +1,9 @@
 import { LinkMessages, PaymentSource, StepRoutes, formatUsd, parseDollarsToCents } from '@paylink/shared';
+import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
-import { AppError, LinkStateError, badRequest, conflict } from '../../lib/errors.js';
+import { AppError, LinkStateError, badRequest } from '../../lib/errors.js';
 import type { CardGateway } from '../../providers/gateway/types.js';
 import { firstOpenStepBeforePayment, stepsIncomplete } from '../links/link-lifecycle.js';
 import { findPayment, requireUsableLink } from '../links/link-queries.js';
@@ -10,16 +12,15 @@ import { isStepDocumentComplete } from '../signing/prepare-step-documents.js';
 import { findAttempt, findLiveAttempt, newAttemptId, retireStaleAttempts, type AttemptRow } from './payment-queries.js';
 import { RECONCILE_FIRST_CHECK_SECONDS, reconcileLink } from './reconcile-payment.js';
 
-export const gatewayUnavailable = () =>
+const gatewayUnavailable = () =>
   new AppError(
-    502,
     'gateway_unavailable',
     'The card payment service is not available right now. Nothing was charged. Please try again in a few minutes.',
   );
 
 /** An earlier attempt may have charged the card and the gateway could not tell us yet: no second token. */
-export const paymentChecking = () =>
-  conflict(
+const paymentChecking = () =>
+  new AppError(
     'payment_checking',
     'We are checking your last payment, please wait. Do not pay again: this page will update on its own.',
   );
@@ -65,11 +66,11 @@ async function planSession(
     const link = await requireUsableLink(tx, opts.linkId, { forUpdate: true });
     const payment = await findPayment(tx, link.id);
     if (!payment) {
-      throw conflict('payment_not_chosen', 'Choose the payment amount on the patient information page first.');
+      throw new AppError('payment_not_chosen', 'Choose the payment amount on the patient information page first.');
     }
     if (payment.status === 'approved') throw new LinkStateError(LinkMessages.completed);
     if (amountCents !== payment.amount_cents) {
-      throw conflict(
+      throw new AppError(
         'amount_mismatch',
         `The amount does not match the payment recorded for this link (${formatUsd(payment.amount_cents)}). Reload the page.`,
       );
@@ -78,13 +79,15 @@ async function planSession(
     if (open) throw stepsIncomplete(open);
     if (payment.payment_source_id === PaymentSource.Payor) {
       // The payor signs the payment authorisation before paying (spec section 5); the server re-checks it.
-      const step = await tx.query<{ id: number }>('select id from link_step where link_id = $1 and route_path = $2', [
-        link.id,
-        StepRoutes.payment,
-      ]);
-      const stepId = step.rows[0]?.id;
+      const step = await typed(tx)
+        .selectFrom('link_step')
+        .select('id')
+        .where('link_id', '=', link.id)
+        .where('route_path', '=', StepRoutes.payment)
+        .executeTakeFirst();
+      const stepId = step?.id;
       if (stepId === undefined || !(await isStepDocumentComplete(tx, { linkId: link.id, linkStepId: stepId }))) {
-        throw conflict('authorization_not_signed', 'The payor must sign the payment authorization before paying.');
+        throw new AppError('authorization_not_signed', 'The payor must sign the payment authorization before paying.');
       }
     }
     await retireStaleAttempts(tx, link.id, amountCents);
@@ -100,23 +103,24 @@ async function planSession(
     }
     if (live?.status === 'unknown') throw paymentChecking();
     if (live) return { waitFor: live.id };
-    const recent = await tx.query<{ n: number }>(
-      `select count(*)::int as n from payment_attempt where link_id = $1 and created_at > now() - interval '1 hour'`,
-      [link.id],
-    );
-    if (recent.rows[0]!.n >= (opts.maxAttemptsPerHour ?? 20)) {
+    const recent = await typed(tx)
+      .selectFrom('payment_attempt')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('link_id', '=', link.id)
+      .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
+      .executeTakeFirstOrThrow();
+    if (recent.n >= (opts.maxAttemptsPerHour ?? 20)) {
       throw new AppError(
-        429,
         'too_many_payment_attempts',
         'Too many payment attempts. Please wait an hour, or contact your sales coordinator.',
       );
     }
     const id = newAttemptId();
-    const r = await tx.query<AttemptRow>(
-      `insert into payment_attempt (id, link_id, payment_id, amount_cents, gateway)
-       values ($1, $2, $3, $4, $5) returning *`,
-      [id, link.id, payment.id, amountCents, opts.gateway.kind],
-    );
+    const created = await typed(tx)
+      .insertInto('payment_attempt')
+      .values({ id, link_id: link.id, payment_id: payment.id, amount_cents: amountCents, gateway: opts.gateway.kind })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await writeAudit(tx, {
       ...opts.actor,
       action: 'payment.session_requested',
@@ -126,7 +130,7 @@ async function planSession(
     // The payor's name is not on file before they type it: only prefill the gateway with the patient's own name.
     const patientPays = payment.payment_source_id !== PaymentSource.Payor;
     return {
-      create: r.rows[0]!,
+      create: created,
       firstName: patientPays ? link.first_name : '',
       lastName: patientPays ? link.last_name : '',
     };
@@ -149,7 +153,11 @@ async function issueToken(
     });
   } catch (err) {
     await opts.db.transaction(async (tx) => {
-      await tx.query(`update payment_attempt set status = 'failed', updated_at = now() where id = $1`, [attempt.id]);
+      await typed(tx)
+        .updateTable('payment_attempt')
+        .set({ status: 'failed', updated_at: sql`now()` })
+        .where('id', '=', attempt.id)
+        .execute();
       await writeAudit(tx, {
         ...opts.actor,
         action: 'payment.session_failed',
@@ -160,14 +168,19 @@ async function issueToken(
     throw gatewayUnavailable();
   }
   const issued = await opts.db.transaction(async (tx) => {
-    const r = await tx.query(
-      `update payment_attempt set status = 'open', session_token = $2, updated_at = now(),
-         reconcile_due_at = now() + make_interval(secs => $3)
-       where id = $1 and status = 'creating'`,
-      [attempt.id, token, RECONCILE_FIRST_CHECK_SECONDS],
-    );
+    const r = await typed(tx)
+      .updateTable('payment_attempt')
+      .set({
+        status: 'open',
+        session_token: token,
+        updated_at: sql`now()`,
+        reconcile_due_at: sql`now() + make_interval(secs => ${RECONCILE_FIRST_CHECK_SECONDS})`,
+      })
+      .where('id', '=', attempt.id)
+      .where('status', '=', 'creating')
+      .executeTakeFirstOrThrow();
     // Retired meanwhile (the gateway took longer than CREATING_STALE_SECONDS): do not hand out an orphan token.
-    if (r.rowCount === 0) return false;
+    if (r.numUpdatedRows === 0n) return false;
     await writeAudit(tx, {
       ...opts.actor,
       action: 'payment.session_issued',

@@ -1,5 +1,6 @@
 import { redactGatewayPayload } from '@paylink/shared';
 import type { Db } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
 import { badRequest } from '../../lib/errors.js';
 import { requireUsableLink } from '../links/link-queries.js';
@@ -30,26 +31,32 @@ export async function logPaymentResponse(opts: {
   const payload = redactGatewayPayload(opts.payload);
   return opts.db.transaction(async (tx) => {
     const link = await requireUsableLink(tx, opts.linkId, { forUpdate: true });
-    const step = await tx.query('select 1 from link_step where id = $1 and link_id = $2', [opts.linkStepId, link.id]);
-    if (step.rowCount === 0) {
+    const step = await typed(tx)
+      .selectFrom('link_step')
+      .select('id')
+      .where('id', '=', opts.linkStepId)
+      .where('link_id', '=', link.id)
+      .executeTakeFirst();
+    if (!step) {
       throw badRequest('linkStepId is not a step of this link.', { linkStepId: 'is not a step of this link' });
     }
-    const r = await tx.query<{ id: number }>(
-      'insert into payment_log (link_id, link_step_id, payload) values ($1, $2, $3) returning id',
-      [link.id, opts.linkStepId, payload],
-    );
+    const logged = await typed(tx)
+      .insertInto('payment_log')
+      .values({ link_id: link.id, link_step_id: opts.linkStepId, payload })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const closed = await closeOpenAttempts(tx, link.id);
     await writeAudit(tx, {
       ...opts.actor,
       action: 'payment.failure_logged',
       linkId: link.id,
       details: {
-        paymentLogId: r.rows[0]!.id,
+        paymentLogId: logged.id,
         linkStepId: opts.linkStepId,
         kind: kindOf(payload),
         closedAttempts: closed,
       },
     });
-    return { id: r.rows[0]!.id };
+    return { id: logged.id };
   });
 }

@@ -1,32 +1,24 @@
-import {
-  confirmPaymentBodySchema,
-  confirmPaymentResultSchema,
-  convergeQuerySchema,
-  paymentLogBodySchema,
-} from '@paylink/shared';
+import { patientRoutes } from '@paylink/shared';
 import { practiceTimeZone } from '../console/practice-settings.js';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { assertLinkAccess, requirePatient } from '../../http/guards.js';
 import { auditContext } from '../../lib/audit.js';
 import { unauthorized } from '../../lib/errors.js';
 import { PATIENT_SECURITY, errorResponses, linkState401 } from '../../http/route-support.js';
+import { route } from '../../http/route.js';
 import { confirmPayment } from './confirm-payment.js';
 import { createPaymentSession } from './create-payment-session.js';
 import { logPaymentResponse } from './log-payment-response.js';
 
-const pathParams = z.object({ linkId: z.string().min(1).max(200) }).strict();
-
 /** The card-payment calls of spec section 7 (the payment choice, POST /api/linkpaymenthistory, is in links). */
 export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const patient = requirePatient(ctx);
   const tags = ['payment'];
 
-  r.post(
-    '/api/converge',
+  route(
+    app,
+    patientRoutes.paymentSession,
     {
       preHandler: patient,
       schema: {
@@ -36,8 +28,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
           'text/plain token for Checkout.js (ssl_txn_auth_token). 409 when the amount differs from the recorded one; ' +
           "401 'Process has completed.' after the payment.",
         security: PATIENT_SECURITY,
-        querystring: convergeQuerySchema,
-        response: { 200: z.string(), 401: linkState401, ...errorResponses(400, 409, 429, 502) },
+        response: { 401: linkState401, ...errorResponses(400, 409, 429, 502) },
       },
     },
     async (request, reply) => {
@@ -55,16 +46,16 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
     },
   );
 
-  r.put(
-    '/api/linkpaymenthistory',
+  route(
+    app,
+    patientRoutes.confirmPayment,
     {
       preHandler: patient,
       schema: {
         tags,
         summary: 'Record an approved card payment (verified with the gateway) and complete the link',
         security: PATIENT_SECURITY,
-        body: confirmPaymentBodySchema,
-        response: { 200: confirmPaymentResultSchema, 401: linkState401, ...errorResponses(400, 403, 409, 502) },
+        response: { 401: linkState401, ...errorResponses(400, 403, 409, 502) },
       },
     },
     async (request) => {
@@ -86,17 +77,16 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
     },
   );
 
-  r.post(
-    '/api/linkpaymenthistory/:linkId/log',
+  route(
+    app,
+    patientRoutes.logPaymentResponse,
     {
       preHandler: patient,
       schema: {
         tags,
         summary: 'Log a decline or gateway error (stored redacted: last 4 digits at most, never a CVC)',
         security: PATIENT_SECURITY,
-        params: pathParams,
-        body: paymentLogBodySchema,
-        response: { 201: z.object({ id: z.number() }), 401: linkState401, ...errorResponses(400, 403) },
+        response: { 401: linkState401, ...errorResponses(400, 403) },
       },
     },
     async (request, reply) => {

@@ -13,7 +13,7 @@ const short = (name: string) => (name.length <= 40 ? name : name.slice(0, 40).tr
  * "Your payor paid" for the patient (issue 16, item 7), in the link's language. Like every patient SMS: no amount and
  * nothing medical, and Spanish without accents so it stays one GSM-7 segment. The e-mail names the amount and date.
  */
-export function payorPaidTexts(o: {
+function payorPaidTexts(o: {
   lang: Language;
   practice: PracticeInfo;
   firstName: string;

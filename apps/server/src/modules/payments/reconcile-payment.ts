@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
 import { GatewayError, type CardGateway, type GatewayTransaction } from '../../providers/gateway/types.js';
 import { firstOpenStepBeforePayment } from '../links/link-lifecycle.js';
@@ -24,7 +26,7 @@ export interface ReconcileDeps {
 }
 
 /** Converge tokens live about 15 minutes: after this an unused token can no longer charge. */
-export const TOKEN_DEAD_AFTER_MINUTES = 20;
+const TOKEN_DEAD_AFTER_MINUTES = 20;
 /** The worker's first look at an attempt that got a token and no confirmation. */
 export const RECONCILE_FIRST_CHECK_SECONDS = 120;
 
@@ -32,7 +34,7 @@ export type ReconcileOutcome = 'approved' | 'duplicate' | 'none' | 'pending' | '
 
 const backoffSeconds = (tries: number) => Math.min(30 * 2 ** tries, 3600);
 
-export async function reconcileAttempt(deps: ReconcileDeps, attemptId: string): Promise<ReconcileOutcome> {
+async function reconcileAttempt(deps: ReconcileDeps, attemptId: string): Promise<ReconcileOutcome> {
   const attempt = await findAttempt(deps.db, attemptId);
   if (!attempt) return 'none';
   if (attempt.status === 'approved') return 'approved';
@@ -43,12 +45,17 @@ export async function reconcileAttempt(deps: ReconcileDeps, attemptId: string): 
     txns = await deps.gateway.findByMerchantTxnId(attempt.id, new Date(attempt.created_at));
   } catch (err) {
     if (!(err instanceof GatewayError) && !(err as Error)?.name?.includes('Gateway')) throw err;
-    await deps.db.query(
-      `update payment_attempt set reconcile_tries = reconcile_tries + 1, reconcile_error = $2,
-         reconcile_due_at = now() + make_interval(secs => $3), updated_at = now()
-       where id = $1 and status not in ('approved', 'duplicate')`,
-      [attempt.id, (err as Error).message.slice(0, 500), backoffSeconds(attempt.reconcile_tries ?? 0)],
-    );
+    await typed(deps.db)
+      .updateTable('payment_attempt')
+      .set((eb) => ({
+        reconcile_tries: eb('reconcile_tries', '+', 1),
+        reconcile_error: (err as Error).message.slice(0, 500),
+        reconcile_due_at: sql`now() + make_interval(secs => ${backoffSeconds(attempt.reconcile_tries ?? 0)})`,
+        updated_at: sql`now()`,
+      }))
+      .where('id', '=', attempt.id)
+      .where('status', 'not in', ['approved', 'duplicate'])
+      .execute();
     return 'unknown';
   }
   const approval = txns.find((t) => t.approved && t.merchantTxnId === attempt.id);
@@ -57,22 +64,32 @@ export async function reconcileAttempt(deps: ReconcileDeps, attemptId: string): 
   const dead = Date.now() - new Date(attempt.created_at).getTime() > TOKEN_DEAD_AFTER_MINUTES * 60_000;
   const used = txns.length > 0; // single use: a declined transaction used the token up
   if (dead || used || attempt.status === 'failed') {
-    await deps.db.query(
-      `update payment_attempt set status = case when status in ('open', 'unknown') then 'closed' else status end,
-         reconcile_due_at = null, reconciled_at = now(), reconcile_error = null, updated_at = now()
-       where id = $1 and status not in ('approved', 'duplicate')`,
-      [attempt.id],
-    );
+    await typed(deps.db)
+      .updateTable('payment_attempt')
+      .set({
+        status: sql`case when status in ('open', 'unknown') then 'closed' else status end`,
+        reconcile_due_at: null,
+        reconciled_at: sql`now()`,
+        reconcile_error: null,
+        updated_at: sql`now()`,
+      })
+      .where('id', '=', attempt.id)
+      .where('status', 'not in', ['approved', 'duplicate'])
+      .execute();
     return 'none';
   }
   // Not used yet and still usable: an 'unknown' attempt is live again; look once more after the token dies.
-  await deps.db.query(
-    `update payment_attempt set status = case when status = 'unknown' then 'open' else status end,
-       reconcile_error = null,
-       reconcile_due_at = created_at + make_interval(mins => $2), updated_at = now()
-     where id = $1 and status not in ('approved', 'duplicate')`,
-    [attempt.id, TOKEN_DEAD_AFTER_MINUTES],
-  );
+  await typed(deps.db)
+    .updateTable('payment_attempt')
+    .set({
+      status: sql`case when status = 'unknown' then 'open' else status end`,
+      reconcile_error: null,
+      reconcile_due_at: sql`created_at + make_interval(mins => ${TOKEN_DEAD_AFTER_MINUTES})`,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', attempt.id)
+    .where('status', 'not in', ['approved', 'duplicate'])
+    .execute();
   return 'pending';
 }
 
@@ -89,11 +106,17 @@ async function recordFound(
     const payment = (await findPayment(tx, link.id))!;
     const last4 = txn.last4 && /^\d{4}$/.test(txn.last4) ? txn.last4 : null;
     if (payment.status === 'approved' && payment.transaction_id === txn.txnId) {
-      await tx.query(
-        `update payment_attempt set status = 'approved', transaction_id = $2, reconcile_due_at = null,
-           reconciled_at = now(), updated_at = now() where id = $1`,
-        [attempt.id, txn.txnId],
-      );
+      await typed(tx)
+        .updateTable('payment_attempt')
+        .set({
+          status: 'approved',
+          transaction_id: txn.txnId,
+          reconcile_due_at: null,
+          reconciled_at: sql`now()`,
+          updated_at: sql`now()`,
+        })
+        .where('id', '=', attempt.id)
+        .execute();
       return 'approved';
     }
     const amountOk = txn.amountCents === attempt.amount_cents && payment.amount_cents === attempt.amount_cents;
@@ -103,12 +126,22 @@ async function recordFound(
       // Charged twice (or for an amount the link no longer records): keep it, and tell staff to void it.
       const reason =
         payment.status === 'approved' ? 'second_approval' : !amountOk ? 'amount_mismatch' : 'steps_incomplete';
-      await tx.query(
-        `update payment_attempt set status = 'duplicate', transaction_id = $2, approval_code = $3, card_brand = $4,
-           card_last4 = $5, needs_attention = true, attention_reason = $6, reconcile_due_at = null,
-           reconciled_at = now(), updated_at = now() where id = $1`,
-        [attempt.id, txn.txnId, txn.approvalCode, txn.cardBrand, last4, reason],
-      );
+      await typed(tx)
+        .updateTable('payment_attempt')
+        .set({
+          status: 'duplicate',
+          transaction_id: txn.txnId,
+          approval_code: txn.approvalCode,
+          card_brand: txn.cardBrand,
+          card_last4: last4,
+          needs_attention: true,
+          attention_reason: reason,
+          reconcile_due_at: null,
+          reconciled_at: sql`now()`,
+          updated_at: sql`now()`,
+        })
+        .where('id', '=', attempt.id)
+        .execute();
       await writeAudit(tx, {
         ...actor,
         action: 'payment.second_approval_flagged',
@@ -134,11 +167,17 @@ async function recordFound(
       timeZone: deps.timeZone,
       by: 'reconciliation',
     });
-    await tx.query(
-      `update payment_attempt set reconcile_due_at = null, reconciled_at = now(), approval_code = $2, card_brand = $3,
-         card_last4 = $4 where id = $1`,
-      [attempt.id, txn.approvalCode, txn.cardBrand, last4],
-    );
+    await typed(tx)
+      .updateTable('payment_attempt')
+      .set({
+        reconcile_due_at: null,
+        reconciled_at: sql`now()`,
+        approval_code: txn.approvalCode,
+        card_brand: txn.cardBrand,
+        card_last4: last4,
+      })
+      .where('id', '=', attempt.id)
+      .execute();
     await writeAudit(tx, {
       ...actor,
       action: 'payment.reconciled',
@@ -154,15 +193,18 @@ async function recordFound(
  * 'approved' if the link got paid by it, 'unknown' if the gateway could not tell us about at least one.
  */
 export async function reconcileLink(deps: ReconcileDeps, linkId: string): Promise<'approved' | 'unknown' | 'clear'> {
-  const r = await deps.db.query<{ id: string }>(
-    `select id from payment_attempt where link_id = $1 and session_token is not null
-       and status in ('open', 'unknown', 'closed') and reconcile_due_at is not null
-     order by created_at`,
-    [linkId],
-  );
+  const due = await typed(deps.db)
+    .selectFrom('payment_attempt')
+    .select('id')
+    .where('link_id', '=', linkId)
+    .where('session_token', 'is not', null)
+    .where('status', 'in', ['open', 'unknown', 'closed'])
+    .where('reconcile_due_at', 'is not', null)
+    .orderBy('created_at')
+    .execute();
   let unknown = false;
   let approved = false;
-  for (const { id } of r.rows) {
+  for (const { id } of due) {
     const o = await reconcileAttempt(deps, id);
     if (o === 'unknown') unknown = true;
     if (o === 'approved') approved = true;
@@ -176,17 +218,22 @@ export async function reconcileLink(deps: ReconcileDeps, linkId: string): Promis
  */
 export async function reconcileDueAttempts(deps: ReconcileDeps, limit = 10): Promise<Record<ReconcileOutcome, number>> {
   const claimed = await deps.db.transaction(async (tx) => {
-    const r = await tx.query<{ id: string }>(
-      `select id from payment_attempt where reconcile_due_at <= now()
-       order by reconcile_due_at limit $1 for update skip locked`,
-      [limit],
-    );
-    const ids = r.rows.map((x) => x.id);
+    const rows = await typed(tx)
+      .selectFrom('payment_attempt')
+      .select('id')
+      .where('reconcile_due_at', '<=', sql<Date>`now()`)
+      .orderBy('reconcile_due_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    const ids = rows.map((x) => x.id);
     if (ids.length) {
-      await tx.query(
-        `update payment_attempt set reconcile_due_at = now() + interval '5 minutes' where id = any($1::text[])`,
-        [ids],
-      );
+      await typed(tx)
+        .updateTable('payment_attempt')
+        .set({ reconcile_due_at: sql`now() + interval '5 minutes'` })
+        .where('id', '=', sql<string>`any(${ids}::text[])`)
+        .execute();
     }
     return ids;
   });

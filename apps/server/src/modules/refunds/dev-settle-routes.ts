@@ -19,7 +19,7 @@ export async function devSettleRoutes(app: FastifyInstance, ctx: AppContext) {
     if (isLoopback(request.ip)) return;
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (bearer && (await verifyStaffToken(ctx.db, bearer))) return;
-    throw new AppError(403, 'sandbox_local_only', 'Settling the sandbox batch is allowed only on this machine.');
+    throw new AppError('sandbox_local_only', 'Settling the sandbox batch is allowed only on this machine.');
   };
   r.post(
     '/api/dev/gateway/settle',

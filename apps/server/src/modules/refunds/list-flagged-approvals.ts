@@ -1,39 +1,53 @@
 import type { FlaggedApproval } from '@paylink/shared';
 import type { Db } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
-
-interface Row {
-  id: string;
-  link_id: string;
-  first_name: string;
-  last_name: string;
-  transaction_id: string | null;
-  amount_cents: number;
-  attention_reason: string | null;
-  card_brand: string | null;
-  card_last4: string | null;
-  updated_at: Date;
-  pending: boolean;
-}
 
 /** The second approvals flagged by reconciliation that nobody has voided yet, oldest first (the billing queue). */
 export async function listFlaggedApprovals(opts: { db: Db; actor: Actor }): Promise<{ flags: FlaggedApproval[] }> {
   return opts.db.transaction(async (tx) => {
-    const r = await tx.query<Row>(
-      `select a.id, a.link_id, l.first_name, l.last_name, a.transaction_id, a.amount_cents, a.attention_reason,
-         a.card_brand, a.card_last4, a.updated_at,
-         exists (select 1 from refund f where f.payment_attempt_id = a.id and f.status = 'pending') as pending
-       from payment_attempt a join link l on l.id = a.link_id
-       where a.needs_attention and a.attention_resolved_at is null and a.status = 'duplicate'
-       order by a.updated_at, a.id limit 500`,
-    );
+    const rows = await typed(tx)
+      .selectFrom('payment_attempt as a')
+      .innerJoin('link as l', 'l.id', 'a.link_id')
+      .select([
+        'a.id',
+        'a.link_id',
+        'l.first_name',
+        'l.last_name',
+        'a.transaction_id',
+        'a.amount_cents',
+        'a.attention_reason',
+        'a.card_brand',
+        'a.card_last4',
+        'a.updated_at',
+      ])
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('refund as f')
+              .select('f.id')
+              .whereRef('f.payment_attempt_id', '=', 'a.id')
+              .where('f.status', '=', 'pending'),
+          )
+          // PostgreSQL's exists is a real boolean (SqlBool also allows MySQL's 0/1).
+          .$castTo<boolean>()
+          .as('pending'),
+      )
+      .where('a.needs_attention', '=', true)
+      .where('a.attention_resolved_at', 'is', null)
+      .where('a.status', '=', 'duplicate')
+      .orderBy('a.updated_at')
+      .orderBy('a.id')
+      .limit(500)
+      .execute();
     await writeAudit(tx, {
       ...opts.actor,
       action: 'admin.flagged_approvals_listed',
-      details: { linkIds: r.rows.map((x) => x.link_id) },
+      details: { linkIds: rows.map((x) => x.link_id) },
     });
     return {
-      flags: r.rows.map((x) => ({
+      flags: rows.map((x) => ({
         attemptId: x.id,
         linkId: x.link_id,
         firstName: x.first_name,

@@ -1,14 +1,16 @@
 import { paymentRefundState, PaymentSource, type RefundResult } from '@paylink/shared';
+import { sql } from 'kysely';
 import type { Db, Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
-import { AppError, conflict, notFound } from '../../lib/errors.js';
+import { AppError, notFound } from '../../lib/errors.js';
 import { GatewayError, type CardGateway, type GatewayReversal } from '../../providers/gateway/types.js';
-import { findLink, type LinkRow, type PaymentRow } from '../links/link-queries.js';
+import { findLink, findPayment, findPaymentById, type LinkRow, type PaymentRow } from '../links/link-queries.js';
 import type { Actor } from '../../lib/audit.js';
 import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { loadPracticeInfo, type PracticeInfo } from '../outbox/practice-info.js';
 import { emitWebhookEvent } from '../webhooks/emit-event.js';
-import { reservedCents, toRefund, type RefundRow } from './refund-queries.js';
+import { markRefundFailed, markRefundSucceeded, reservedCents, toRefund, type RefundRow } from './refund-queries.js';
 import { renderRefundReceipt } from './refund-receipt.js';
 
 export interface RefundPaymentOptions {
@@ -26,7 +28,6 @@ export interface RefundPaymentOptions {
 
 const gatewayDown = () =>
   new AppError(
-    502,
     'gateway_unavailable',
     'The card gateway is not available right now. Nothing was refunded. Please try again in a few minutes.',
   );
@@ -45,16 +46,16 @@ export async function refundPayment(opts: RefundPaymentOptions): Promise<RefundR
   const { db } = opts;
   const link = await findLink(db, opts.linkId);
   if (!link) throw notFound('No link with this id.');
-  const payment = (await db.query<PaymentRow>('select * from payment where link_id = $1', [link.id])).rows[0];
+  const payment = await findPayment(db, link.id);
   if (!payment || payment.status !== 'approved' || !payment.transaction_id) {
-    throw conflict('not_paid', 'This link has no approved payment to refund.');
+    throw new AppError('not_paid', 'This link has no approved payment to refund.');
   }
 
   let settled: boolean;
   try {
     const txn = await opts.gateway.queryTransaction(payment.transaction_id);
     if (!txn)
-      throw conflict('gateway_unknown_transaction', 'The card gateway does not know this payment’s transaction.');
+      throw new AppError('gateway_unknown_transaction', 'The card gateway does not know this payment’s transaction.');
     settled = txn.settled;
   } catch (err) {
     if (err instanceof GatewayError) throw gatewayDown();
@@ -62,40 +63,48 @@ export async function refundPayment(opts: RefundPaymentOptions): Promise<RefundR
   }
 
   const refund = await db.transaction(async (tx) => {
-    const locked = (await tx.query<PaymentRow>('select * from payment where id = $1 for update', [payment.id]))
-      .rows[0]!;
+    const locked = (await findPaymentById(tx, payment.id, { forUpdate: true }))!;
     const reserved = await reservedCents(tx, locked.id);
     const remaining = locked.amount_cents - reserved;
     if (remaining <= 0) {
-      throw conflict('fully_refunded', 'This payment has already been refunded in full.');
+      throw new AppError('fully_refunded', 'This payment has already been refunded in full.');
     }
     const amount = opts.amountCents ?? remaining;
     if (amount > remaining) {
-      throw conflict(
+      throw new AppError(
         'refund_exceeds_payment',
         `The refund is more than what is left of this payment: at most $${(remaining / 100).toFixed(2)} can be refunded.`,
       );
     }
     const kind = settled ? 'return' : 'void';
     if (kind === 'void' && amount !== locked.amount_cents) {
-      throw conflict(
+      throw new AppError(
         'partial_refund_before_settlement',
         'This payment has not settled yet, so it can only be cancelled (voided) in full today. Refund the whole ' +
           'amount now, or refund part of it after the gateway settles the batch (usually the next business day).',
       );
     }
-    const r = await tx.query<RefundRow>(
-      `insert into refund (link_id, payment_id, kind, amount_cents, reason, original_transaction_id, requested_by)
-       values ($1, $2, $3, $4, $5, $6, $7) returning *`,
-      [link.id, locked.id, kind, amount, opts.reason, locked.transaction_id, opts.staffUserId],
-    );
+    const row = await typed(tx)
+      .insertInto('refund')
+      .values({
+        link_id: link.id,
+        payment_id: locked.id,
+        kind,
+        amount_cents: amount,
+        reason: opts.reason,
+        // Checked above (approved payments carry their transaction id; a check constraint says so too).
+        original_transaction_id: locked.transaction_id!,
+        requested_by: opts.staffUserId,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await writeAudit(tx, {
       ...opts.actor,
       action: 'payment.refund_requested',
       linkId: link.id,
-      details: { refundId: r.rows[0]!.id, kind, amountCents: amount, reason: opts.reason, settled },
+      details: { refundId: row.id, kind, amountCents: amount, reason: opts.reason, settled },
     });
-    return r.rows[0]!;
+    return row;
   });
 
   let answer: GatewayReversal;
@@ -108,11 +117,7 @@ export async function refundPayment(opts: RefundPaymentOptions): Promise<RefundR
     if (!(err instanceof GatewayError)) throw err;
     if (err.refused) {
       await db.transaction(async (tx) => {
-        await tx.query(
-          `update refund set status = 'failed', failure_code = $2, failure_message = $3, completed_at = now()
-           where id = $1`,
-          [refund.id, err.code ?? null, err.message.slice(0, 500)],
-        );
+        await markRefundFailed(tx, refund.id, { code: err.code ?? null, message: err.message });
         await writeAudit(tx, {
           ...opts.actor,
           action: 'payment.refund_refused',
@@ -121,7 +126,6 @@ export async function refundPayment(opts: RefundPaymentOptions): Promise<RefundR
         });
       });
       throw new AppError(
-        409,
         'refund_refused',
         `The card gateway refused the ${refund.kind === 'void' ? 'void' : 'refund'}: ${err.message} Nothing was refunded.`,
       );
@@ -133,7 +137,6 @@ export async function refundPayment(opts: RefundPaymentOptions): Promise<RefundR
       details: { refundId: refund.id, kind: refund.kind, message: err.message },
     });
     throw new AppError(
-      502,
       'refund_outcome_unknown',
       'The card gateway did not answer, so we do not know whether the refund went through. It is kept as pending ' +
         '(the amount stays reserved): check the transaction at the gateway before trying again.',
@@ -148,19 +151,13 @@ async function finishRefund(
   o: RefundPaymentOptions & { link: LinkRow; refund: RefundRow; answer: GatewayReversal },
 ): Promise<RefundResult> {
   const { link, refund, answer } = o;
-  const done = (
-    await tx.query<RefundRow>(
-      `update refund set status = 'succeeded', gateway_transaction_id = $2, completed_at = now()
-       where id = $1 returning *`,
-      [refund.id, answer.txnId],
-    )
-  ).rows[0]!;
-  const paid = (
-    await tx.query<PaymentRow>(
-      `update payment set refunded_cents = refunded_cents + $2, updated_at = now() where id = $1 returning *`,
-      [refund.payment_id, refund.amount_cents],
-    )
-  ).rows[0]!;
+  const done = await markRefundSucceeded(tx, refund.id, answer.txnId);
+  const paid = await typed(tx)
+    .updateTable('payment')
+    .set((eb) => ({ refunded_cents: eb('refunded_cents', '+', refund.amount_cents), updated_at: sql`now()` }))
+    .where('id', '=', refund.payment_id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
   const state = paymentRefundState(paid.amount_cents, paid.refunded_cents);
   await writeAudit(tx, {
     ...o.actor,

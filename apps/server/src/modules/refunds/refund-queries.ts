@@ -1,24 +1,10 @@
 import type { Refund } from '@paylink/shared';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { typed, type Row } from '../../db/typed.js';
 
-export interface RefundRow {
-  id: string;
-  link_id: string;
-  payment_id: number;
-  /** Migration 0155: set when this reverses a flagged second approval instead of the recorded payment. */
-  payment_attempt_id: string | null;
-  kind: 'void' | 'return';
-  amount_cents: number;
-  status: 'pending' | 'succeeded' | 'failed';
-  reason: string;
-  original_transaction_id: string;
-  gateway_transaction_id: string | null;
-  failure_code: string | null;
-  failure_message: string | null;
-  requested_by: string | null;
-  created_at: Date;
-  completed_at: Date | null;
-}
+/** payment_attempt_id (migration 0155): set when this reverses a flagged second approval instead of the recorded payment. */
+export type RefundRow = Row<'refund'>;
 
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
@@ -45,14 +31,45 @@ export function toRefund(r: RefundRow): Refund {
  * flagged second approvals give back another charge, so they do not count here.
  */
 export async function reservedCents(q: Queryable, paymentId: number): Promise<number> {
-  const r = await q.query<{ sum: number }>(
-    `select coalesce(sum(amount_cents), 0)::int as sum from refund where payment_id = $1 and status <> 'failed' and payment_attempt_id is null`,
-    [paymentId],
-  );
-  return r.rows[0]!.sum;
+  const r = await typed(q)
+    .selectFrom('refund')
+    .select(sql<number>`coalesce(sum(amount_cents), 0)::int`.as('sum'))
+    .where('payment_id', '=', paymentId)
+    .where('status', '<>', 'failed')
+    .where('payment_attempt_id', 'is', null)
+    .executeTakeFirstOrThrow();
+  return r.sum;
 }
 
 export async function listRefundsForLink(q: Queryable, linkId: string): Promise<RefundRow[]> {
-  const r = await q.query<RefundRow>('select * from refund where link_id = $1 order by created_at, id', [linkId]);
-  return r.rows;
+  return typed(q)
+    .selectFrom('refund')
+    .selectAll()
+    .where('link_id', '=', linkId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** The gateway refused: the reservation is released. */
+export async function markRefundFailed(q: Queryable, id: string, failure: { code: string | null; message: string }) {
+  await typed(q)
+    .updateTable('refund')
+    .set({
+      status: 'failed',
+      failure_code: failure.code,
+      failure_message: failure.message.slice(0, 500),
+      completed_at: sql`now()`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function markRefundSucceeded(q: Queryable, id: string, gatewayTransactionId: string): Promise<RefundRow> {
+  return typed(q)
+    .updateTable('refund')
+    .set({ status: 'succeeded', gateway_transaction_id: gatewayTransactionId, completed_at: sql`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

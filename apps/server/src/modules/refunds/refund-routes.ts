@@ -1,16 +1,5 @@
-import {
-  adminLinkParamsSchema,
-  dollarsToCents,
-  flaggedApprovalParamsSchema,
-  listFlaggedApprovalsResultSchema,
-  listRefundsResultSchema,
-  refundBodySchema,
-  refundResultSchema,
-  voidFlaggedApprovalBodySchema,
-  voidFlaggedApprovalResultSchema,
-} from '@paylink/shared';
+import { dollarsToCents, consoleRoutes } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { auditContext, writeAudit } from '../../lib/audit.js';
 import { notFound } from '../../lib/errors.js';
@@ -20,22 +9,23 @@ import { listRefundsForLink, toRefund } from './refund-queries.js';
 import { refundPayment } from './refund-payment.js';
 import { listFlaggedApprovals } from './list-flagged-approvals.js';
 import { voidFlaggedApproval } from './void-flagged-approval.js';
+import { route } from '../../http/route.js';
 
 const STAFF_SECURITY = [{ bearer: [] }];
 
 /** Money operations are for the billing office and admins; coordinators create links but never give money back. */
-export const MONEY_ROLES = ['admin', 'billing'] as const;
+const MONEY_ROLES = ['admin', 'billing'] as const;
 
-export const requireMoneyRole = (ctx: AppContext) => requireStaff(ctx, { roles: MONEY_ROLES });
+const requireMoneyRole = (ctx: AppContext) => requireStaff(ctx, { roles: MONEY_ROLES });
 
 /** Refunds and voids: POST /api/admin/links/:id/refund and the refunds of a link. */
 export async function refundRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const money = requireMoneyRole(ctx);
   const tags = ['money'];
 
-  r.post(
-    '/api/admin/links/:id/refund',
+  route(
+    app,
+    consoleRoutes.refund,
     {
       preHandler: money,
       schema: {
@@ -46,9 +36,7 @@ export async function refundRoutes(app: FastifyInstance, ctx: AppContext): Promi
           'unsettled at the gateway (whole amount only) and a return (ccreturn, full or partial) once settled. ' +
           'Send an Idempotency-Key header: the same key gets the same answer and never a second refund.',
         security: STAFF_SECURITY,
-        params: adminLinkParamsSchema,
-        body: refundBodySchema,
-        response: { 201: refundResultSchema, ...errorResponses(400, 401, 403, 404, 409, 422, 502) },
+        response: errorResponses(400, 401, 403, 404, 409, 422, 502),
       },
     },
     async (request, reply) => {
@@ -66,22 +54,24 @@ export async function refundRoutes(app: FastifyInstance, ctx: AppContext): Promi
     },
   );
 
-  r.get(
-    '/api/admin/payments/attention',
+  route(
+    app,
+    consoleRoutes.flaggedApprovals,
     {
       preHandler: money,
       schema: {
         tags,
         summary: 'Second approvals flagged by reconciliation that still need a void (billing and admin)',
         security: STAFF_SECURITY,
-        response: { 200: listFlaggedApprovalsResultSchema, ...errorResponses(401, 403) },
+        response: errorResponses(401, 403),
       },
     },
     async (request) => listFlaggedApprovals({ db: ctx.db, actor: auditContext(request) }),
   );
 
-  r.post(
-    '/api/admin/payments/attention/:attemptId/void',
+  route(
+    app,
+    consoleRoutes.voidFlaggedApproval,
     {
       preHandler: money,
       schema: {
@@ -92,9 +82,7 @@ export async function refundRoutes(app: FastifyInstance, ctx: AppContext): Promi
           'unsettled, a return once settled. Records the refund, resolves the flag, audits it and sends the refund ' +
           "receipt; the link's recorded payment is untouched. Send an Idempotency-Key header.",
         security: STAFF_SECURITY,
-        params: flaggedApprovalParamsSchema,
-        body: voidFlaggedApprovalBodySchema,
-        response: { 201: voidFlaggedApprovalResultSchema, ...errorResponses(400, 401, 403, 404, 409, 422, 502) },
+        response: errorResponses(400, 401, 403, 404, 409, 422, 502),
       },
     },
     async (request, reply) => {
@@ -111,16 +99,16 @@ export async function refundRoutes(app: FastifyInstance, ctx: AppContext): Promi
     },
   );
 
-  r.get(
-    '/api/admin/links/:id/refunds',
+  route(
+    app,
+    consoleRoutes.refunds,
     {
       preHandler: money,
       schema: {
         tags,
         summary: 'The refunds and voids of a link, oldest first',
         security: STAFF_SECURITY,
-        params: adminLinkParamsSchema,
-        response: { 200: listRefundsResultSchema, ...errorResponses(400, 401, 403, 404) },
+        response: errorResponses(400, 401, 403, 404),
       },
     },
     async (request) => {

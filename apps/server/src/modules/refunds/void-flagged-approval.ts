@@ -1,14 +1,16 @@
 import type { VoidFlaggedApprovalResult } from '@paylink/shared';
+import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
-import { AppError, conflict, notFound } from '../../lib/errors.js';
+import { AppError, notFound } from '../../lib/errors.js';
 import { GatewayError, type CardGateway, type GatewayReversal } from '../../providers/gateway/types.js';
-import { findLink, type PaymentRow } from '../links/link-queries.js';
+import { findLink, findPaymentById } from '../links/link-queries.js';
 import type { PracticeInfo } from '../outbox/practice-info.js';
 import { findAttempt } from '../payments/payment-queries.js';
 import { emitWebhookEvent } from '../webhooks/emit-event.js';
 import { queueRefundReceipt } from './refund-payment.js';
-import { toRefund, type RefundRow } from './refund-queries.js';
+import { markRefundFailed, markRefundSucceeded, toRefund } from './refund-queries.js';
 
 export interface VoidFlaggedApprovalOptions {
   db: Db;
@@ -19,19 +21,6 @@ export interface VoidFlaggedApprovalOptions {
   reason: string;
   practiceFallback?: Partial<PracticeInfo>;
   timeZone?: string;
-}
-
-interface FlaggedRow {
-  id: string;
-  link_id: string;
-  payment_id: number;
-  status: string;
-  transaction_id: string | null;
-  needs_attention: boolean;
-  attention_reason: string | null;
-  attention_resolved_at: Date | null;
-  card_brand: string | null;
-  card_last4: string | null;
 }
 
 /**
@@ -47,6 +36,7 @@ export async function voidFlaggedApproval(opts: VoidFlaggedApprovalOptions): Pro
   if (!attempt || attempt.status !== 'duplicate' || !attempt.needs_attention || !attempt.transaction_id) {
     throw notFound('No flagged approval with this id.');
   }
+  const transactionId = attempt.transaction_id;
   const link = (await findLink(db, attempt.link_id))!;
 
   let txn;
@@ -55,7 +45,6 @@ export async function voidFlaggedApproval(opts: VoidFlaggedApprovalOptions): Pro
   } catch (err) {
     if (err instanceof GatewayError) {
       throw new AppError(
-        502,
         'gateway_unavailable',
         'The card gateway is not available right now. Nothing was refunded. Please try again in a few minutes.',
       );
@@ -63,38 +52,53 @@ export async function voidFlaggedApproval(opts: VoidFlaggedApprovalOptions): Pro
     throw err;
   }
   if (!txn || txn.amountCents === null) {
-    throw conflict('gateway_unknown_transaction', 'The card gateway does not know this flagged transaction.');
+    throw new AppError('gateway_unknown_transaction', 'The card gateway does not know this flagged transaction.');
   }
   const amountCents = txn.amountCents;
   const kind = txn.settled ? 'return' : 'void';
 
   const refund = await db.transaction(async (tx) => {
-    const locked = (await tx.query<FlaggedRow>('select * from payment_attempt where id = $1 for update', [attempt.id]))
-      .rows[0]!;
+    const locked = await typed(tx)
+      .selectFrom('payment_attempt')
+      .selectAll()
+      .where('id', '=', attempt.id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     if (locked.attention_resolved_at) {
-      throw conflict('already_resolved', 'This flagged approval has already been resolved.');
+      throw new AppError('already_resolved', 'This flagged approval has already been resolved.');
     }
-    const open = await tx.query(`select 1 from refund where payment_attempt_id = $1 and status <> 'failed'`, [
-      locked.id,
-    ]);
-    if (open.rowCount) {
-      throw conflict(
+    const open = await typed(tx)
+      .selectFrom('refund')
+      .select('id')
+      .where('payment_attempt_id', '=', locked.id)
+      .where('status', '<>', 'failed')
+      .executeTakeFirst();
+    if (open) {
+      throw new AppError(
         'reversal_in_progress',
         'A void or refund of this flagged approval is already on its way: check the transaction at the gateway.',
       );
     }
-    const r = await tx.query<RefundRow>(
-      `insert into refund (link_id, payment_id, payment_attempt_id, kind, amount_cents, reason,
-         original_transaction_id, requested_by)
-       values ($1, $2, $3, $4, $5, $6, $7, $8) returning *`,
-      [link.id, locked.payment_id, locked.id, kind, amountCents, opts.reason, attempt.transaction_id, opts.staffUserId],
-    );
+    const row = await typed(tx)
+      .insertInto('refund')
+      .values({
+        link_id: link.id,
+        payment_id: locked.payment_id,
+        payment_attempt_id: locked.id,
+        kind,
+        amount_cents: amountCents,
+        reason: opts.reason,
+        original_transaction_id: transactionId,
+        requested_by: opts.staffUserId,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     await writeAudit(tx, {
       ...opts.actor,
       action: 'payment.flagged_approval_reversal_requested',
       linkId: link.id,
       details: {
-        refundId: r.rows[0]!.id,
+        refundId: row.id,
         attemptId: locked.id,
         kind,
         amountCents,
@@ -102,7 +106,7 @@ export async function voidFlaggedApproval(opts: VoidFlaggedApprovalOptions): Pro
         reason: opts.reason,
       },
     });
-    return r.rows[0]!;
+    return row;
   });
 
   let answer: GatewayReversal;
@@ -115,11 +119,7 @@ export async function voidFlaggedApproval(opts: VoidFlaggedApprovalOptions): Pro
     if (!(err instanceof GatewayError)) throw err;
     if (err.refused) {
       await db.transaction(async (tx) => {
-        await tx.query(
-          `update refund set status = 'failed', failure_code = $2, failure_message = $3, completed_at = now()
-           where id = $1`,
-          [refund.id, err.code ?? null, err.message.slice(0, 500)],
-        );
+        await markRefundFailed(tx, refund.id, { code: err.code ?? null, message: err.message });
         await writeAudit(tx, {
           ...opts.actor,
           action: 'payment.refund_refused',
@@ -128,7 +128,6 @@ export async function voidFlaggedApproval(opts: VoidFlaggedApprovalOptions): Pro
         });
       });
       throw new AppError(
-        409,
         'refund_refused',
         `The card gateway refused the ${kind === 'void' ? 'void' : 'refund'}: ${err.message} Nothing was refunded ` +
           'and the flag stays open.',
@@ -141,7 +140,6 @@ export async function voidFlaggedApproval(opts: VoidFlaggedApprovalOptions): Pro
       details: { refundId: refund.id, attemptId: attempt.id, kind, message: err.message },
     });
     throw new AppError(
-      502,
       'refund_outcome_unknown',
       'The card gateway did not answer, so we do not know whether the void went through. It is kept as pending and ' +
         'the flag stays open: check the transaction at the gateway before trying again.',
@@ -149,16 +147,12 @@ export async function voidFlaggedApproval(opts: VoidFlaggedApprovalOptions): Pro
   }
 
   return db.transaction(async (tx) => {
-    const done = (
-      await tx.query<RefundRow>(
-        `update refund set status = 'succeeded', gateway_transaction_id = $2, completed_at = now()
-         where id = $1 returning *`,
-        [refund.id, answer.txnId],
-      )
-    ).rows[0]!;
-    await tx.query(`update payment_attempt set attention_resolved_at = now(), updated_at = now() where id = $1`, [
-      attempt.id,
-    ]);
+    const done = await markRefundSucceeded(tx, refund.id, answer.txnId);
+    await typed(tx)
+      .updateTable('payment_attempt')
+      .set({ attention_resolved_at: sql`now()`, updated_at: sql`now()` })
+      .where('id', '=', attempt.id)
+      .execute();
     await writeAudit(tx, {
       ...opts.actor,
       action: kind === 'void' ? 'payment.flagged_approval_voided' : 'payment.flagged_approval_refunded',
@@ -174,7 +168,7 @@ export async function voidFlaggedApproval(opts: VoidFlaggedApprovalOptions): Pro
         reason: done.reason,
       },
     });
-    const paid = (await tx.query<PaymentRow>('select * from payment where id = $1', [done.payment_id])).rows[0]!;
+    const paid = (await findPaymentById(tx, done.payment_id))!;
     await queueRefundReceipt(tx, {
       ...opts,
       link,

@@ -12,7 +12,7 @@ export interface CspReportInput {
 }
 
 /** The newest reports kept: enough to investigate, bounded so a noisy or hostile client cannot fill the disk. */
-export const CSP_REPORTS_KEPT = 5000;
+const CSP_REPORTS_KEPT = 5000;
 
 export async function storeCspReports(db: Queryable, reports: CspReportInput[]): Promise<void> {
   for (const r of reports) {

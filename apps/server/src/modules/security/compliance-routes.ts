@@ -1,11 +1,4 @@
-import {
-  complianceListQuerySchema,
-  complianceScriptsResultSchema,
-  cspReportsResultSchema,
-  tamperCheckResultSchema,
-  tamperChecksResultSchema,
-  type ComplianceScriptsResult,
-} from '@paylink/shared';
+import { type ComplianceScriptsResult, consoleRoutes } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -20,6 +13,7 @@ import { WEB_DIST } from '../../http/static-assets.js';
 import { readScriptInventory } from './script-inventory.js';
 import { runTamperCheck } from './run-tamper-check.js';
 import { listTamperChecks, listCspReports, storeCspReports, type CspReportInput } from './compliance-queries.js';
+import { route } from '../../http/route.js';
 
 const STAFF_SECURITY: Record<string, string[]>[] = [{ bearer: [] }, { staffCookie: [] }];
 const REPORT_TYPES = ['application/csp-report', 'application/reports+json'];
@@ -103,15 +97,16 @@ export async function complianceRoutes(app: FastifyInstance, ctx: AppContext): P
     },
   );
 
-  r.get(
-    '/api/admin/compliance/scripts',
+  route(
+    app,
+    consoleRoutes.complianceScripts,
     {
       preHandler: admin,
       schema: {
         tags,
         summary: 'Every script the payment page may run, with its integrity and justification (PCI DSS 6.4.3)',
         security: STAFF_SECURITY,
-        response: { 200: complianceScriptsResultSchema, ...errorResponses(401, 403) },
+        response: errorResponses(401, 403),
       },
     },
     async () => {
@@ -167,15 +162,16 @@ export async function complianceRoutes(app: FastifyInstance, ctx: AppContext): P
     },
   );
 
-  r.post(
-    '/api/admin/compliance/tamper-check',
+  route(
+    app,
+    consoleRoutes.tamperCheck,
     {
       preHandler: admin,
       schema: {
         tags,
         summary: 'Run the payment page tamper check now (PCI DSS 11.6.1)',
         security: STAFF_SECURITY,
-        response: { 200: tamperCheckResultSchema, ...errorResponses(401, 403) },
+        response: errorResponses(401, 403),
       },
     },
     async (request) => {
@@ -184,31 +180,31 @@ export async function complianceRoutes(app: FastifyInstance, ctx: AppContext): P
     },
   );
 
-  r.get(
-    '/api/admin/compliance/tamper-checks',
+  route(
+    app,
+    consoleRoutes.tamperChecks,
     {
       preHandler: admin,
       schema: {
         tags,
         summary: 'Recent tamper checks, newest first',
         security: STAFF_SECURITY,
-        querystring: complianceListQuerySchema,
-        response: { 200: tamperChecksResultSchema, ...errorResponses(400, 401, 403) },
+        response: errorResponses(400, 401, 403),
       },
     },
     async (request) => ({ checks: await listTamperChecks(ctx.db, request.query.limit) }),
   );
 
-  r.get(
-    '/api/admin/compliance/csp-reports',
+  route(
+    app,
+    consoleRoutes.cspReports,
     {
       preHandler: admin,
       schema: {
         tags,
         summary: 'Content-Security-Policy violations reported by browsers, newest first',
         security: STAFF_SECURITY,
-        querystring: complianceListQuerySchema,
-        response: { 200: cspReportsResultSchema, ...errorResponses(400, 401, 403) },
+        response: errorResponses(400, 401, 403),
       },
     },
     async (request) => listCspReports(ctx.db, request.query.limit),

@@ -48,6 +48,7 @@ const PATIENT_TABLES = [
   'staff_user',
   'webhook_endpoint',
   'practice_override',
+  'practice_contract',
 ] as const;
 
 /**

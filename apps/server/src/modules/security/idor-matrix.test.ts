@@ -75,6 +75,10 @@ export const APP_ROUTES: Record<string, Access> = {
   'POST /api/admin/staff/:id/reset-2fa': { access: 'staff', roles: ADMIN },
   'GET /api/admin/settings': { access: 'staff', roles: ANY },
   'PUT /api/admin/settings': { access: 'staff', roles: ADMIN },
+  'GET /api/admin/settings/contracts': { access: 'staff', roles: ADMIN },
+  'GET /api/admin/settings/contracts/:lang/pdf': { access: 'staff', roles: ADMIN },
+  'PUT /api/admin/settings/contracts/:lang': { access: 'staff', roles: ADMIN },
+  'DELETE /api/admin/settings/contracts/:lang': { access: 'staff', roles: ADMIN },
   'POST /api/admin/links': { access: 'staff', roles: LINKS },
   'GET /api/admin/links': { access: 'staff', roles: ANY },
   'GET /api/admin/links/:id': { access: 'staff', roles: ANY },
@@ -228,6 +232,7 @@ function urlFor(pattern: string): string {
   return pattern
     .replace(':linkId', a.linkId)
     .replace(':submissionId', a.submissionId)
+    .replace(':lang', 'es')
     .replace('/staff/:id', `/staff/${adminId}`)
     .replace(':id', pattern.startsWith('/api/admin/links') ? a.linkId : crypto.randomUUID());
 }

@@ -14,7 +14,7 @@ import path from 'node:path';
  * gateway's scripts from config) at GET /api/admin/compliance/scripts. The tamper check compares what the page serves
  * with it.
  */
-export const INVENTORY_FILE = 'script-inventory.json';
+const INVENTORY_FILE = 'script-inventory.json';
 
 export interface InventoryAsset {
   /** URL path as the page loads it, e.g. /assets/index-abc123.js. */

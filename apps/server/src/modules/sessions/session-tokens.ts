@@ -1,3 +1,4 @@
+import { webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Queryable } from '../../db/client.js';
 import { unauthorized } from '../../lib/errors.js';
@@ -10,6 +11,20 @@ const ISSUER = 'paylink';
 const AUDIENCE = 'paylink-patient';
 /** patient_session.id is a uuid: anything else is refused before the query (it would be a database error). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The secret as a WebCrypto key, imported once per secret: given raw bytes, jose imports them again on every sign and
+ * verify, which was a tenth of a patient read's CPU under load (issue 17).
+ */
+const hmacKeys = new WeakMap<Uint8Array, Promise<webcrypto.CryptoKey>>();
+function hmacKey(secret: Uint8Array): Promise<webcrypto.CryptoKey> {
+  let key = hmacKeys.get(secret);
+  if (!key) {
+    key = webcrypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    hmacKeys.set(secret, key);
+  }
+  return key;
+}
 
 export interface PatientSession {
   linkId: string;
@@ -42,20 +57,40 @@ export async function issueSession(opts: {
     .setSubject(opts.linkId)
     .setIssuedAt()
     .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
-    .sign(opts.keys.secret);
+    .sign(await hmacKey(opts.keys.secret));
   return { token, linkId: opts.linkId, sessionId: row.id, expiresAt };
 }
 
-/** Verifies signature, expiry and that the session row is neither revoked nor expired. Throws 401. */
-export async function verifySession(opts: {
-  db: Queryable;
-  keys: SessionKeys;
-  token: string;
-}): Promise<PatientSession> {
-  let linkId: string;
-  let sessionId: string;
+/**
+ * What the token itself proves (signature, expiry, issuer): no database read. A claim is not a session until its
+ * patient_session row is checked — `verifySession` does that, or a one-statement read checks it in the same query.
+ */
+export type SessionClaim = PatientSession;
+
+/**
+ * Tokens whose signature was checked, per secret, until they expire: a patient's page sends the same token with every
+ * call, and the HMAC check was the largest single cost of a read under load. The key is the whole token, so only the
+ * very bytes that verified are trusted; expiry is still checked on every use, and the row check is not cached.
+ */
+const verifiedTokens = new WeakMap<Uint8Array, Map<string, SessionClaim>>();
+const VERIFIED_TOKENS_MAX = 10_000;
+
+/** Signature and expiry only; throws 401. */
+export async function verifySessionToken(opts: { keys: SessionKeys; token: string }): Promise<SessionClaim> {
+  let cache = verifiedTokens.get(opts.keys.secret);
+  if (!cache) verifiedTokens.set(opts.keys.secret, (cache = new Map()));
+  const known = cache.get(opts.token);
+  if (known && known.expiresAt.getTime() > Date.now()) return known;
+  if (known) cache.delete(opts.token);
+  const claim = await verifySignedToken(opts);
+  if (cache.size >= VERIFIED_TOKENS_MAX) cache.delete(cache.keys().next().value!);
+  cache.set(opts.token, Object.freeze(claim));
+  return claim;
+}
+
+async function verifySignedToken(opts: { keys: SessionKeys; token: string }): Promise<SessionClaim> {
   try {
-    const { payload } = await jwtVerify(opts.token, opts.keys.secret, {
+    const { payload } = await jwtVerify(opts.token, await hmacKey(opts.keys.secret), {
       issuer: ISSUER,
       audience: AUDIENCE,
       algorithms: ['HS256'],
@@ -63,19 +98,36 @@ export async function verifySession(opts: {
     if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || !UUID.test(payload.sid)) {
       throw unauthorized();
     }
-    linkId = payload.sub;
-    sessionId = payload.sid;
+    return { linkId: payload.sub, sessionId: payload.sid, expiresAt: new Date((payload.exp ?? 0) * 1000) };
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired) throw unauthorized('Your session has expired. Sign in again.');
     throw unauthorized('Sign in to continue.');
   }
-  const r = await opts.db.query<{ expires_at: Date }>(
-    `select expires_at from patient_session
-     where id = $1 and link_id = $2 and revoked_at is null and expires_at > now()`,
-    [sessionId, linkId],
-  );
-  if (r.rowCount === 0) throw unauthorized('Your session has ended. Sign in again.');
-  return { linkId, sessionId, expiresAt: new Date(r.rows[0]!.expires_at) };
+}
+
+/** The 401 for a claim whose row is revoked, expired or gone. */
+export const sessionEnded = () => unauthorized('Your session has ended. Sign in again.');
+
+/** The row check, as SQL: a claim ($sid, $linkId) is a live session. One place for reads that fold it into a query. */
+export const LIVE_SESSION_SQL = (sid: string, linkId: string) =>
+  `select expires_at from patient_session
+     where id = ${sid} and link_id = ${linkId} and revoked_at is null and expires_at > now()`;
+
+/** Verifies signature, expiry and that the session row is neither revoked nor expired. Throws 401. */
+export async function verifySession(opts: {
+  db: Queryable;
+  keys: SessionKeys;
+  token: string;
+}): Promise<PatientSession> {
+  const claim = await verifySessionToken(opts);
+  return checkSessionRow(opts.db, claim);
+}
+
+/** The claim's row is live; throws 401 when it is not. */
+export async function checkSessionRow(db: Queryable, claim: SessionClaim): Promise<PatientSession> {
+  const r = await db.query<{ expires_at: Date }>(LIVE_SESSION_SQL('$1', '$2'), [claim.sessionId, claim.linkId]);
+  if (r.rowCount === 0) throw sessionEnded();
+  return { ...claim, expiresAt: new Date(r.rows[0]!.expires_at) };
 }
 
 export async function revokeLinkSessions(db: Queryable, linkId: string): Promise<number> {

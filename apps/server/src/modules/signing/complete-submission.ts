@@ -4,7 +4,8 @@ import { AppError } from '../../lib/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { buildSignedPdf } from './build-signed-pdf.js';
 import { MAX_SIGNATURE_PIXELS, checkImagePixels } from './image-limits.js';
-import { buildOriginalPdf, contractFor, expectedSigner, loadDocumentData } from './documents.js';
+import { contractForSubmission } from './contracts.js';
+import { buildOriginalPdf, expectedSigner, loadDocumentData } from './documents.js';
 import { resolveSubmission } from './open-submission.js';
 import type { Lang } from './sign-texts.js';
 import { listSubmissionFiles, markSubmissionCompleted, sha256Hex } from './submission-queries.js';
@@ -12,11 +13,8 @@ import { listSubmissionFiles, markSubmissionCompleted, sha256Hex } from './submi
 export type CompleteProblem = 'missing_files' | 'missing_name' | 'missing_signature' | 'bad_signature' | 'changed';
 
 export class CompleteRefused extends AppError {
-  constructor(
-    readonly problem: CompleteProblem,
-    status = 422,
-  ) {
-    super(status, problem === 'changed' ? 'document_changed' : problem, problem);
+  constructor(readonly problem: CompleteProblem) {
+    super(problem === 'changed' ? 'document_changed' : problem, problem);
     this.name = 'CompleteRefused';
   }
 }
@@ -91,12 +89,14 @@ export async function completeSubmission(
         typedSignature = cleanName(input.typedSignature ?? '');
         if (!typedSignature || typedSignature.length > 200) throw new CompleteRefused('missing_signature');
       } else throw new CompleteRefused('missing_signature');
-      original = await buildOriginalPdf(data, input.lang, {
-        contractPath: contractFor(ctx.config, input.lang).path,
-      });
+      const contract =
+        submission.kind === 'contract'
+          ? await contractForSubmission(tx, { config: ctx.config, storage }, submission, input.lang)
+          : null;
+      original = await buildOriginalPdf(data, input.lang, { contract: contract?.bytes });
     }
     const originalSha256 = sha256Hex(original);
-    if (!isId && input.documentSha256 !== originalSha256) throw new CompleteRefused('changed', 409);
+    if (!isId && input.documentSha256 !== originalSha256) throw new CompleteRefused('changed');
 
     const signedAt = new Date();
     const method = isId ? 'upload' : input.method!;

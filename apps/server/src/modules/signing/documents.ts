@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument } from 'pdf-lib';
@@ -50,8 +49,8 @@ export async function loadDocumentData(q: Queryable, submission: SubmissionRow, 
   };
 }
 
-export const patientName = (l: LinkRow) => `${l.first_name} ${l.last_name}`.trim();
-export const payorName = (l: LinkRow) => l.payor_name?.trim() || '';
+const patientName = (l: LinkRow) => `${l.first_name} ${l.last_name}`.trim();
+const payorName = (l: LinkRow) => l.payor_name?.trim() || '';
 
 /** Who signs (or uploads) a submission by default: the payor for the payor's documents, else the patient. */
 export function expectedSigner(d: DocumentData): string {
@@ -168,33 +167,6 @@ async function idPdf(d: DocumentData, lang: Lang, files: { row: SubmissionFileRo
   return doc.save();
 }
 
-export interface ContractChoice {
-  path: string;
-  /** The English contract shown to a Spanish reader: the page says so in Spanish (issue 16, item 3). */
-  fallback: boolean;
-}
-
-/**
- * The contract a reader of `lang` signs (docs/decisions/0165): the practice's contract in that language, else, when the
- * practice gave only an English one, that English contract with a note; with no contract configured, the bundled
- * sample in the reader's language.
- */
-export function contractFor(
-  config: { CONTRACT_PDF_PATH?: string; CONTRACT_PDF_PATH_ES?: string },
-  lang: Lang,
-): ContractChoice {
-  if (lang === 'es') {
-    if (config.CONTRACT_PDF_PATH_ES) return { path: config.CONTRACT_PDF_PATH_ES, fallback: false };
-    if (config.CONTRACT_PDF_PATH) return { path: config.CONTRACT_PDF_PATH, fallback: true };
-    return { path: SAMPLE_CONTRACT_ES, fallback: false };
-  }
-  return { path: config.CONTRACT_PDF_PATH ?? SAMPLE_CONTRACT, fallback: false };
-}
-
-export async function readContractPdf(contractPath: string | undefined): Promise<Uint8Array> {
-  return ownBytes(await fs.readFile(contractPath ?? SAMPLE_CONTRACT));
-}
-
 /**
  * The original document of a submission, as the signer sees it: generated for the invoice and the authorisation, the
  * practice's PDF for the contract, the uploaded files for IDs. Its SHA-256 goes on the audit page.
@@ -202,7 +174,8 @@ export async function readContractPdf(contractPath: string | undefined): Promise
 export async function buildOriginalPdf(
   d: DocumentData,
   lang: Lang,
-  opts: { contractPath?: string; files?: { row: SubmissionFileRow; bytes: Uint8Array }[] },
+  /** `contract`: the bytes from `contractForSubmission` (contracts.ts), read by the caller. */
+  opts: { contract?: Uint8Array; files?: { row: SubmissionFileRow; bytes: Uint8Array }[] },
 ): Promise<Uint8Array> {
   switch (d.submission.kind) {
     case 'invoice':
@@ -210,7 +183,8 @@ export async function buildOriginalPdf(
     case 'payment_authorization':
       return authorizationPdf(d, lang);
     case 'contract':
-      return readContractPdf(opts.contractPath);
+      if (!opts.contract) throw new Error('buildOriginalPdf: the contract bytes are required');
+      return opts.contract;
     case 'patient_id':
     case 'payor_id':
       return idPdf(d, lang, opts.files ?? []);

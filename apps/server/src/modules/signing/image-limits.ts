@@ -6,7 +6,7 @@ import { imageSize } from 'image-size';
  * 40 megapixels is above any phone camera in use (a 200 MP sensor saves 12.5 MP by default; 48 MP modes exist but
  * an ID photo does not need them) — docs/security.md.
  */
-export const MAX_IMAGE_PIXELS = 40_000_000;
+const MAX_IMAGE_PIXELS = 40_000_000;
 /** A drawn signature is a canvas at most a few thousand pixels wide. */
 export const MAX_SIGNATURE_PIXELS = 8_000_000;
 

@@ -11,11 +11,13 @@ let pool: Piscina | undefined;
 
 function workerPool(): Piscina {
   if (pool) return pool;
-  const filename = fileURLToPath(new URL('./normalise-upload-worker.ts', import.meta.url));
+  // Compiled (scripts/build-server.ts) the worker is JavaScript and inherits the process's flags; from the sources it
+  // is TypeScript and needs tsx's loader.
+  const compiled = import.meta.url.endsWith('.js');
+  const filename = fileURLToPath(new URL(`./normalise-upload-worker.${compiled ? 'js' : 'ts'}`, import.meta.url));
   pool = new Piscina({
     filename,
-    // The product runs TypeScript through tsx; worker threads need the same loader.
-    execArgv: ['--import', 'tsx'],
+    execArgv: compiled ? process.execArgv : ['--import', 'tsx'],
     minThreads: 0,
     maxThreads: 2,
     idleTimeout: 30_000,
@@ -30,9 +32,9 @@ export async function normaliseInWorker(bytes: Uint8Array) {
   try {
     r = (await workerPool().run(bytes)) as Awaited<ReturnType<typeof normaliseTask>>;
   } catch (err) {
-    if ((err as Error).message?.includes('queue is at limit')) throw new UploadRefused('busy', 503);
+    if ((err as Error).message?.includes('queue is at limit')) throw new UploadRefused('busy');
     throw err;
   }
-  if (!r.ok) throw new UploadRefused(r.problem, r.status);
+  if (!r.ok) throw new UploadRefused(r.problem);
   return { originalMime: r.originalMime, mime: r.mime, bytes: r.bytes };
 }

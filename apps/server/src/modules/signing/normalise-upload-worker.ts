@@ -5,7 +5,7 @@ export default async function normaliseTask(bytes: Uint8Array) {
   try {
     return { ok: true as const, ...(await normaliseUpload(bytes)) };
   } catch (err) {
-    if (err instanceof UploadRefused) return { ok: false as const, problem: err.problem, status: err.status };
+    if (err instanceof UploadRefused) return { ok: false as const, problem: err.problem };
     throw err;
   }
 }

@@ -1,6 +1,5 @@
-import convertHeic from 'heic-convert';
 import { PDFDocument } from 'pdf-lib';
-import { AppError } from '../../lib/errors.js';
+import { AppError, type AppErrorCode } from '../../lib/errors.js';
 import { checkImagePixels } from './image-limits.js';
 import { ownBytes } from './pdf-writer.js';
 import type { SubmissionFileRow } from './submission-queries.js';
@@ -12,9 +11,10 @@ export type UploadProblem =
 export class UploadRefused extends AppError {
   constructor(
     readonly problem: UploadProblem,
-    status: number,
+    /** The refusal code when it is not `upload_<problem>` (a request that is not multipart at all). */
+    code: Extract<AppErrorCode, `upload_${string}`> = `upload_${problem}`,
   ) {
-    super(status, `upload_${problem}`, problem);
+    super(code, problem);
     this.name = 'UploadRefused';
   }
 }
@@ -22,7 +22,7 @@ export class UploadRefused extends AppError {
 type Detected = 'image/jpeg' | 'image/png' | 'application/pdf' | 'image/heic';
 
 /** The type comes from the bytes, never from the name or the browser's claim. */
-export function detectType(b: Uint8Array): Detected | null {
+function detectType(b: Uint8Array): Detected | null {
   if (b.length > 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
   if (
     b.length > 8 &&
@@ -44,13 +44,15 @@ export async function normaliseUpload(bytes: Uint8Array): Promise<{
   bytes: Uint8Array;
 }> {
   const type = detectType(bytes);
-  if (!type) throw new UploadRefused('wrong_type', 415);
+  if (!type) throw new UploadRefused('wrong_type');
   if (type !== 'application/pdf') {
     const pixels = checkImagePixels(bytes);
-    if (!pixels.ok) throw new UploadRefused(pixels.reason, pixels.reason === 'too_many_pixels' ? 413 : 422);
+    if (!pixels.ok) throw new UploadRefused(pixels.reason);
   }
   try {
     if (type === 'image/heic') {
+      // Loaded on first use: libheif is large and only HEIC uploads (in the worker thread) need it (issue 17, memory).
+      const { default: convertHeic } = await import('heic-convert');
       const jpeg = await convertHeic({ buffer: Buffer.from(bytes), format: 'JPEG', quality: 0.85 });
       return { originalMime: type, mime: 'image/jpeg', bytes: new Uint8Array(jpeg) };
     }
@@ -58,7 +60,7 @@ export async function normaliseUpload(bytes: Uint8Array): Promise<{
     if (type === 'image/jpeg') await probe.embedJpg(ownBytes(bytes));
     if (type === 'image/png') await probe.embedPng(ownBytes(bytes));
   } catch {
-    throw new UploadRefused('unreadable', 422);
+    throw new UploadRefused('unreadable');
   }
   if (type === 'application/pdf') {
     let encrypted = false;
@@ -67,9 +69,9 @@ export async function normaliseUpload(bytes: Uint8Array): Promise<{
       encrypted = doc.isEncrypted;
       if (!encrypted && doc.getPageCount() === 0) throw new Error('no pages');
     } catch {
-      throw new UploadRefused('unreadable', 422);
+      throw new UploadRefused('unreadable');
     }
-    if (encrypted) throw new UploadRefused('encrypted_pdf', 422);
+    if (encrypted) throw new UploadRefused('encrypted_pdf');
   }
   return { originalMime: type, mime: type, bytes };
 }

@@ -5,18 +5,10 @@ import { findSubmissionByToken, type SubmissionRow } from './submission-queries.
 
 export type RefusalReason = 'not_found' | 'expired' | 'cancelled' | 'link_completed' | 'already_completed';
 
-const STATUS: Record<RefusalReason, number> = {
-  not_found: 404,
-  expired: 410,
-  cancelled: 410,
-  link_completed: 410,
-  already_completed: 409,
-};
-
 /** A document URL that cannot be used (any more); the sign server shows it as a page or a JSON error. */
 export class SubmissionRefused extends AppError {
   constructor(readonly reason: RefusalReason) {
-    super(STATUS[reason], reason === 'already_completed' ? 'already_completed' : `document_${reason}`, reason);
+    super(reason === 'already_completed' ? 'already_completed' : `document_${reason}`, reason);
     this.name = 'SubmissionRefused';
   }
 }

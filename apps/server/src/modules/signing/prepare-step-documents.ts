@@ -3,16 +3,22 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { setStepDocumentUrl, type StepDocuments } from '../links/link-lifecycle.js';
 import { builtinSigningProvider } from './builtin-provider.js';
+import { snapshotContracts } from './contracts.js';
 import { submissionForStep } from './submission-queries.js';
 import type { SubmissionKind } from './types.js';
 
 /** Which document each step route asks for. The payment step has one only when the payor pays. */
-export const KIND_BY_ROUTE: Readonly<Record<string, SubmissionKind>> = {
+const KIND_BY_ROUTE: Readonly<Record<string, SubmissionKind>> = {
   [StepRoutes.invoice]: 'invoice',
   [StepRoutes.patientId]: 'patient_id',
   [StepRoutes.payorId]: 'payor_id',
   [StepRoutes.contract]: 'contract',
   [StepRoutes.payment]: 'payment_authorization',
+};
+
+type PrepareContext = {
+  config: Pick<AppContext['config'], 'signOrigin' | 'CONTRACT_PDF_PATH' | 'CONTRACT_PDF_PATH_ES'>;
+  providers: Pick<AppContext['providers'], 'storage'>;
 };
 
 interface StepRow {
@@ -35,7 +41,7 @@ async function paymentSource(tx: Queryable, linkId: string): Promise<number | nu
  */
 export async function prepareStepDocuments(
   tx: Queryable,
-  ctx: { config: Pick<AppContext['config'], 'signOrigin'> },
+  ctx: PrepareContext,
   { linkId }: { linkId: string },
 ): Promise<void> {
   const provider = builtinSigningProvider({ signOrigin: ctx.config.signOrigin });
@@ -59,7 +65,15 @@ export async function prepareStepDocuments(
     if (existing && step.document_url) continue;
     if (existing?.status === 'pending') await tx.query('delete from submission where id = $1', [existing.id]);
     else if (existing) continue;
-    const { documentUrl } = await provider.createSubmission(tx, { linkId, linkStepId: step.id, kind });
+    const { submissionId, documentUrl } = await provider.createSubmission(tx, { linkId, linkStepId: step.id, kind });
+    if (kind === 'contract') {
+      // The contract this link's readers get is fixed now: a later console upload does not change it (decision 0168).
+      const snapshot = await snapshotContracts(tx, ctx.config, ctx.providers.storage);
+      await tx.query('update submission set contract_snapshot = $2 where id = $1', [
+        submissionId,
+        JSON.stringify(snapshot),
+      ]);
+    }
     await setStepDocumentUrl(tx, { linkStepId: step.id, documentUrl });
   }
 }
@@ -88,9 +102,9 @@ export async function isStepDocumentComplete(
 }
 
 /** This module's answers to the link lifecycle (wired into AppContext.stepDocuments by the composition root). */
-export function signingStepDocuments(config: Pick<AppContext['config'], 'signOrigin'>): StepDocuments {
+export function signingStepDocuments(ctx: PrepareContext): StepDocuments {
   return {
-    prepare: (tx, o) => prepareStepDocuments(tx, { config }, o),
+    prepare: (tx, o) => prepareStepDocuments(tx, ctx, o),
     isComplete: isStepDocumentComplete,
   };
 }

@@ -1,32 +1,34 @@
-import { escapeHtml } from '../../lib/escape.js';
+import { joinHtml, markup, raw, type SafeHtml } from '../../lib/escape.js';
 import { authorizationModel, expectedSigner, invoiceModel, type DocumentData } from './documents.js';
 import { formatDate, TEXTS, type Lang, type Texts } from './sign-texts.js';
 import type { SubmissionFileRow } from './submission-queries.js';
 
-const esc = escapeHtml;
-
 /** JSON inside <script type="application/json">: no way to close the element from the data. */
 const jsonForHtml = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
 
-function layout(opts: { lang: Lang; title: string; body: string; config?: unknown; script?: boolean }): string {
-  return `<!doctype html>
+const SCRIPTS = raw(
+  '<script src="/assets/signature_pad.umd.min.js" defer></script>\n<script type="module" src="/assets/sign.js"></script>',
+);
+
+function layout(opts: { lang: Lang; title: string; body: SafeHtml; config?: unknown; script?: boolean }): string {
+  return markup`<!doctype html>
 <html lang="${opts.lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <meta name="referrer" content="no-referrer">
-<title>${esc(opts.title)}</title>
+<title>${opts.title}</title>
 <link rel="stylesheet" href="/assets/sign.css">
-${opts.script ? '<script src="/assets/signature_pad.umd.min.js" defer></script>\n<script type="module" src="/assets/sign.js"></script>' : ''}
+${opts.script ? SCRIPTS : ''}
 </head>
 <body>
 <main id="main" class="wrap">
 ${opts.body}
 </main>
-${opts.config !== undefined ? `<script type="application/json" id="sign-config">${jsonForHtml(opts.config)}</script>` : ''}
+${opts.config !== undefined ? markup`<script type="application/json" id="sign-config">${raw(jsonForHtml(opts.config))}</script>` : ''}
 </body>
 </html>
-`;
+`.toString();
 }
 
 /** A page that only says why the document cannot be opened. */
@@ -34,141 +36,142 @@ export function renderMessagePage(lang: Lang, title: string, message: string): s
   return layout({
     lang,
     title,
-    body: `<h1>${esc(title)}</h1>\n<p class="notice" role="alert">${esc(message)}</p>`,
+    body: markup`<h1>${title}</h1>\n<p class="notice" role="alert">${message}</p>`,
   });
 }
 
-function invoiceSection(d: DocumentData, t: Texts, lang: Lang): string {
+function invoiceSection(d: DocumentData, t: Texts, lang: Lang): SafeHtml {
   const m = invoiceModel(d, lang);
-  const lines = (xs: string[]) => xs.map((x) => esc(x)).join('<br>');
-  return `<section class="doc invoice" aria-labelledby="page-title">
+  const lines = (xs: string[]) => joinHtml(xs, raw('<br>'));
+  return markup`<section class="doc invoice" aria-labelledby="page-title">
 <div class="inv-head">
-  <div><p class="label">${esc(t.billedBy)}</p><p>${lines(m.practice)}</p></div>
+  <div><p class="label">${t.billedBy}</p><p>${lines(m.practice)}</p></div>
   <dl class="inv-meta">
-    <div><dt>${esc(t.invoiceNumber)}</dt><dd>${esc(m.number)}</dd></div>
-    <div><dt>${esc(t.invoiceDate)}</dt><dd>${esc(m.date)}</dd></div>
+    <div><dt>${t.invoiceNumber}</dt><dd>${m.number}</dd></div>
+    <div><dt>${t.invoiceDate}</dt><dd>${m.date}</dd></div>
   </dl>
 </div>
-<p class="label">${esc(t.billTo)}</p>
+<p class="label">${t.billTo}</p>
 <p>${lines(m.billTo)}</p>
 <table class="inv-lines">
-  <thead><tr><th scope="col">${esc(t.description)}</th><th scope="col" class="num">${esc(t.amount)}</th></tr></thead>
-  <tbody><tr><td>${esc(m.description)}${m.paymentType ? `<br><span class="muted">${esc(m.paymentType)}</span>` : ''}</td><td class="num">${esc(m.amount)}</td></tr></tbody>
-  <tfoot><tr><th scope="row">${esc(t.total)}</th><td class="num total">${esc(m.amount)}</td></tr></tfoot>
+  <thead><tr><th scope="col">${t.description}</th><th scope="col" class="num">${t.amount}</th></tr></thead>
+  <tbody><tr><td>${m.description}${m.paymentType ? markup`<br><span class="muted">${m.paymentType}</span>` : ''}</td><td class="num">${m.amount}</td></tr></tbody>
+  <tfoot><tr><th scope="row">${t.total}</th><td class="num total">${m.amount}</td></tr></tfoot>
 </table>
-<p class="muted small">${esc(t.invoiceNote)}</p>
+<p class="muted small">${t.invoiceNote}</p>
 </section>`;
 }
 
-function contractSection(t: Texts, pdfUrl: string, fallback: boolean): string {
+function contractSection(t: Texts, pdfUrl: string, fallback: boolean): SafeHtml {
   // The practice has no contract in the reader's language: say so before the English pages (issue 16, item 3).
-  const note = fallback ? `<p class="notice lang-note" id="contract-lang-note">${esc(t.contractInEnglish)}</p>\n` : '';
+  const note = fallback ? markup`<p class="notice lang-note" id="contract-lang-note">${t.contractInEnglish}</p>\n` : '';
   // Phones (issue 16, item 1): the contract's text reflowed at a legible size (pdf-text), the printed pages on demand,
   // a full-screen reading mode and a jump to the signature. sign.js fills and shows these; without it, the pages.
-  return `<section class="doc contract" id="contract-doc" aria-labelledby="page-title">
-<button type="button" class="secondary read-close" id="read-close" hidden>${esc(t.closeReading)}</button>
+  return markup`<section class="doc contract" id="contract-doc" aria-labelledby="page-title">
+<button type="button" class="secondary read-close" id="read-close" hidden>${t.closeReading}</button>
 ${note}<div class="doc-tools">
-  <a href="#sign-h" class="jump-link" id="jump-sign">${esc(t.jumpToSign)}</a>
-  <button type="button" class="link-button" id="read-full" hidden>${esc(t.readFullScreen)}</button>
+  <a href="#sign-h" class="jump-link" id="jump-sign">${t.jumpToSign}</a>
+  <button type="button" class="link-button" id="read-full" hidden>${t.readFullScreen}</button>
 </div>
-<div class="methods view-switch" id="view-switch" role="group" aria-label="${esc(t.viewLegend)}" hidden>
-  <button type="button" class="toggle" id="view-text" aria-pressed="true" aria-controls="pdf-text">${esc(t.viewText)}</button>
-  <button type="button" class="toggle" id="view-pages" aria-pressed="false" aria-controls="pdf-pages">${esc(t.viewPages)}</button>
+<div class="methods view-switch" id="view-switch" role="group" aria-label="${t.viewLegend}" hidden>
+  <button type="button" class="toggle" id="view-text" aria-pressed="true" aria-controls="pdf-text">${t.viewText}</button>
+  <button type="button" class="toggle" id="view-pages" aria-pressed="false" aria-controls="pdf-pages">${t.viewPages}</button>
 </div>
-<p class="hint" id="text-view-note" hidden>${esc(t.textViewNote)}</p>
+<p class="hint" id="text-view-note" hidden>${t.textViewNote}</p>
 <div id="pdf-text" class="pdf-text" hidden></div>
-<div id="pdf-pages" class="pdf-pages" data-src="${esc(pdfUrl)}" aria-busy="true">
-  <p class="muted" id="pdf-status" role="status">${esc(t.pdfLoading)}</p>
+<div id="pdf-pages" class="pdf-pages" data-src="${pdfUrl}" aria-busy="true">
+  <p class="muted" id="pdf-status" role="status">${t.pdfLoading}</p>
 </div>
-<p><a class="pdf-link" href="${esc(pdfUrl)}" target="_blank" rel="noopener">${esc(t.openPdf)}</a></p>
+<p><a class="pdf-link" href="${pdfUrl}" target="_blank" rel="noopener">${t.openPdf}</a></p>
 </section>`;
 }
 
-function authorizationSection(d: DocumentData, t: Texts, lang: Lang): string {
-  return `<section class="doc authorization" aria-labelledby="page-title">
-${authorizationModel(d, lang)
-  .map((p) => `<p>${esc(p)}</p>`)
-  .join('\n')}
+function authorizationSection(d: DocumentData, t: Texts, lang: Lang): SafeHtml {
+  return markup`<section class="doc authorization" aria-labelledby="page-title">
+${joinHtml(
+  authorizationModel(d, lang).map((p) => markup`<p>${p}</p>`),
+  '\n',
+)}
 </section>`;
 }
 
-function signForm(t: Texts, signer: string, lang: Lang, previous: PreviousTyped | null): string {
+function signForm(t: Texts, signer: string, lang: Lang, previous: PreviousTyped | null): SafeHtml {
   const today = formatDate(new Date(), lang);
-  return `<form id="sign-form" class="card" novalidate aria-labelledby="sign-h">
-<h2 id="sign-h" tabindex="-1">${esc(t.signHeading)}</h2>
+  return markup`<form id="sign-form" class="card" novalidate aria-labelledby="sign-h">
+<h2 id="sign-h" tabindex="-1">${t.signHeading}</h2>
 <div class="field">
-  <label for="signer-name">${esc(t.signerName)}</label>
-  <input id="signer-name" name="signerName" autocomplete="name" required maxlength="200" value="${esc(previous?.signerName ?? signer)}">
+  <label for="signer-name">${t.signerName}</label>
+  <input id="signer-name" name="signerName" autocomplete="name" required maxlength="200" value="${previous?.signerName ?? signer}">
 </div>
 ${
   // WCAG 3.3.7: the signature typed on an earlier document is offered, not asked for again (issue 16, 10g).
   previous
-    ? `<div class="reuse" id="reuse-box">
-  <p class="hint" id="reuse-hint">${esc(t.reuseTypedHint)}</p>
-  <button type="button" class="secondary" id="reuse-typed" aria-describedby="reuse-hint" disabled>${esc(t.reuseTyped(previous.typedSignature))}</button>
+    ? markup`<div class="reuse" id="reuse-box">
+  <p class="hint" id="reuse-hint">${t.reuseTypedHint}</p>
+  <button type="button" class="secondary" id="reuse-typed" aria-describedby="reuse-hint" disabled>${t.reuseTyped(previous.typedSignature)}</button>
 </div>`
     : ''
 }
-<div class="methods" role="group" aria-label="${esc(t.methodLegend)}">
-  <button type="button" class="toggle" id="method-draw" aria-pressed="true" aria-controls="draw-panel" disabled>${esc(t.methodDraw)}</button>
-  <button type="button" class="toggle" id="method-type" aria-pressed="false" aria-controls="type-panel" disabled>${esc(t.methodType)}</button>
+<div class="methods" role="group" aria-label="${t.methodLegend}">
+  <button type="button" class="toggle" id="method-draw" aria-pressed="true" aria-controls="draw-panel" disabled>${t.methodDraw}</button>
+  <button type="button" class="toggle" id="method-type" aria-pressed="false" aria-controls="type-panel" disabled>${t.methodType}</button>
 </div>
 <div id="draw-panel" class="panel">
-  <p class="hint" id="draw-hint">${esc(t.drawHint)}</p>
+  <p class="hint" id="draw-hint">${t.drawHint}</p>
   <div id="pad-box" class="pad-box">
     <div class="pad-bar">
-      <span class="pad-title">${esc(t.yourSignature)}</span>
-      <button type="button" id="pad-fullscreen" class="link-button">${esc(t.fullScreen)}</button>
+      <span class="pad-title">${t.yourSignature}</span>
+      <button type="button" id="pad-fullscreen" class="link-button">${t.fullScreen}</button>
     </div>
     <div class="pad-area">
-      <canvas id="pad" role="img" aria-label="${esc(t.padLabel)}"></canvas>
+      <canvas id="pad" role="img" aria-label="${t.padLabel}"></canvas>
     </div>
     <div class="pad-actions">
-      <button type="button" id="pad-clear" class="secondary">${esc(t.clear)}</button>
-      <button type="button" id="pad-done" class="secondary pad-done">${esc(t.doneDrawing)}</button>
+      <button type="button" id="pad-clear" class="secondary">${t.clear}</button>
+      <button type="button" id="pad-done" class="secondary pad-done">${t.doneDrawing}</button>
     </div>
   </div>
 </div>
 <div id="type-panel" class="panel" hidden>
   <div class="field">
-    <label for="typed-signature">${esc(t.typedLabel)}</label>
-    <input id="typed-signature" autocomplete="off" maxlength="200" value="${esc(previous?.typedSignature ?? '')}">
+    <label for="typed-signature">${t.typedLabel}</label>
+    <input id="typed-signature" autocomplete="off" maxlength="200" value="${previous?.typedSignature ?? ''}">
   </div>
-  <p id="typed-preview" class="typed-preview" aria-hidden="true">${esc(previous?.typedSignature ?? '')}</p>
+  <p id="typed-preview" class="typed-preview" aria-hidden="true">${previous?.typedSignature ?? ''}</p>
 </div>
-<p class="date"><span>${esc(t.signDate)}:</span> <time id="sign-date">${esc(today)}</time></p>
-<p class="consent small">${esc(t.consent)}</p>
+<p class="date"><span>${t.signDate}:</span> <time id="sign-date">${today}</time></p>
+<p class="consent small">${t.consent}</p>
 <p id="form-error" class="error" role="alert"></p>
-<button type="submit" id="submit" class="primary">${esc(t.submitSign)}</button>
+<button type="submit" id="submit" class="primary">${t.submitSign}</button>
 </form>`;
 }
 
-function uploadForm(t: Texts, maxMb: number): string {
+function uploadForm(t: Texts, maxMb: number): SafeHtml {
   const accept = 'image/jpeg,image/png,image/heic,image/heif,.heic,.heif,application/pdf';
-  const slot = (side: 'front' | 'back', label: string) => `<div class="slot" data-side="${side}">
-  <h2 id="${side}-h">${esc(label)}</h2>
-  <div id="${side}-preview" class="preview" aria-live="polite"><p class="muted small">${esc(t.noFile)}</p></div>
+  const slot = (side: 'front' | 'back', label: string) => markup`<div class="slot" data-side="${side}">
+  <h2 id="${side}-h">${label}</h2>
+  <div id="${side}-preview" class="preview" aria-live="polite"><p class="muted small">${t.noFile}</p></div>
   <div class="slot-actions">
-    <button type="button" class="secondary camera-only" id="${side}-camera" aria-describedby="${side}-hint">${esc(t.takePhoto(label))}</button>
-    <button type="button" class="secondary" id="${side}-choose" aria-describedby="${side}-hint">${esc(t.chooseFile(label))}</button>
+    <button type="button" class="secondary camera-only" id="${side}-camera" aria-describedby="${side}-hint">${t.takePhoto(label)}</button>
+    <button type="button" class="secondary" id="${side}-choose" aria-describedby="${side}-hint">${t.chooseFile(label)}</button>
   </div>
   <input type="file" id="${side}-file" class="file-input" accept="${accept}" tabindex="-1" aria-hidden="true">
-  <p class="hint" id="${side}-hint">${esc(t.fileTypes)}, ${esc(t.maxSize(maxMb))}</p>
+  <p class="hint" id="${side}-hint">${t.fileTypes}, ${t.maxSize(maxMb)}</p>
   <p class="error" id="${side}-error" role="alert"></p>
 </div>`;
   // The camera inputs come last: a phone opens its camera directly for them (capture); the inputs above also accept
   // PDFs and photos already on the phone.
   const camera = (side: 'front' | 'back') =>
-    `<input type="file" id="${side}-camera-input" class="file-input" accept="image/*" capture="environment" tabindex="-1" aria-hidden="true">`;
+    markup`<input type="file" id="${side}-camera-input" class="file-input" accept="image/*" capture="environment" tabindex="-1" aria-hidden="true">`;
   // No guidance list here: the patient app shows the spec's five-item list once, beside this frame (issue 16, item 2),
   // so the upload controls are the first thing in the frame.
-  return `<form id="upload-form" novalidate>
+  return markup`<form id="upload-form" novalidate>
 <div class="slots">
 ${slot('front', t.front)}
 ${slot('back', t.back)}
 </div>
 <p id="form-error" class="error" role="alert"></p>
-<button type="submit" id="submit" class="primary">${esc(t.submitUpload)}</button>
+<button type="submit" id="submit" class="primary">${t.submitUpload}</button>
 ${camera('front')}
 ${camera('back')}
 </form>`;
@@ -201,19 +204,19 @@ export function renderSigningPage(p: PageInput): string {
   const isId = kind === 'patient_id' || kind === 'payor_id';
   const completed = submission.status === 'completed';
   const pdfUrl = `${p.base}/document.pdf?lng=${p.lang}`;
-  let doc = '';
+  let doc: SafeHtml | '' = '';
   if (kind === 'invoice') doc = invoiceSection(p.data, t, p.lang);
   if (kind === 'contract') doc = contractSection(t, pdfUrl, p.contractFallback === true);
   if (kind === 'payment_authorization') doc = authorizationSection(p.data, t, p.lang);
-  const done = `<div id="done" class="done" role="status" ${completed ? '' : 'hidden'}>
-<h2>${esc(t.done.title)}</h2><p>${esc(isId ? t.done.uploaded : t.done.signed)}</p></div>`;
+  const done = markup`<div id="done" class="done" role="status" ${completed ? '' : 'hidden'}>
+<h2>${t.done.title}</h2><p>${isId ? t.done.uploaded : t.done.signed}</p></div>`;
   const form = completed
     ? ''
     : isId
       ? uploadForm(t, p.maxMb)
       : signForm(t, expectedSigner(p.data), p.lang, p.previousTyped ?? null);
-  const body = `<h1 id="page-title">${esc(t.title[kind])}</h1>
-${completed ? '' : `<p class="intro">${esc(t.intro[kind])}</p>`}
+  const body = markup`<h1 id="page-title">${t.title[kind]}</h1>
+${completed ? '' : markup`<p class="intro">${t.intro[kind]}</p>`}
 ${completed ? '' : doc}
 ${form}
 ${done}`;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { recordRoutes } from '../../http/route-inventory.js';
+import { httpErrorOf, httpStatusOf } from '../../http/errors.js';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -11,7 +12,8 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { CompleteRefused, completeSubmission } from './complete-submission.js';
-import { ASSETS_DIR, buildOriginalPdf, contractFor, loadDocumentData, sameSignerKinds } from './documents.js';
+import { contractForSubmission } from './contracts.js';
+import { ASSETS_DIR, buildOriginalPdf, loadDocumentData, sameSignerKinds } from './documents.js';
 import { resolveSubmission, SubmissionRefused, type RefusalReason } from './open-submission.js';
 import { renderMessagePage, renderSigningPage } from './render-page.js';
 import { pickLang, TEXTS, type Lang } from './sign-texts.js';
@@ -52,7 +54,7 @@ const completeBody = z.object({
 });
 
 /** Content-Security-Policy of the signing pages: own scripts only, and only the app may frame them. */
-export function signingCsp(publicUrl: string): string {
+function signingCsp(publicUrl: string): string {
   return [
     "default-src 'none'",
     // pdf.js decodes some image formats (JPEG 2000) with WebAssembly.
@@ -123,6 +125,7 @@ const actor = (submission: SubmissionRow, request: FastifyRequest) => ({
 export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
   const maxMb = config.UPLOAD_MAX_MB;
+  const contractCtx = { config, storage: ctx.providers.storage };
   const app = Fastify({
     loggerInstance: ctx.log.child({ server: 'sign' }) as FastifyBaseLogger,
     genReqId: () => randomUUID(),
@@ -154,7 +157,8 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
   app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
     const lang = requestLang(request);
     if (error instanceof AppError) {
-      return reply.status(error.status).send({ error: error.code, message: errorMessage(error, lang, maxMb) });
+      const { status, error: name } = httpErrorOf(error);
+      return reply.status(status).send({ error: name, message: errorMessage(error, lang, maxMb) });
     }
     if (error instanceof ZodError) {
       return reply.status(400).send({ error: 'invalid_request', message: TEXTS[lang].errors.generic });
@@ -195,7 +199,7 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
   const refusalPage = (reply: FastifyReply, lang: Lang, err: SubmissionRefused) => {
     const t = TEXTS[lang];
     return reply
-      .status(err.status)
+      .status(httpStatusOf(err))
       .type('text/html; charset=utf-8')
       .send(renderMessagePage(lang, t.pdf.document, REFUSAL_TEXT(t, err.reason)));
   };
@@ -211,10 +215,10 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
         let documentSha256: string | null = null;
         let previousTyped = null;
         const isId = submission.kind === 'patient_id' || submission.kind === 'payor_id';
+        const contract =
+          submission.kind === 'contract' ? await contractForSubmission(tx, contractCtx, submission, lang) : null;
         if (!isId && submission.status === 'pending') {
-          documentSha256 = sha256Hex(
-            await buildOriginalPdf(data, lang, { contractPath: contractFor(config, lang).path }),
-          );
+          documentSha256 = sha256Hex(await buildOriginalPdf(data, lang, { contract: contract?.bytes }));
           previousTyped = await previousTypedSignature(tx, {
             linkId: link.id,
             kinds: sameSignerKinds(submission.kind),
@@ -234,7 +238,7 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
           maxMb,
           documentSha256,
           files,
-          contractFallback: contractFor(config, lang).fallback,
+          contractFallback: contract?.fallback ?? false,
           previousTyped,
         });
       });
@@ -258,7 +262,9 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
         action: 'document.original_read',
         details: { submissionId: submission.id, kind: submission.kind },
       });
-      return buildOriginalPdf(data, lang, { contractPath: contractFor(config, lang).path });
+      const contract =
+        submission.kind === 'contract' ? await contractForSubmission(tx, contractCtx, submission, lang) : null;
+      return buildOriginalPdf(data, lang, { contract: contract?.bytes });
     });
     return reply
       .type('application/pdf')
@@ -269,10 +275,10 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
   app.post('/s/:token/files', async (request, reply) => {
     const { token } = tokenParams.parse(request.params);
     const side = (request.query as { side?: string }).side;
-    if (side !== 'front' && side !== 'back') throw new AppError(400, 'invalid_request', 'side must be front or back');
-    if (!request.isMultipart()) throw new UploadRefused('unreadable', 400);
+    if (side !== 'front' && side !== 'back') throw new AppError('invalid_request', 'side must be front or back');
+    if (!request.isMultipart()) throw new UploadRefused('unreadable', 'upload_not_multipart');
     const part = await request.file();
-    if (!part) throw new UploadRefused('unreadable', 400);
+    if (!part) throw new UploadRefused('unreadable', 'upload_not_multipart');
     const bytes = await part.toBuffer();
     const file = await uploadSubmissionFile(ctx, {
       token,

@@ -29,9 +29,9 @@ afterAll(async () => {
 });
 
 /** A link with prepared documents; returns each document step's token by route. */
-async function preparedLink(opts: Parameters<typeof seedLinkWithSteps>[1] = {}) {
+async function preparedLink(opts: Parameters<typeof seedLinkWithSteps>[1] = {}, ctx: T['ctx'] = t.ctx) {
   const seeded = await seedLinkWithSteps(t.ctx.db, opts);
-  await t.ctx.db.transaction((tx) => prepareStepDocuments(tx, t.ctx, { linkId: seeded.linkId }));
+  await t.ctx.db.transaction((tx) => prepareStepDocuments(tx, ctx, { linkId: seeded.linkId }));
   const rows = await t.ctx.db.query<{ id: number; route_path: string; document_url: string | null }>(
     'select id, route_path, document_url from link_step where link_id = $1 order by position',
     [seeded.linkId],
@@ -415,12 +415,14 @@ describe('a contract per language (issue 16, item 3)', () => {
 
   it('CONTRACT_PDF_PATH_ES is the Spanish contract when set', async () => {
     // Any readable PDF stands for the practice's own Spanish contract; the English sample makes it easy to tell apart.
-    const server = await buildSignServer({
+    // The env is read when the link's documents are prepared (the contract is fixed then: decision 0168).
+    const ctx = {
       ...t.ctx,
       config: { ...t.ctx.config, CONTRACT_PDF_PATH: SAMPLE_CONTRACT_ES, CONTRACT_PDF_PATH_ES: SAMPLE_CONTRACT },
-    });
+    };
+    const server = await buildSignServer(ctx);
     try {
-      const { page, pages } = await signedContractText(server, await preparedLink());
+      const { page, pages } = await signedContractText(server, await preparedLink({}, ctx));
       expect(page).not.toContain('contract-lang-note');
       expect(pages[0]).toContain('Patient Financial Agreement and Consent');
     } finally {
@@ -429,15 +431,16 @@ describe('a contract per language (issue 16, item 3)', () => {
   });
 
   it('falls back to the English contract with a note in Spanish when the practice has no Spanish one', async () => {
-    const server = await buildSignServer({ ...t.ctx, config: { ...t.ctx.config, CONTRACT_PDF_PATH: SAMPLE_CONTRACT } });
+    const ctx = { ...t.ctx, config: { ...t.ctx.config, CONTRACT_PDF_PATH: SAMPLE_CONTRACT } };
+    const server = await buildSignServer(ctx);
     try {
-      const { page, pages } = await signedContractText(server, await preparedLink());
+      const { page, pages } = await signedContractText(server, await preparedLink({}, ctx));
       expect(page).toContain('Este contrato solo está disponible en inglés.');
       expect(pages[0]).toContain('Patient Financial Agreement and Consent');
       // The English reader of the same practice sees no note.
       const en = await server.inject({
         method: 'GET',
-        url: `/s/${(await preparedLink()).token(StepRoutes.contract)}?lng=en`,
+        url: `/s/${(await preparedLink({}, ctx)).token(StepRoutes.contract)}?lng=en`,
       });
       expect(en.body).not.toContain('contract-lang-note');
     } finally {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/client.js';
-import type { SignatureMethod, SubmissionKind } from './types.js';
+import type { ContractSnapshot, SignatureMethod, SubmissionKind } from './types.js';
 
 export interface SubmissionRow {
   id: string;
@@ -19,6 +19,8 @@ export interface SubmissionRow {
   signed_sha256: string | null;
   signed_storage_key: string | null;
   typed_signature: string | null;
+  /** Contract submissions: each language's contract, fixed when prepared (contracts.ts). */
+  contract_snapshot: ContractSnapshot | null;
   created_at: Date;
 }
 

@@ -1,8 +1,7 @@
 import type { Queryable } from '../../db/client.js';
 
 /** The documents a link's steps ask for (one submission per document step). */
-export const SubmissionKinds = ['invoice', 'contract', 'patient_id', 'payor_id', 'payment_authorization'] as const;
-export type SubmissionKind = (typeof SubmissionKinds)[number];
+export type SubmissionKind = 'invoice' | 'contract' | 'patient_id' | 'payor_id' | 'payment_authorization';
 
 export type SignatureMethod = 'draw' | 'type' | 'upload';
 
@@ -31,3 +30,16 @@ export interface SigningProvider {
   /** The signed PDF for staff, or null while pending. */
   signedPdf(tx: Queryable, submissionId: string): Promise<Uint8Array | null>;
 }
+
+/** Where a contract comes from: the console's upload, CONTRACT_PDF_PATH(_ES), or the bundled sample (decision 0168). */
+export type ContractSource = 'upload' | 'env' | 'sample';
+
+/** What a contract submission keeps of one language's contract (submission.contract_snapshot). */
+export interface ContractSnapshotEntry {
+  key: string;
+  sha256: string;
+  /** The English contract shown to a Spanish reader (with the note). */
+  fallback: boolean;
+  source: ContractSource;
+}
+export type ContractSnapshot = Record<'en' | 'es', ContractSnapshotEntry>;

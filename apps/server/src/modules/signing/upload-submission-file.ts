@@ -13,7 +13,7 @@ import {
   type SubmissionFileRow,
 } from './submission-queries.js';
 
-export { UploadRefused, detectType, normaliseUpload, type UploadProblem } from './normalise-upload.js';
+export { UploadRefused } from './normalise-upload.js';
 
 const EXT: Record<SubmissionFileRow['mime'], string> = {
   'image/jpeg': 'jpg',
@@ -36,13 +36,13 @@ export async function uploadSubmissionFile(
     ip: string | null;
   },
 ): Promise<SubmissionFileRow> {
-  if (input.bytes.length > ctx.config.UPLOAD_MAX_MB * 1024 * 1024) throw new UploadRefused('too_large', 413);
-  if (input.bytes.length === 0) throw new UploadRefused('unreadable', 422);
+  if (input.bytes.length > ctx.config.UPLOAD_MAX_MB * 1024 * 1024) throw new UploadRefused('too_large');
+  if (input.bytes.length === 0) throw new UploadRefused('unreadable');
   const contentSha256 = sha256Hex(input.bytes);
   // Refuse early (before the slow conversion) when the token or the file cannot be accepted.
   await ctx.db.transaction(async (tx) => {
     const { submission } = await resolveSubmission(tx, input.token);
-    if (submission.kind !== 'patient_id' && submission.kind !== 'payor_id') throw new UploadRefused('not_id', 400);
+    if (submission.kind !== 'patient_id' && submission.kind !== 'payor_id') throw new UploadRefused('not_id');
   });
   // Decoding runs in a worker thread: a hostile file cannot stall the API, the signing pages or the gateway.
   const normalised = await normaliseInWorker(input.bytes);
@@ -50,11 +50,11 @@ export async function uploadSubmissionFile(
   let replaced: SubmissionFileRow | undefined;
   const row = await ctx.db.transaction(async (tx) => {
     const { submission } = await resolveSubmission(tx, input.token, { forUpdate: true });
-    if (submission.kind !== 'patient_id' && submission.kind !== 'payor_id') throw new UploadRefused('not_id', 400);
+    if (submission.kind !== 'patient_id' && submission.kind !== 'payor_id') throw new UploadRefused('not_id');
     const same = await findLinkFileByHash(tx, submission.link_id, contentSha256);
     if (same) {
       if (same.submission_id === submission.id && same.side === input.side) return same;
-      throw new UploadRefused('duplicate', 409);
+      throw new UploadRefused('duplicate');
     }
     replaced = (await listSubmissionFiles(tx, submission.id)).find((f) => f.side === input.side);
     if (replaced) await deleteSubmissionFile(tx, replaced.id);
@@ -77,7 +77,7 @@ export async function uploadSubmissionFile(
       await insertSubmissionFile(tx, file);
     } catch (err) {
       // Two uploads of the same bytes at once: the unique index decides, the loser gets the duplicate message.
-      if ((err as { code?: string }).code === '23505') throw new UploadRefused('duplicate', 409);
+      if ((err as { code?: string }).code === '23505') throw new UploadRefused('duplicate');
       throw err;
     }
     await writeAudit(tx, {

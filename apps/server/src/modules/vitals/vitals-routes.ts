@@ -1,20 +1,20 @@
-import { vitalsBodySchema } from '@paylink/shared';
+import { patientRoutes } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
+import { route } from '../../http/route.js';
 import { badRequest } from '../../lib/errors.js';
 import { recordVital } from './record-vital.js';
 
 /** POST /api/vitals (x-api-key): one web-vitals metric from a patient's browser, stored per route. */
 export async function vitalsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.withTypeProvider<ZodTypeProvider>().post(
-    '/api/vitals',
+  route(
+    app,
+    patientRoutes.vitals,
     {
       schema: {
         tags: ['web app'],
         security: [{ apiKey: [] }],
         summary: 'Record a real-user performance metric (CLS, FCP, INP, LCP, TTFB) for a route',
-        body: vitalsBodySchema,
       },
     },
     async (request, reply) => {

@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 
-export const WEBHOOK_EVENT_TYPES = [
-  'link.created',
-  'link.sent',
-  'link.opened',
-  'step.completed',
-  'payment.approved',
-  'payment.refunded',
-  'payment.needs_attention',
-  'link.cancelled',
-  'link.expired',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export type WebhookEventType =
+  | 'link.created'
+  | 'link.sent'
+  | 'link.opened'
+  | 'step.completed'
+  | 'payment.approved'
+  | 'payment.refunded'
+  | 'payment.needs_attention'
+  | 'link.cancelled'
+  | 'link.expired';
 
 /**
  * Records an event and queues one delivery per live endpoint subscribed to it, in the caller's transaction: the event
@@ -25,24 +25,33 @@ export async function emitWebhookEvent(
   data: Record<string, unknown> & { linkId?: string | null },
 ): Promise<{ id: string } | null> {
   // No endpoint wants it: nothing to record (most audit actions on a practice without webhooks).
-  const wanted = await tx.query(
-    'select 1 from webhook_endpoint where deleted_at is null and $1 = any(events) limit 1',
-    [type],
-  );
-  if (wanted.rowCount === 0) return null;
+  const db = typed(tx);
+  const wanted = await db
+    .selectFrom('webhook_endpoint')
+    .select('id')
+    .where('deleted_at', 'is', null)
+    .where(sql<boolean>`${type} = any(events)`)
+    .limit(1)
+    .executeTakeFirst();
+  if (!wanted) return null;
   const id = `evt_${randomBytes(16).toString('hex')}`;
   const created = Math.floor(Date.now() / 1000);
   const body = JSON.stringify({ id, type, created, data });
-  await tx.query('insert into webhook_event (id, type, link_id, body) values ($1, $2, $3, $4)', [
-    id,
-    type,
-    data.linkId ?? null,
-    body,
-  ]);
-  await tx.query(
-    `insert into webhook_delivery (event_id, endpoint_id)
-     select $1, e.id from webhook_endpoint e where e.deleted_at is null and $2 = any(e.events)`,
-    [id, type],
-  );
+  await db
+    .insertInto('webhook_event')
+    .values({ id, type, link_id: data.linkId ?? null, body })
+    .execute();
+  // One delivery per endpoint subscribed to the type: INSERT ... SELECT.
+  await db
+    .insertInto('webhook_delivery')
+    .columns(['event_id', 'endpoint_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('webhook_endpoint as e')
+        .select([sql<string>`${id}`.as('event_id'), 'e.id'])
+        .where('e.deleted_at', 'is', null)
+        .where(sql<boolean>`${type} = any(e.events)`),
+    )
+    .execute();
   return { id };
 }

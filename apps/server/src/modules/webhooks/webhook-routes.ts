@@ -1,33 +1,20 @@
-import {
-  createWebhookBodySchema,
-  listWebhookDeliveriesResultSchema,
-  listWebhooksResultSchema,
-  webhookDeliverySchema,
-  webhookEndpointSchema,
-  webhookEndpointWithSecretSchema,
-} from '@paylink/shared';
+import { consoleRoutes } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import type { Row } from '../../db/typed.js';
 import { auditContext, writeAudit } from '../../lib/audit.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { requireStaff } from '../admin/require-staff.js';
 import { errorResponses } from '../../http/route-support.js';
 import { newWebhookSecret } from './signature.js';
+import { route } from '../../http/route.js';
 
 const STAFF_SECURITY = [{ bearer: [] }];
-const idParams = z.object({ id: z.uuid('id must be a webhook id') }).strict();
 
-interface EndpointRow {
-  id: string;
-  url: string;
-  events: string[];
-  secret: string;
-  description: string;
-  created_at: Date;
-  secret_rotated_at: Date | null;
-}
+type EndpointRow = Pick<
+  Row<'webhook_endpoint'>,
+  'id' | 'url' | 'events' | 'secret' | 'description' | 'created_at' | 'secret_rotated_at'
+>;
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 const toEndpoint = (r: EndpointRow) => ({
   id: r.id,
@@ -40,7 +27,6 @@ const toEndpoint = (r: EndpointRow) => ({
 
 /** Outbound webhooks (admins only): register, list, delete, rotate the secret, see deliveries, replay. */
 export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const admin = requireStaff(ctx, { roles: ['admin'] });
   const tags = ['webhooks'];
 
@@ -52,8 +38,9 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
     return row;
   };
 
-  r.post(
-    '/api/admin/webhooks',
+  route(
+    app,
+    consoleRoutes.createWebhook,
     {
       preHandler: admin,
       schema: {
@@ -61,8 +48,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
         summary: 'Register a webhook endpoint; answers its signing secret once',
         description: 'HTTPS is required in production mode (http is allowed in sandbox mode for local receivers).',
         security: STAFF_SECURITY,
-        body: createWebhookBodySchema,
-        response: { 201: webhookEndpointWithSecretSchema, ...errorResponses(400, 401, 403) },
+        response: errorResponses(400, 401, 403),
       },
     },
     async (request, reply) => {
@@ -90,15 +76,16 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
     },
   );
 
-  r.get(
-    '/api/admin/webhooks',
+  route(
+    app,
+    consoleRoutes.webhooks,
     {
       preHandler: admin,
       schema: {
         tags,
         summary: 'Webhook endpoints (without their secrets)',
         security: STAFF_SECURITY,
-        response: { 200: listWebhooksResultSchema, ...errorResponses(401, 403) },
+        response: errorResponses(401, 403),
       },
     },
     async () => {
@@ -109,16 +96,16 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
     },
   );
 
-  r.delete(
-    '/api/admin/webhooks/:id',
+  route(
+    app,
+    consoleRoutes.deleteWebhook,
     {
       preHandler: admin,
       schema: {
         tags,
         summary: 'Delete a webhook endpoint (pending deliveries to it stop)',
         security: STAFF_SECURITY,
-        params: idParams,
-        response: { 200: webhookEndpointSchema, ...errorResponses(400, 401, 403, 404) },
+        response: errorResponses(400, 401, 403, 404),
       },
     },
     async (request) => {
@@ -136,16 +123,16 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
     },
   );
 
-  r.post(
-    '/api/admin/webhooks/:id/rotate-secret',
+  route(
+    app,
+    consoleRoutes.rotateWebhookSecret,
     {
       preHandler: admin,
       schema: {
         tags,
         summary: 'Replace the signing secret; answers the new one once (the old one stops at once)',
         security: STAFF_SECURITY,
-        params: idParams,
-        response: { 200: webhookEndpointWithSecretSchema, ...errorResponses(400, 401, 403, 404) },
+        response: errorResponses(400, 401, 403, 404),
       },
     },
     async (request) => {
@@ -173,17 +160,10 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
         'durationMs', a.duration_ms) order by a.at, a.id) from webhook_attempt a where a.delivery_id = d.id), '[]'::jsonb)
         as attempt_list
     from webhook_delivery d join webhook_event ev on ev.id = d.event_id`;
-  interface DeliveryRow {
-    id: string;
-    event_id: string;
+  type DeliveryRow = Row<'webhook_delivery'> & {
     event_type: string;
-    status: 'pending' | 'delivered' | 'failed';
-    next_attempt_at: Date;
-    created_at: Date;
-    delivered_at: Date | null;
-    replay_of: string | null;
     attempt_list: { at: string; statusCode: number | null; error: string | null; durationMs: number }[];
-  }
+  };
   const toDelivery = (d: DeliveryRow) => ({
     id: d.id,
     eventId: d.event_id,
@@ -196,17 +176,16 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
     replayOf: d.replay_of,
   });
 
-  r.get(
-    '/api/admin/webhooks/:id/deliveries',
+  route(
+    app,
+    consoleRoutes.webhookDeliveries,
     {
       preHandler: admin,
       schema: {
         tags,
         summary: 'The latest deliveries to an endpoint, newest first, each attempt with its status code and time',
         security: STAFF_SECURITY,
-        params: idParams,
-        querystring: z.object({ limit: z.coerce.number().int().min(1).max(500).optional().default(100) }).strict(),
-        response: { 200: listWebhookDeliveriesResultSchema, ...errorResponses(400, 401, 403, 404) },
+        response: errorResponses(400, 401, 403, 404),
       },
     },
     async (request) => {
@@ -220,16 +199,16 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
     },
   );
 
-  r.post(
-    '/api/admin/webhooks/deliveries/:id/replay',
+  route(
+    app,
+    consoleRoutes.replayWebhookDelivery,
     {
       preHandler: admin,
       schema: {
         tags,
         summary: 'Send a delivery’s event again (a new delivery with the same event id and body)',
         security: STAFF_SECURITY,
-        params: idParams,
-        response: { 201: webhookDeliverySchema, ...errorResponses(400, 401, 403, 404, 409) },
+        response: errorResponses(400, 401, 403, 404, 409),
       },
     },
     async (request, reply) => {

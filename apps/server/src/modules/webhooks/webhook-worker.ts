@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { typed } from '../../db/typed.js';
 import { signWebhook } from './signature.js';
 
 /** A claimed delivery is hidden from other workers this long (a crash frees it for a retry after that). */
@@ -13,19 +15,8 @@ export interface WebhookWorkerOptions {
 }
 
 /** Delay after the nth failed attempt. */
-export function webhookBackoffMs(attempt: number, baseDelayMs = 30_000): number {
+function webhookBackoffMs(attempt: number, baseDelayMs = 30_000): number {
   return Math.min(baseDelayMs * 2 ** Math.max(0, attempt - 1), 6 * 3600_000);
-}
-
-interface Claimed {
-  id: string;
-  attempts: number;
-  give_up_at: Date;
-  url: string;
-  secret: string;
-  body: string;
-  event_id: string;
-  type: string;
 }
 
 type Ctx = Pick<AppContext, 'db' | 'log'>;
@@ -39,18 +30,32 @@ export async function deliverDueWebhooks(
   ctx: Ctx,
   opts: WebhookWorkerOptions = {},
 ): Promise<{ delivered: number; retrying: number; failed: number }> {
-  const claimed = await ctx.db.query<Claimed>(
-    `with due as (
-       select d.id from webhook_delivery d where d.status = 'pending' and d.next_attempt_at <= now()
-       order by d.next_attempt_at limit $1 for update skip locked)
-     update webhook_delivery d set attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
-     from due, webhook_endpoint e, webhook_event ev
-     where d.id = due.id and e.id = d.endpoint_id and ev.id = d.event_id
-     returning d.id, d.attempts, d.give_up_at, e.url, e.secret, ev.body, ev.id as event_id, ev.type`,
-    [opts.limit ?? 20, LEASE_SECONDS],
-  );
+  const db = typed(ctx.db);
+  const claimed = await db
+    .with('due', (qb) =>
+      qb
+        .selectFrom('webhook_delivery as d')
+        .select('d.id')
+        .where('d.status', '=', 'pending')
+        .where('d.next_attempt_at', '<=', sql<Date>`now()`)
+        .orderBy('d.next_attempt_at')
+        .limit(opts.limit ?? 20)
+        .forUpdate()
+        .skipLocked(),
+    )
+    .updateTable('webhook_delivery as d')
+    .from(['due', 'webhook_endpoint as e', 'webhook_event as ev'])
+    .set((eb) => ({
+      attempts: eb('d.attempts', '+', 1),
+      next_attempt_at: sql`now() + make_interval(secs => ${LEASE_SECONDS})`,
+    }))
+    .whereRef('d.id', '=', 'due.id')
+    .whereRef('e.id', '=', 'd.endpoint_id')
+    .whereRef('ev.id', '=', 'd.event_id')
+    .returning(['d.id', 'd.attempts', 'd.give_up_at', 'e.url', 'e.secret', 'ev.body', 'ev.id as event_id', 'ev.type'])
+    .execute();
   const report = { delivered: 0, retrying: 0, failed: 0 };
-  for (const d of claimed.rows) {
+  for (const d of claimed) {
     const started = Date.now();
     let status: number | null = null;
     let error: string | null = null;
@@ -76,32 +81,34 @@ export async function deliverDueWebhooks(
       error = `${(err as Error).name}: ${(err as Error).message}`.slice(0, 500);
     }
     const ms = Date.now() - started;
-    await ctx.db.query(
-      'insert into webhook_attempt (delivery_id, status_code, error, duration_ms) values ($1, $2, $3, $4)',
-      [d.id, status, error, ms],
-    );
+    await db
+      .insertInto('webhook_attempt')
+      .values({ delivery_id: d.id, status_code: status, error, duration_ms: ms })
+      .execute();
     if (!error) {
-      await ctx.db.query(
-        `update webhook_delivery set status = 'delivered', delivered_at = now(), last_status_code = $2, last_error = null
-         where id = $1`,
-        [d.id, status],
-      );
+      await db
+        .updateTable('webhook_delivery')
+        .set({ status: 'delivered', delivered_at: sql`now()`, last_status_code: status, last_error: null })
+        .where('id', '=', d.id)
+        .execute();
       report.delivered++;
       continue;
     }
     const next = new Date(Date.now() + webhookBackoffMs(d.attempts, opts.baseDelayMs));
     if (next > new Date(d.give_up_at)) {
-      await ctx.db.query(
-        `update webhook_delivery set status = 'failed', last_status_code = $2, last_error = $3 where id = $1`,
-        [d.id, status, error],
-      );
+      await db
+        .updateTable('webhook_delivery')
+        .set({ status: 'failed', last_status_code: status, last_error: error })
+        .where('id', '=', d.id)
+        .execute();
       report.failed++;
       ctx.log.error({ deliveryId: d.id, url: d.url, err: error }, 'webhook delivery failed for good');
     } else {
-      await ctx.db.query(
-        `update webhook_delivery set next_attempt_at = $2, last_status_code = $3, last_error = $4 where id = $1`,
-        [d.id, next, status, error],
-      );
+      await db
+        .updateTable('webhook_delivery')
+        .set({ next_attempt_at: next, last_status_code: status, last_error: error })
+        .where('id', '=', d.id)
+        .execute();
       report.retrying++;
       ctx.log.warn({ deliveryId: d.id, url: d.url, err: error }, 'webhook delivery failed; will retry');
     }

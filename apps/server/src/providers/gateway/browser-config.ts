@@ -11,7 +11,7 @@ export interface GatewayBrowserConfig {
  * Elavon's published locations (demo = Converge's demo host and the 3DS UAT service; production = live), each
  * overridable by config because Elavon versions the 3DS SDK path. Sources: docs/payments.md.
  */
-export const CONVERGE_BROWSER_DEFAULTS: Record<'demo' | 'production', GatewayBrowserConfig> = {
+const CONVERGE_BROWSER_DEFAULTS: Record<'demo' | 'production', GatewayBrowserConfig> = {
   demo: {
     checkoutJsUrl: 'https://api.demo.convergepay.com/hosted-payments/Checkout.js',
     threeDSSdkUrl: 'https://uat.gw.fraud.eu.elavonaws.com/sdk-web-js/0.13.2/3ds2-web-sdk.min.js',

@@ -162,6 +162,40 @@ describe('Converge answers', () => {
     });
   });
 
+  it('reads answers a regex would misread: attributes, CDATA, entities, comments, nesting, reordered fields', () => {
+    // A decline whose commented-out and nested copies of ssl_result/ssl_amount say "approved, $1.00".
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<txnlist>
+  <!-- <ssl_txn_count>9</ssl_txn_count> -->
+  <txn>
+    <ssl_amount currency="USD">500.00</ssl_amount>
+    <!-- <ssl_result>0</ssl_result><ssl_amount>1.00</ssl_amount> -->
+    <ssl_result_message><![CDATA[DECLINED <CVV2> & more]]></ssl_result_message>
+    <ssl_result type="int">1</ssl_result>
+    <ssl_first_name>Ana &#38; Luis &lt;x&gt;</ssl_first_name>
+    <ssl_risk><ssl_result>0</ssl_result></ssl_risk>
+    <ssl_txn_id>${DECLINED_ID}</ssl_txn_id>
+  </txn>
+  <ssl_txn_count>1</ssl_txn_count>
+</txnlist>`;
+    const { list, txns } = parseConvergeXml(xml);
+    expect(list).toEqual({ ssl_txn_count: '1' });
+    expect(txns).toHaveLength(1);
+    expect(txns[0]).toMatchObject({
+      ssl_amount: '500.00',
+      ssl_result: '1',
+      ssl_result_message: 'DECLINED <CVV2> & more',
+      ssl_first_name: 'Ana & Luis <x>',
+      ssl_txn_id: DECLINED_ID,
+    });
+    expect(transactionFromConverge(txns[0]!)).toMatchObject({ approved: false, amountCents: 50000 });
+  });
+
+  it('reads nothing from an answer that is not XML', () => {
+    expect(parseConvergeXml('Bad Gateway <<')).toEqual({ list: {}, txns: [] });
+    expect(parseConvergeXml('')).toEqual({ list: {}, txns: [] });
+  });
+
   it('binds by invoice number when the answer has no ssl_merchant_txn_id', () => {
     const t = transactionFromConverge({
       ssl_txn_id: 'X',

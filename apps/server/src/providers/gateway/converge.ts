@@ -1,4 +1,5 @@
 import { centsToDecimalString, parseDollarsToCents } from '@paylink/shared';
+import { XMLParser } from 'fast-xml-parser';
 import { escapeXml } from '../../lib/escape.js';
 import {
   GatewayError,
@@ -26,7 +27,7 @@ export interface ConvergeEndpoints {
   xmlUrl: string;
 }
 
-export const CONVERGE_API_BASES = {
+const CONVERGE_API_BASES = {
   demo: 'https://api.demo.convergepay.com',
   production: 'https://api.convergepay.com',
 } as const;
@@ -125,7 +126,7 @@ export function parseReversalAnswer(kind: 'void' | 'return', xml: string, reques
 }
 
 /** Converge's search date format: MM/DD/YYYY hh:mm:ss AM (UTC). */
-export function convergeSearchTime(d: Date): string {
+function convergeSearchTime(d: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
   const h = d.getUTCHours();
   return `${p(d.getUTCMonth() + 1)}/${p(d.getUTCDate())}/${d.getUTCFullYear()} ${p(h % 12 || 12)}:${p(
@@ -134,12 +135,7 @@ export function convergeSearchTime(d: Date): string {
 }
 
 /** txnquery by our merchant transaction id, within a date range (Converge requires one for searches). */
-export function buildMerchantTxnQueryXml(
-  creds: ConvergeCredentials,
-  merchantTxnId: string,
-  since: Date,
-  until: Date,
-): string {
+function buildMerchantTxnQueryXml(creds: ConvergeCredentials, merchantTxnId: string, since: Date, until: Date): string {
   const fields: [string, string][] = [
     ['ssl_merchant_id', creds.merchantId],
     ['ssl_user_id', creds.userId],
@@ -152,34 +148,50 @@ export function buildMerchantTxnQueryXml(
   return `<txn>${fields.map(([k, v]) => `<${k}>${escapeXml(v)}</${k}>`).join('')}</txn>`;
 }
 
-const xmlUnescape = (v: string) =>
-  v
-    .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&#(\d+);/g, (_m, d: string) => String.fromCharCode(Number(d)))
-    .replace(/&amp;/g, '&');
+// Converge answers are data, not documents: every value stays a string ("0", "0042", "12.30"), attributes are
+// ignored, CDATA and entities are decoded by the parser, and <txn> is always a list.
+const xmlParser = new XMLParser({
+  parseTagValue: false,
+  ignoreAttributes: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  trimValues: true,
+  htmlEntities: true,
+  isArray: (name) => name === 'txn',
+});
+
+/** The leaf fields of one element; nested elements (Converge sends none) are not fields. */
+function leafFields(node: unknown, skip?: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!node || typeof node !== 'object') return out;
+  for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
+    if (k === skip) continue;
+    const first = Array.isArray(v) ? v[0] : v;
+    if (typeof first === 'string') out[k] = first;
+  }
+  return out;
+}
 
 /**
  * Converge's XML answers are flat: `<txnlist><ssl_txn_count>n</ssl_txn_count><txn>…</txn>…</txnlist>` for queries,
  * a single `<txn>` otherwise, and `<txn><errorCode>…</errorCode>…</txn>` for errors. Returns each <txn>'s leaf fields
- * plus the list-level fields.
+ * plus the list-level fields. Anything that is not XML (an HTML error page cut short) has neither.
  */
 export function parseConvergeXml(xml: string): { list: Record<string, string>; txns: Record<string, string>[] } {
-  const body = xml.replace(/<\?xml[^>]*\?>/, '').trim();
-  const leaves = (s: string) => {
-    const out: Record<string, string> = {};
-    for (const m of s.matchAll(/<([A-Za-z_][\w.-]*)\s*>([^<]*(?:<!\[CDATA\[[\s\S]*?\]\]>[^<]*)*)<\/\1\s*>/g)) {
-      out[m[1]!] = xmlUnescape(m[2]!).trim();
-    }
-    for (const m of s.matchAll(/<([A-Za-z_][\w.-]*)\s*\/>/g)) out[m[1]!] ??= '';
-    return out;
-  };
-  const txns = [...body.matchAll(/<txn\s*>([\s\S]*?)<\/txn\s*>/g)].map((m) => leaves(m[1]!));
-  const list = leaves(body.replace(/<txn\s*>[\s\S]*?<\/txn\s*>/g, ''));
-  return { list, txns };
+  let doc: Record<string, unknown>;
+  try {
+    doc = xmlParser.parse(xml) as Record<string, unknown>;
+  } catch {
+    return { list: {}, txns: [] };
+  }
+  const rootName = Object.keys(doc)[0];
+  if (rootName === undefined) return { list: {}, txns: [] };
+  const root = doc[rootName];
+  if (rootName === 'txn') return { list: {}, txns: (root as unknown[]).map((t) => leafFields(t)) };
+  const txns = (root && typeof root === 'object' ? ((root as { txn?: unknown[] }).txn ?? []) : []).map((t) =>
+    leafFields(t),
+  );
+  return { list: leafFields(root, 'txn'), txns };
 }
 
 const BRANDS: Record<string, string> = {
@@ -194,7 +206,7 @@ const BRANDS: Record<string, string> = {
   CUP: 'unionpay',
 };
 
-export function brandFromConverge(shortDescription: string | undefined): string | null {
+function brandFromConverge(shortDescription: string | undefined): string | null {
   const d = (shortDescription ?? '').trim().toUpperCase();
   if (!d) return null;
   return BRANDS[d] ?? d.toLowerCase();
@@ -234,7 +246,7 @@ export function transactionFromConverge(f: Record<string, string>): GatewayTrans
 }
 
 /** Plain-text token; anything else (HTML error page, JSON/XML error) is a gateway error. */
-export function parseSessionTokenAnswer(status: number, body: string): string {
+function parseSessionTokenAnswer(status: number, body: string): string {
   const text = body.trim();
   if (status < 200 || status >= 300) {
     throw new GatewayError(`The card gateway refused the session request (HTTP ${status}).`, errorCodeIn(text));

@@ -4,8 +4,7 @@ import { convergeEndpoints, createConvergeGateway } from './converge.js';
 import { createSandboxGateway } from './sandbox.js';
 import type { CardGateway } from './types.js';
 
-export type { CardGateway, GatewayTransaction, SessionTokenRequest } from './types.js';
-export { GatewayError } from './types.js';
+export type { CardGateway } from './types.js';
 
 /** Real Converge when its credentials are configured; otherwise the sandbox gateway on GATEWAY_ORIGIN. */
 export function loadGateway(opts: { config: Config; db: Db }): CardGateway {

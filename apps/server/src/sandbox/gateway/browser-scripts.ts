@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../lib/escape.js';
+import { markup, raw } from '../../lib/escape.js';
 /**
  * The sandbox's browser scripts, with the same API as Converge's Checkout.js and Elavon's 3DS2 web SDK. They are
  * served from the gateway's origin and send card data only there (never to the app's API).
@@ -132,8 +132,6 @@ export function webSdkScript(origin: string): string {
 `;
 }
 
-const esc = escapeHtml;
-
 const PAGE_STYLE = `body{font:15px/1.4 system-ui,sans-serif;margin:0;padding:16px;color:#1b1b1b}
 h1{font-size:18px;margin:0 0 8px}p{margin:0 0 10px}.es{color:#555;font-size:13px}
 .row{display:flex;gap:8px;margin-top:16px;flex-wrap:wrap}
@@ -149,7 +147,7 @@ const CHALLENGE_TEXTS = {
     title: '3-D Secure authentication',
     heading: "Sandbox Bank: verify it's you",
     confirm: (amount: string, last4: string) =>
-      `Confirm the payment of <strong>${amount}</strong> with the card ending in <strong>${last4}</strong>.`,
+      markup`Confirm the payment of <strong>${amount}</strong> with the card ending in <strong>${last4}</strong>.`,
     note: "This is the sandbox issuer's challenge: a real bank would ask for a one-time code here.",
     authenticate: 'Authenticate',
     fail: 'Fail authentication',
@@ -160,7 +158,7 @@ const CHALLENGE_TEXTS = {
     title: 'Autenticación 3-D Secure',
     heading: 'Banco de prueba: confirme que es usted',
     confirm: (amount: string, last4: string) =>
-      `Confirme el pago de <strong>${amount}</strong> con la tarjeta terminada en <strong>${last4}</strong>.`,
+      markup`Confirme el pago de <strong>${amount}</strong> con la tarjeta terminada en <strong>${last4}</strong>.`,
     note: 'Esta es la verificación del emisor de prueba: un banco real le pediría aquí un código de un solo uso.',
     authenticate: 'Autenticar',
     fail: 'Fallar la autenticación',
@@ -180,16 +178,16 @@ export function challengePage(opts: {
   const lang = opts.lang ?? 'en';
   const x = CHALLENGE_TEXTS[lang];
   const body = opts.done
-    ? `<h1>${esc(x.done[opts.done])}</h1><p>${esc(x.back)}</p>
-<script>parent.postMessage({ type: 'elavon-3ds-challenge-complete', threeDSServerTransID: ${JSON.stringify(opts.id)} }, '*');</script>`
-    : `<h1>${esc(x.heading)}</h1>
-<p>${x.confirm(esc(opts.amount), esc(opts.last4))}</p>
-<p>${esc(x.note)}</p>
+    ? markup`<h1>${x.done[opts.done]}</h1><p>${x.back}</p>
+<script>parent.postMessage({ type: 'elavon-3ds-challenge-complete', threeDSServerTransID: ${raw(JSON.stringify(opts.id).replace(/</g, '\\u003c'))} }, '*');</script>`
+    : markup`<h1>${x.heading}</h1>
+<p>${x.confirm(opts.amount, opts.last4)}</p>
+<p>${x.note}</p>
 <form method="post" class="row">
 <input type="hidden" name="lng" value="${lang}">
-<button class="ok" type="submit" name="action" value="authenticate" autofocus>${esc(x.authenticate)}</button>
-<button class="fail" type="submit" name="action" value="fail">${esc(x.fail)}</button>
+<button class="ok" type="submit" name="action" value="authenticate" autofocus>${x.authenticate}</button>
+<button class="fail" type="submit" name="action" value="fail">${x.fail}</button>
 </form>`;
-  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${esc(x.title)}</title><style>${PAGE_STYLE}</style></head><body><main>${body}</main></body></html>`;
+  return markup`<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>${x.title}</title><style>${raw(PAGE_STYLE)}</style></head><body><main>${body}</main></body></html>`.toString();
 }

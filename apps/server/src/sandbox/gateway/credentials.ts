@@ -5,8 +5,8 @@ import { getOrCreateSecret } from '../../lib/secrets.js';
  * The sandbox gateway's merchant credentials: fixed ids and a PIN generated once per database, so the app (which
  * asks for tokens and queries transactions) and the gateway (which checks them) share it without configuration.
  */
-export const SANDBOX_MERCHANT_ID = '0099999';
-export const SANDBOX_USER_ID = 'paylink_sandbox';
+const SANDBOX_MERCHANT_ID = '0099999';
+const SANDBOX_USER_ID = 'paylink_sandbox';
 
 export async function sandboxGatewayCredentials(db: Queryable) {
   const pin = await getOrCreateSecret(db, 'sandbox_gateway_pin');

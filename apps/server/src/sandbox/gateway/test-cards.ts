@@ -85,7 +85,7 @@ export const TEST_CARDS: TestCard[] = [
   },
 ];
 
-export function luhnValid(number: string): boolean {
+function luhnValid(number: string): boolean {
   if (!/^\d{12,19}$/.test(number)) return false;
   let sum = 0;
   for (let i = 0; i < number.length; i++) {

@@ -7,14 +7,14 @@
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { AuthOptions } from '@paylink/shared';
+import { patientEndpoints, type AuthOptions } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';
 import { Spinner } from '../../components/spinner';
 import { useAppDispatch, useAppSelector } from '../../store/hooks';
 import { clearSessionData } from '../../store/store';
 import { isSessionValid, signOut } from '../../store/auth-slice';
 import { setLink } from '../../store/link-slice';
-import { api } from '../../lib/api-client';
+import { call } from '../../lib/api-client';
 import { rememberLinkId } from '../../lib/link-id';
 import { useApiFailure } from '../../lib/use-api-failure';
 import { SmsSignIn } from './sms-sign-in';
@@ -62,13 +62,14 @@ export default function AuthPage() {
     const ac = new AbortController();
     (async () => {
       try {
-        const opts = await api.get<AuthOptions>('/api/auth/options', {
+        const opts = await call(patientEndpoints.authOptions, {
           query: { linkId },
           auth: false,
           signal: ac.signal,
         });
         if (opts.method === 'sms') {
-          const masked = await api.get<string>(`/api/patients/${encodeURIComponent(linkId)}/notoken`, {
+          const masked = await call(patientEndpoints.phoneToVerify, {
+            params: { linkId },
             query: { c: 'p' },
             auth: false,
             responseType: 'text',

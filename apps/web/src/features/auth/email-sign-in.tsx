@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EmailSendResult } from '@paylink/shared';
+import { patientEndpoints } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';
 import { ButtonSpinner } from '../../components/spinner';
 import { useAppConfig } from '../../lib/app-config';
-import { api } from '../../lib/api-client';
+import { call } from '../../lib/api-client';
 import { useApiFailure } from '../../lib/use-api-failure';
 import { authErrorCode, authErrorText, isLinkStateFailure } from './auth-errors';
 import { messageLanguage } from './message-language';
@@ -12,10 +12,10 @@ import { getCaptchaToken } from './turnstile';
 import { SessionExpiredNotice } from './session-expired-notice';
 
 /** The same loose shape check the server makes; the server has the last word (auth/invalid-email). */
-export const looksLikeEmail = (v: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim());
+const looksLikeEmail = (v: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim());
 
 /** The address as the server compares it: no surrounding spaces, any case. */
-export const normalizeEmail = (v: string) => v.trim().toLowerCase();
+const normalizeEmail = (v: string) => v.trim().toLowerCase();
 
 /** Used when an older server does not say how long the cooldown is. */
 const DEFAULT_RESEND_SECONDS = 30;
@@ -62,7 +62,7 @@ export function EmailSignIn(props: { linkId: string; captchaSiteKey: string | nu
           return;
         }
       }
-      const r = await api.post<EmailSendResult>('/api/auth/email/send', {
+      const r = await call(patientEndpoints.emailSend, {
         body: {
           linkId: props.linkId,
           email: email.trim(),

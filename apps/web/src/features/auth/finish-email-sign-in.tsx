@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SessionResult } from '@paylink/shared';
+import { patientEndpoints } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';
 import { ButtonSpinner } from '../../components/spinner';
 import { useAppDispatch } from '../../store/hooks';
 import { signedIn } from '../../store/auth-slice';
-import { api } from '../../lib/api-client';
+import { call } from '../../lib/api-client';
 import { useApiFailure } from '../../lib/use-api-failure';
 import { authErrorCode, authErrorText, isLinkStateFailure } from './auth-errors';
 
@@ -29,7 +29,7 @@ export function FinishEmailSignIn(props: {
     setBusy(true);
     setError(null);
     try {
-      const r = await api.post<SessionResult>('/api/auth/email/verify', {
+      const r = await call(patientEndpoints.emailVerify, {
         body: { linkId: props.linkId, oobCode: props.oobCode },
         auth: false,
       });

@@ -1,11 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { digitsOnly, type SessionResult, type SmsSendResult } from '@paylink/shared';
+import { digitsOnly, patientEndpoints } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';
 import { ButtonSpinner } from '../../components/spinner';
 import { useAppDispatch } from '../../store/hooks';
 import { signedIn } from '../../store/auth-slice';
-import { api } from '../../lib/api-client';
+import { call } from '../../lib/api-client';
 import { useApiFailure } from '../../lib/use-api-failure';
 import { authErrorCode, authErrorText, isLinkStateFailure } from './auth-errors';
 import { messageLanguage } from './message-language';
@@ -63,7 +63,7 @@ export function SmsSignIn(props: {
           return;
         }
       }
-      const r = await api.post<SmsSendResult>('/api/auth/sms/send', {
+      const r = await call(patientEndpoints.smsSend, {
         body: { linkId: props.linkId, lng: messageLanguage(i18n.language), ...(captchaToken ? { captchaToken } : {}) },
         auth: false,
       });
@@ -85,7 +85,7 @@ export function SmsSignIn(props: {
     setVerifying(true);
     setError(null);
     try {
-      const r = await api.post<SessionResult>('/api/auth/sms/verify', {
+      const r = await call(patientEndpoints.smsVerify, {
         body: { linkId: props.linkId, code },
         auth: false,
       });

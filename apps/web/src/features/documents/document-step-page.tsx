@@ -17,14 +17,14 @@ import { useStepNavigation } from '../../lib/use-step-navigation';
 export type DocumentKind = 'invoice' | 'patientId' | 'payorId' | 'contract';
 
 /** Frame heights (decision 0032): the contract's 575 px is the spec's; the others fill most of a phone screen. */
-export const FRAME_HEIGHTS: Record<DocumentKind, number | string> = {
+const FRAME_HEIGHTS: Record<DocumentKind, number | string> = {
   invoice: 'clamp(480px, 72vh, 900px)',
   patientId: 'clamp(520px, 75vh, 900px)',
   payorId: 'clamp(520px, 75vh, 900px)',
   contract: 575,
 };
 
-export function IdInstructions(props: { payor?: boolean }) {
+function IdInstructions(props: { payor?: boolean }) {
   const { t } = useTranslation('steps');
   return (
     <section className="mb-3 id-instructions-section">

@@ -26,7 +26,7 @@ const EDITING_KEYS = new Set([
 ]);
 
 /** Whether a key press may reach the field. */
-export function isAllowedAmountKey(e: { key: string; ctrlKey?: boolean; metaKey?: boolean; altKey?: boolean }) {
+function isAllowedAmountKey(e: { key: string; ctrlKey?: boolean; metaKey?: boolean; altKey?: boolean }) {
   if (e.ctrlKey || e.metaKey || e.altKey) return true;
   return /^[0-9]$/.test(e.key) || EDITING_KEYS.has(e.key);
 }

@@ -3,13 +3,12 @@
  * continue check. 200 → restore the step list and patient data, mark the session as continuing and go to
  * currentRoutePath; 404 → load fresh patient info; 401 → routed by message (useApiFailure).
  */
-import type { ContinueCheck, PatientInfo } from '@paylink/shared';
-import { StepRoutes } from '@paylink/shared';
+import { patientEndpoints, StepRoutes } from '@paylink/shared';
 import { clearSessionData, type AppDispatch } from '../../store/store';
 import { setPatient } from '../../store/patient-slice';
 import { setSteps } from '../../store/step-production-slice';
 import { setContinue } from '../../store/continue-slice';
-import { ApiError, api } from '../../lib/api-client';
+import { ApiError, call } from '../../lib/api-client';
 
 /** continue: go to routePath; restored: patient data came back but the patient is still on /patientinfo; fresh: 404. */
 export type LoadOutcome = { kind: 'continue'; routePath: string } | { kind: 'restored' } | { kind: 'fresh' };
@@ -21,10 +20,9 @@ export async function continueCheck(opts: {
   signal?: AbortSignal;
 }): Promise<LoadOutcome> {
   const { linkId, dispatch, signal } = opts;
-  const id = encodeURIComponent(linkId);
   clearSessionData(dispatch);
   try {
-    const c = await api.get<ContinueCheck>(`/api/linksteps/script/${id}/check`, { signal });
+    const c = await call(patientEndpoints.continueCheck, { params: { linkId }, signal });
     dispatch(setSteps(c.linkStepScript));
     dispatch(
       setPatient({
@@ -52,8 +50,7 @@ export async function loadPatientInfo(opts: {
 }): Promise<LoadOutcome> {
   const outcome = await continueCheck(opts);
   if (outcome.kind !== 'fresh') return outcome;
-  const id = encodeURIComponent(opts.linkId);
-  const info = await api.get<PatientInfo>(`/api/patients/patientinfo/${id}`, { signal: opts.signal });
+  const info = await call(patientEndpoints.patientInfo, { params: { linkId: opts.linkId }, signal: opts.signal });
   opts.dispatch(setPatient(info));
   return { kind: 'fresh' };
 }

@@ -6,14 +6,14 @@
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PaymentSource, PaymentType, amountRule, type LinkStep } from '@paylink/shared';
+import { patientEndpoints, PaymentSource, PaymentType, amountRule } from '@paylink/shared';
 import { useAppDispatch, useAppSelector } from '../../store/hooks';
 import { ButtonSpinner } from '../../components/spinner';
 import { isSessionValid } from '../../store/auth-slice';
 import { updatePatient, type PatientRecord } from '../../store/patient-slice';
 import { setSteps } from '../../store/step-production-slice';
 import { setContinue } from '../../store/continue-slice';
-import { api, type ApiError } from '../../lib/api-client';
+import { type ApiError, call } from '../../lib/api-client';
 import { useApiFailure } from '../../lib/use-api-failure';
 import { formatPhone } from '../../lib/format-phone';
 import { AmountField, amountVerdict } from './amount-field';
@@ -21,7 +21,7 @@ import { AmountField, amountVerdict } from './amount-field';
 const str = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
 
 /** The ids sent on submit (spec section 5 "Defaults on submit"). */
-export function submittedChoice(opts: { locked: boolean; paymentType: string; paymentSource: string }) {
+function submittedChoice(opts: { locked: boolean; paymentType: string; paymentSource: string }) {
   const paymentTypeId = opts.locked ? PaymentType.Payment : Number(opts.paymentType) || PaymentType.Deposit;
   const paymentSourceId = Number(opts.paymentSource) || PaymentSource.Patient;
   return { paymentTypeId, paymentSourceId };
@@ -57,8 +57,10 @@ export function PatientInfoForm(props: { patient: PatientRecord; onError: (e: Ap
     const { paymentTypeId, paymentSourceId } = submittedChoice({ locked, paymentType, paymentSource });
     const paymentAmount = Number(amount);
     try {
-      await api.post('/api/linkpaymenthistory', { body: { linkId, paymentTypeId, paymentSourceId, paymentAmount } });
-      const steps = await api.post<LinkStep[]>('/api/linksteps/script', {
+      await call(patientEndpoints.recordPaymentChoice, {
+        body: { linkId, paymentTypeId, paymentSourceId, paymentAmount },
+      });
+      const steps = await call(patientEndpoints.createStepList, {
         query: { linkId, paymentTypeId, paymentSourceId, paymentAmount },
       });
       dispatch(setSteps(steps));

@@ -3,10 +3,10 @@
  * Messages are translation keys in the `payment` namespace (English texts in the comments are the spec's).
  */
 
-export const CARD_NUMBER_MAX = 16;
-export const CARD_NUMBER_MIN = 13;
-export const EXPIRY_LENGTH = 4;
-export const CVC_MIN = 3;
+const CARD_NUMBER_MAX = 16;
+const CARD_NUMBER_MIN = 13;
+const EXPIRY_LENGTH = 4;
+const CVC_MIN = 3;
 export const CVC_MAX = 4;
 
 export type CardBrand =

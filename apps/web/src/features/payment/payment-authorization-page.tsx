@@ -32,7 +32,7 @@ import { useCardPayment } from './use-card-payment';
 import './payment.css';
 
 /** The spec's payment authorisation frame height. */
-export const AUTHORIZATION_FRAME_HEIGHT = 400;
+const AUTHORIZATION_FRAME_HEIGHT = 400;
 
 /** Messages that only mean "not finished yet": shown after the field is left, not while typing. */
 const INCOMPLETE = new Set([

@@ -6,11 +6,19 @@
  */
 import { useCallback, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { centsToDecimalString, dollarsToCents, PaymentSource, StepStatus, type LinkStep } from '@paylink/shared';
+import {
+  patientEndpoints,
+  centsToDecimalString,
+  dollarsToCents,
+  PaymentSource,
+  StepStatus,
+  type ConfirmPaymentResult,
+  type LinkStep,
+} from '@paylink/shared';
 import { useAppConfig } from '../../lib/app-config';
 import { useAppDispatch } from '../../store/hooks';
 import { persistor } from '../../store/store';
-import { api, ApiError, NetworkError } from '../../lib/api-client';
+import { ApiError, NetworkError, call } from '../../lib/api-client';
 import { useApiFailure } from '../../lib/use-api-failure';
 import { setPayment } from '../../store/payment-slice';
 import { updateStepStatus } from '../../store/step-production-slice';
@@ -31,7 +39,7 @@ export interface CardPaymentOptions {
 }
 
 /** Waits between confirmation retries: about 30 s in all. */
-export const CONFIRM_BACKOFF_MS = [1000, 2000, 4000, 8000, 15000];
+const CONFIRM_BACKOFF_MS = [1000, 2000, 4000, 8000, 15000];
 /** While the server checks an earlier attempt with the gateway (409 payment_checking), ask again this often. */
 const CHECKING_POLL_MS = 3000;
 const CHECKING_MAX_POLLS = 60;
@@ -68,13 +76,13 @@ export function useCardPayment(opts: CardPaymentOptions) {
       const payorEmail = payorPays ? card.PayorEmail.trim() : '';
       // The patient's receipt goes to the address on the page ('' = by SMS); the server says what it sent.
       const receiptEmail = payorPays ? undefined : card.ReceiptEmail.trim();
-      let result: { amount?: number; receipt?: { channel?: string; to?: string | null } } | undefined;
+      let result: ConfirmPaymentResult | undefined;
       // The card is charged: a lost answer or a server that cannot reach the gateway yet is retried with backoff
       // for about half a minute (a phone on a train); the server records one approval once, however often told, and
       // keeps confirming on its own after we give up.
       for (let attempt = 0; ; attempt++) {
         try {
-          result = await api.put<typeof result>('/api/linkpaymenthistory', {
+          result = await call(patientEndpoints.confirmPayment, {
             body: { linkId, transactionId, payorFullName: card.FullName.trim(), payorEmail, receiptEmail },
           });
           break;
@@ -116,11 +124,10 @@ export function useCardPayment(opts: CardPaymentOptions) {
     (outcome: FailedOutcome, card: CardForm) => {
       if (!step) return;
       // Logging must never hide the modal from the patient.
-      api
-        .post(`/api/linkpaymenthistory/${encodeURIComponent(linkId)}/log`, {
-          body: { linkStepId: step.linkStepId, payload: paymentLogPayload(outcome, { cardNumber: card.CardNumber }) },
-        })
-        .catch(() => undefined);
+      call(patientEndpoints.logPaymentResponse, {
+        params: { linkId },
+        body: { linkStepId: step.linkStepId, payload: paymentLogPayload(outcome, { cardNumber: card.CardNumber }) },
+      }).catch(() => undefined);
     },
     [linkId, step],
   );
@@ -148,7 +155,7 @@ export function useCardPayment(opts: CardPaymentOptions) {
         let sessionToken = '';
         for (let poll = 0; ; poll++) {
           try {
-            sessionToken = await api.post<string>('/api/converge', {
+            sessionToken = await call(patientEndpoints.paymentSession, {
               query: { amount: centsToDecimalString(amountCents) },
               responseType: 'text',
             });

@@ -1,0 +1,51 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASSETS_DIR } from './modules/signing/documents.js';
+import { ROOT, startServerProcess, stopServerProcesses, type ServerProcess } from '../test/support/server-process.js';
+
+// `npm run serve` runs the compiled server (scripts/build-server.ts) when it is up to date: it must behave as the
+// TypeScript sources do, paths and worker threads included.
+let server: ServerProcess;
+beforeAll(async () => {
+  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-server.ts'], { cwd: ROOT, stdio: 'pipe' });
+  server = await startServerProcess({}, 'paylink-compiled-', [
+    '--conditions=paylink-build',
+    'apps/server/dist/main.js',
+  ]);
+}, 120_000);
+afterAll(() => stopServerProcesses());
+
+describe('the compiled server', () => {
+  it('starts, migrates and seeds, and answers the health check and a patient call', async () => {
+    const health = await fetch(`${server.loopbackUrl}/healthz`);
+    expect(await health.json()).toMatchObject({ status: 'ok', database: 'up' });
+    const id = /Patient pays \(deposit\)\s+active.*auth\?id=([A-Za-z0-9_-]+)/.exec(server.output())?.[1];
+    expect(id, server.output()).toBeTruthy();
+    const r = await fetch(`${server.loopbackUrl}/api/patients/${id}/notoken?c=p`, {
+      headers: { 'x-api-key': 'paylink-sandbox-api-key' },
+    });
+    expect(r.status).toBe(200);
+    expect(await r.text()).toMatch(/\*\*\*.*\d{4}$/);
+  });
+
+  it('converts a HEIC photo in its worker thread, compiled as well', () => {
+    const pool = path.join(ROOT, 'apps/server/dist/modules/signing/normalise-upload-pool.js');
+    const heic = path.join(ASSETS_DIR, 'test-fixtures', 'id-photo.heic');
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--conditions=paylink-build',
+        '--input-type=module',
+        '-e',
+        `import fs from 'node:fs';
+         const { normaliseInWorker } = await import(${JSON.stringify(pool)});
+         const r = await normaliseInWorker(fs.readFileSync(${JSON.stringify(heic)}));
+         console.log(r.originalMime, r.mime, r.bytes.length > 1000);
+         process.exit(0);`,
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect(out.trim()).toBe('image/heic image/jpeg true');
+  }, 60_000);
+});

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db, Queryable } from '../../db/client.js';
+import { seedLink } from '../../seed/sample-links.js';
+import { apiHeaders, createTestApp, mintPatientToken } from '../../../test/support/context.js';
+import { USABLE_LINK_SQL, linkState, type LinkRow } from './link-queries.js';
+
+let t: Awaited<ReturnType<typeof createTestApp>>;
+let realDb: Db;
+/** Statements sent to the database since the last reset (a transaction counts its BEGIN and COMMIT). */
+let trips = 0;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  realDb = t.ctx.db;
+  const counted = (q: Queryable): Queryable => ({
+    query: (sql, params, options) => {
+      trips++;
+      return q.query(sql, params, options);
+    },
+  });
+  // The routes read ctx.db per request: count what they send through the real database.
+  t.ctx.db = {
+    kind: realDb.kind,
+    ...counted(realDb),
+    transaction: (fn) => {
+      trips += 2;
+      return realDb.transaction((tx) => fn({ ...counted(tx), exec: (sql) => tx.exec(sql) }));
+    },
+    exec: (sql) => realDb.exec(sql),
+    close: () => realDb.close(),
+  } as Db;
+});
+afterAll(async () => {
+  t.ctx.db = realDb;
+  await t.close();
+});
+
+async function newLink(withSteps = false) {
+  const { link } = await seedLink(t.ctx, {});
+  const token = await mintPatientToken(t.ctx, link.id);
+  const headers = apiHeaders(t.ctx, token);
+  if (withSteps) {
+    const body = { linkId: link.id, paymentTypeId: 1, paymentSourceId: 1, paymentAmount: 500 };
+    const r = await t.app.inject({ method: 'POST', url: '/api/linkpaymenthistory', headers, payload: body });
+    expect(r.statusCode, r.body).toBeLessThan(300);
+    const q = new URLSearchParams({ linkId: link.id, paymentTypeId: '1', paymentSourceId: '1', paymentAmount: '500' });
+    const s = await t.app.inject({ method: 'POST', url: `/api/linksteps/script?${q}`, headers, payload: {} });
+    expect(s.statusCode, s.body).toBeLessThan(300);
+  }
+  return { id: link.id, token, headers };
+}
+
+async function audits(linkId: string, action: string): Promise<Array<{ actor_type: string; actor_id: string }>> {
+  const r = await realDb.query<{ actor_type: string; actor_id: string }>(
+    'select actor_type, actor_id from audit_event where link_id = $1 and action = $2',
+    [linkId, action],
+  );
+  return r.rows;
+}
+
+describe('patient reads: one round trip to the database (issue 17)', () => {
+  it('GET patientinfo sends one statement: session, link, payment and its audit row', async () => {
+    const l = await newLink();
+    trips = 0;
+    const r = await t.app.inject({ url: `/api/patients/patientinfo/${l.id}`, headers: l.headers });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(trips).toBe(1);
+    expect(r.json()).toMatchObject({ firstName: expect.any(String), paymentAmount: null });
+    const rows = await audits(l.id, 'patient.info_read');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.actor_type).toBe('link');
+  });
+
+  it('GET check sends one statement when no payment attempt awaits reconciliation', async () => {
+    const l = await newLink(true);
+    trips = 0;
+    const r = await t.app.inject({ url: `/api/linksteps/script/${l.id}/check`, headers: l.headers });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(trips).toBe(1);
+    expect(r.json()).toMatchObject({ paymentAmount: 500, currentRoutePath: expect.any(String) });
+    expect(r.json().linkStepScript.length).toBeGreaterThan(0);
+    expect(await audits(l.id, 'steps.continue_check')).toHaveLength(1);
+  });
+
+  it('GET check without a step list answers 404 and writes no audit row', async () => {
+    const l = await newLink();
+    const r = await t.app.inject({ url: `/api/linksteps/script/${l.id}/check`, headers: l.headers });
+    expect(r.statusCode).toBe(404);
+    expect(await audits(l.id, 'steps.continue_check')).toHaveLength(0);
+  });
+
+  it('GET notoken sends one statement and audits once per hour', async () => {
+    const l = await newLink();
+    trips = 0;
+    const r = await t.app.inject({ url: `/api/patients/${l.id}/notoken?c=p`, headers: apiHeaders(t.ctx) });
+    expect(r.statusCode).toBe(200);
+    expect(trips).toBe(1);
+    await t.app.inject({ url: `/api/patients/${l.id}/notoken?c=p`, headers: apiHeaders(t.ctx) });
+    expect(await audits(l.id, 'patient.phone_lookup')).toHaveLength(1);
+  });
+
+  it('a revoked session is refused 401 and leaves no audit row', async () => {
+    const l = await newLink();
+    await realDb.query('update patient_session set revoked_at = now() where link_id = $1', [l.id]);
+    const r = await t.app.inject({ url: `/api/patients/patientinfo/${l.id}`, headers: l.headers });
+    expect(r.statusCode).toBe(401);
+    expect(r.json().message).toMatch(/session has ended/);
+    expect(await audits(l.id, 'patient.info_read')).toHaveLength(0);
+  });
+
+  it('another link is 403 for a live session and 401 for a revoked one', async () => {
+    const a = await newLink();
+    const b = await newLink();
+    const r = await t.app.inject({ url: `/api/patients/patientinfo/${b.id}`, headers: a.headers });
+    expect(r.statusCode).toBe(403);
+    await realDb.query('update patient_session set revoked_at = now() where link_id = $1', [a.id]);
+    const r2 = await t.app.inject({ url: `/api/linksteps/script/${b.id}/check`, headers: a.headers });
+    expect(r2.statusCode).toBe(401);
+    expect(await audits(b.id, 'patient.info_read')).toHaveLength(0);
+  });
+
+  it.each([
+    ['expired', `update link set expires_at = now() - interval '1 minute' where id = $1`, 'Link Expired.'],
+    [
+      'cancelled',
+      `update link set status = 'cancelled', cancelled_at = now() where id = $1`,
+      'Link has been Cancelled.',
+    ],
+    ['completed', `update link set status = 'completed', completed_at = now() where id = $1`, 'Process has completed.'],
+  ])('a %s link answers its 401 text and writes no audit row', async (_state, sql, text) => {
+    const l = await newLink(true);
+    await realDb.query(sql, [l.id]);
+    for (const url of [`/api/patients/patientinfo/${l.id}`, `/api/linksteps/script/${l.id}/check`]) {
+      const r = await t.app.inject({ url, headers: l.headers });
+      expect(r.statusCode).toBe(401);
+      expect(r.body).toBe(text);
+    }
+    expect(await audits(l.id, 'patient.info_read')).toHaveLength(0);
+    expect(await audits(l.id, 'steps.continue_check')).toHaveLength(0);
+  });
+
+  it('the SQL usability rule agrees with linkState on every state', async () => {
+    for (const status of ['active', 'cancelled', 'completed'] as const) {
+      for (const offset of ['-1 minute', '1 minute']) {
+        const r = await realDb.query<{ usable: boolean; expires_at: Date; now: Date }>(
+          `select ${USABLE_LINK_SQL('l')} as usable, l.expires_at, now() as now
+             from (select $1::text as status, now() + $2::interval as expires_at) l`,
+          [status, offset],
+        );
+        const row = r.rows[0]!;
+        const js = linkState(
+          { status, expires_at: row.expires_at } as Pick<LinkRow, 'status' | 'expires_at'>,
+          new Date(row.now),
+        );
+        expect(row.usable, `${status} ${offset}`).toBe(js === 'active');
+      }
+    }
+  });
+});

@@ -1,0 +1,279 @@
+import fs from 'node:fs/promises';
+import { PDFDocument } from 'pdf-lib';
+import type { Config } from '../../config.js';
+import type { Queryable } from '../../db/client.js';
+import { AppError } from '../../lib/errors.js';
+import { writeAudit, type Actor } from '../../lib/audit.js';
+import type { DocumentStorage } from '../../providers/storage/types.js';
+import { SAMPLE_CONTRACT, SAMPLE_CONTRACT_ES } from './documents.js';
+import { ownBytes } from './pdf-writer.js';
+import type { Lang } from './sign-texts.js';
+import { sha256Hex, type SubmissionRow } from './submission-queries.js';
+import type { ContractSnapshot, ContractSource } from './types.js';
+
+/**
+ * The practice's contract per language (docs/decisions/0165, 0168). Precedence for each language: the console's upload,
+ * else CONTRACT_PDF_PATH(_ES), else the bundled sample; a Spanish reader of a practice that gave only an English
+ * contract (uploaded or env) gets that one with the visible Spanish note (`fallback`).
+ */
+const CONTRACT_LANGS = ['en', 'es'] as const;
+
+export interface PracticeContractRow {
+  lang: Lang;
+  storage_key: string;
+  sha256: string;
+  file_name: string;
+  size_bytes: number;
+  page_count: number;
+  uploaded_by: string | null;
+  uploaded_at: Date;
+}
+
+/** Where the contract a reader of one language gets comes from, before its bytes are read. */
+export interface ContractRef {
+  source: ContractSource;
+  /** The English contract shown to a Spanish reader: the page says so in Spanish. */
+  fallback: boolean;
+  upload?: PracticeContractRow;
+  path?: string;
+}
+
+export interface ResolvedContract {
+  bytes: Uint8Array;
+  sha256: string;
+  fallback: boolean;
+}
+
+type EnvPaths = Pick<Config, 'CONTRACT_PDF_PATH' | 'CONTRACT_PDF_PATH_ES'>;
+
+const contractKey = (sha256: string) => `contracts/${sha256}.pdf`;
+
+async function listPracticeContracts(q: Queryable): Promise<Partial<Record<Lang, PracticeContractRow>>> {
+  const r = await q.query<PracticeContractRow>('select * from practice_contract');
+  return Object.fromEntries(r.rows.map((row) => [row.lang, row]));
+}
+
+/** Pure precedence, given the uploads and the env (tested through the routes and the signing pages). */
+function pickContract(uploads: Partial<Record<Lang, PracticeContractRow>>, config: EnvPaths, lang: Lang): ContractRef {
+  const english = (fallback: boolean): ContractRef | null =>
+    uploads.en
+      ? { source: 'upload', fallback, upload: uploads.en }
+      : config.CONTRACT_PDF_PATH
+        ? { source: 'env', fallback, path: config.CONTRACT_PDF_PATH }
+        : null;
+  if (lang === 'es') {
+    if (uploads.es) return { source: 'upload', fallback: false, upload: uploads.es };
+    if (config.CONTRACT_PDF_PATH_ES) return { source: 'env', fallback: false, path: config.CONTRACT_PDF_PATH_ES };
+    return english(true) ?? { source: 'sample', fallback: false, path: SAMPLE_CONTRACT_ES };
+  }
+  return english(false) ?? { source: 'sample', fallback: false, path: SAMPLE_CONTRACT };
+}
+
+export async function contractInEffect(q: Queryable, config: EnvPaths, lang: Lang): Promise<ContractRef> {
+  return pickContract(await listPracticeContracts(q), config, lang);
+}
+
+async function storedBytes(storage: DocumentStorage, key: string, sha256: string): Promise<Uint8Array> {
+  const bytes = await storage.get(key);
+  // A contract that is gone or altered in storage must not be shown as the one recorded: fail loudly (500, logged).
+  if (!bytes || sha256Hex(bytes) !== sha256) throw new Error(`Stored contract missing or altered: ${key}`);
+  return ownBytes(bytes);
+}
+
+export async function readContract(storage: DocumentStorage, ref: ContractRef): Promise<ResolvedContract> {
+  if (ref.upload) {
+    const bytes = await storedBytes(storage, ref.upload.storage_key, ref.upload.sha256);
+    return { bytes, sha256: ref.upload.sha256, fallback: ref.fallback };
+  }
+  const bytes = ownBytes(await fs.readFile(ref.path!));
+  return { bytes, sha256: sha256Hex(bytes), fallback: ref.fallback };
+}
+
+/** Keys already written by this process (contract blobs are content-addressed and never deleted, so it stays true). */
+const knownKeys = new WeakMap<DocumentStorage, Set<string>>();
+
+/**
+ * Fixes, for a contract submission being prepared, the contract of each language: an env or sample file is copied into
+ * storage under its hash, so a later upload or a changed env file alters neither an open nor a signed contract.
+ */
+export async function snapshotContracts(
+  q: Queryable,
+  config: EnvPaths,
+  storage: DocumentStorage,
+): Promise<ContractSnapshot> {
+  const uploads = await listPracticeContracts(q);
+  const out = {} as ContractSnapshot;
+  for (const lang of CONTRACT_LANGS) {
+    const ref = pickContract(uploads, config, lang);
+    if (ref.upload) {
+      out[lang] = { key: ref.upload.storage_key, sha256: ref.upload.sha256, fallback: ref.fallback, source: 'upload' };
+      continue;
+    }
+    const { bytes, sha256 } = await readContract(storage, ref);
+    const key = contractKey(sha256);
+    let known = knownKeys.get(storage);
+    if (!known) knownKeys.set(storage, (known = new Set()));
+    if (!known.has(key)) {
+      await storage.put(key, bytes, 'application/pdf');
+      known.add(key);
+    }
+    out[lang] = { key, sha256, fallback: ref.fallback, source: ref.source };
+  }
+  return out;
+}
+
+/** The contract a reader of `lang` reads and signs on this submission: its snapshot, else (older rows) the current one. */
+export async function contractForSubmission(
+  q: Queryable,
+  ctx: { config: EnvPaths; storage: DocumentStorage },
+  submission: Pick<SubmissionRow, 'contract_snapshot'>,
+  lang: Lang,
+): Promise<ResolvedContract> {
+  const snap = submission.contract_snapshot?.[lang];
+  if (snap) {
+    return {
+      bytes: await storedBytes(ctx.storage, snap.key, snap.sha256),
+      sha256: snap.sha256,
+      fallback: snap.fallback,
+    };
+  }
+  return readContract(ctx.storage, await contractInEffect(q, ctx.config, lang));
+}
+
+// ---- The console's uploads ----
+
+export type ContractProblem = 'not_pdf' | 'too_large' | 'unreadable' | 'no_pages' | 'encrypted' | 'empty';
+
+export class ContractRefused extends AppError {
+  constructor(
+    readonly problem: ContractProblem,
+    message: string,
+  ) {
+    super(`contract_${problem}`, message);
+    this.name = 'ContractRefused';
+  }
+}
+
+/** The checks an uploaded contract passes before anything is stored: a real, readable PDF with pages, within the limit. */
+export async function checkContractPdf(bytes: Uint8Array, maxMb: number): Promise<{ pageCount: number }> {
+  if (bytes.length === 0) throw new ContractRefused('empty', 'Choose a PDF file to upload.');
+  if (bytes.length > maxMb * 1024 * 1024) {
+    throw new ContractRefused('too_large', `The file is larger than ${maxMb} MB.`);
+  }
+  if (Buffer.from(bytes.subarray(0, 5)).toString('latin1') !== '%PDF-') {
+    throw new ContractRefused('not_pdf', 'The file is not a PDF. Upload the contract as a PDF file.');
+  }
+  const encrypted = () =>
+    new ContractRefused('encrypted', 'The PDF is password-protected. Upload a copy without a password.');
+  let pageCount: number;
+  try {
+    // pdf-lib is lenient: a damaged file may load and fail later, so reading the page tree is part of the check.
+    const doc = await PDFDocument.load(ownBytes(bytes), { updateMetadata: false });
+    if (doc.isEncrypted) throw encrypted();
+    pageCount = doc.getPageCount();
+    if (pageCount > 0) doc.getPage(0).getSize();
+  } catch (err) {
+    if (err instanceof ContractRefused) throw err;
+    if (/encrypt/i.test((err as Error).message)) throw encrypted();
+    throw new ContractRefused('unreadable', 'The PDF could not be read. Export it again and upload the new file.');
+  }
+  if (pageCount < 1) throw new ContractRefused('no_pages', 'The PDF has no pages.');
+  return { pageCount };
+}
+
+/** File names are shown back to staff: printable, short, no path. */
+export function cleanFileName(name: string | undefined, lang: Lang): string {
+  const base = (name ?? '').split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim();
+  return (clean || `contract-${lang}.pdf`).slice(0, 200);
+}
+
+export async function setPracticeContract(
+  q: Queryable,
+  storage: DocumentStorage,
+  o: { lang: Lang; bytes: Uint8Array; fileName: string; pageCount: number; userId: string; actor: Actor },
+): Promise<void> {
+  const sha256 = sha256Hex(o.bytes);
+  const key = contractKey(sha256);
+  // Content-addressed: re-uploading a file writes the same key; the blob is never deleted (submissions point at it).
+  await storage.put(key, o.bytes, 'application/pdf');
+  const before = (await listPracticeContracts(q))[o.lang] ?? null;
+  await q.query(
+    `insert into practice_contract (lang, storage_key, sha256, file_name, size_bytes, page_count, uploaded_by)
+     values ($1, $2, $3, $4, $5, $6, $7)
+     on conflict (lang) do update set storage_key = excluded.storage_key, sha256 = excluded.sha256,
+       file_name = excluded.file_name, size_bytes = excluded.size_bytes, page_count = excluded.page_count,
+       uploaded_by = excluded.uploaded_by, uploaded_at = now()`,
+    [o.lang, key, sha256, o.fileName, o.bytes.length, o.pageCount, o.userId],
+  );
+  await writeAudit(q, {
+    ...o.actor,
+    action: 'practice.contract_uploaded',
+    details: {
+      lang: o.lang,
+      fileName: o.fileName,
+      sizeBytes: o.bytes.length,
+      pageCount: o.pageCount,
+      sha256,
+      replaced: before ? { fileName: before.file_name, sha256: before.sha256 } : null,
+    },
+  });
+}
+
+/** Removes the upload of one language (back to the env's file or the sample). False when there was none. */
+export async function removePracticeContract(q: Queryable, o: { lang: Lang; actor: Actor }): Promise<boolean> {
+  const r = await q.query<PracticeContractRow>('delete from practice_contract where lang = $1 returning *', [o.lang]);
+  const removed = r.rows[0];
+  if (!removed) return false;
+  await writeAudit(q, {
+    ...o.actor,
+    action: 'practice.contract_removed',
+    details: { lang: o.lang, fileName: removed.file_name, sha256: removed.sha256 },
+  });
+  return true;
+}
+
+export interface ContractStatus {
+  lang: Lang;
+  source: ContractSource;
+  /** Spanish readers get the English contract with a note. */
+  fallback: boolean;
+  upload: {
+    fileName: string;
+    sizeBytes: number;
+    pageCount: number;
+    sha256: string;
+    uploadedAt: string;
+    uploadedBy: string | null;
+  } | null;
+}
+
+/** What the console shows: for each language, which contract readers get now (new links) and the upload, if any. */
+export async function contractStatuses(q: Queryable, config: EnvPaths): Promise<ContractStatus[]> {
+  const uploads = await listPracticeContracts(q);
+  const names = await q.query<{ id: string; name: string; email: string }>(
+    'select id, name, email from staff_user where id = any($1::uuid[])',
+    [Object.values(uploads).flatMap((u) => (u?.uploaded_by ? [u.uploaded_by] : []))],
+  );
+  const who = new Map(names.rows.map((n) => [n.id, n.name || n.email]));
+  return CONTRACT_LANGS.map((lang) => {
+    const ref = pickContract(uploads, config, lang);
+    const u = uploads[lang];
+    return {
+      lang,
+      source: ref.source,
+      fallback: ref.fallback,
+      upload: u
+        ? {
+            fileName: u.file_name,
+            sizeBytes: u.size_bytes,
+            pageCount: u.page_count,
+            sha256: u.sha256,
+            uploadedAt: new Date(u.uploaded_at).toISOString(),
+            uploadedBy: u.uploaded_by ? (who.get(u.uploaded_by) ?? null) : null,
+          }
+        : null,
+    };
+  });
+}

@@ -1,0 +1,108 @@
+// Issue 16, item 3 (decision 0168): an admin uploads the practice's Spanish contract in the console's Settings, sees it
+// in effect (file name, size), a non-PDF is refused with a message, and a patient reading in Spanish then gets that
+// contract in the signing frame, without the "only in English" note.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { expectAccessible } from '../support/a11y.js';
+import { createLink } from '../support/admin.js';
+import { consoleSignIn, createStaff } from '../support/console.js';
+import {
+  expectRoute,
+  nextButton,
+  nextStep,
+  openLink,
+  sayRe,
+  signDocumentStep,
+  signingFrame,
+  signInBySms,
+  submitPatientInfo,
+  uploadIdStep,
+  type Flow,
+} from '../support/flows.js';
+import type { RunningProduct } from '../support/server.js';
+import { inSession, PHONE } from '../support/session.js';
+import { setUpProduct } from '../support/suite.js';
+import { eventually } from '../support/wait.js';
+
+let product: RunningProduct;
+let browser: Browser;
+setUpProduct((p, b) => ((product = p), (browser = b)));
+
+// Any real PDF stands for the practice's Spanish contract; the English sample is easy to tell from the Spanish one.
+const CONTRACT = fs.readFileSync(
+  path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/server/assets/sample-contract.pdf'),
+);
+
+async function allLoaded(page: Page) {
+  await eventually(
+    async () =>
+      (await page
+        .getByRole('status')
+        .filter({ hasText: /Loading|Cargando/ })
+        .count()) === 0,
+    {
+      message: 'every section of Settings loaded',
+    },
+  );
+}
+
+test('console: an admin uploads the Spanish contract; a Spanish reader signs that contract', async (t) => {
+  const admin = await createStaff(product, 'admin');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  try {
+    const page = await context.newPage();
+    await consoleSignIn(page, product, admin);
+    await page.goto(`${product.baseUrl}/console/settings`);
+    await page.getByRole('heading', { level: 2, name: 'Contract' }).waitFor();
+    await allLoaded(page);
+    const spanish = page.getByRole('group', { name: 'Spanish contract' });
+    await spanish.getByText('the sample contract that comes with Paylink', { exact: false }).waitFor();
+    await expectAccessible(page, 'console settings, contracts');
+
+    const input = spanish.getByLabel('Upload a new Spanish contract');
+    await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a contract') });
+    await spanish.getByRole('button', { name: 'Upload (Spanish)' }).click();
+    await spanish.getByRole('alert').getByText('This file is not a PDF.', { exact: false }).waitFor();
+
+    await input.setInputFiles({ name: 'contrato-clinica.pdf', mimeType: 'application/pdf', buffer: CONTRACT });
+    await spanish.getByRole('button', { name: 'Upload (Spanish)' }).click();
+    await spanish.getByRole('status').getByText('Contract uploaded.', { exact: false }).waitFor();
+    await spanish.getByText(/contrato-clinica\.pdf \(\d+(\.\d)? KB, \d+ pages\), uploaded .* by Test admin/).waitFor();
+    assert.equal(await spanish.getByRole('button', { name: /^Remove upload/ }).count(), 1);
+    const view = await spanish.getByRole('link', { name: /^View/ }).getAttribute('href');
+    const pdf = await page.request.get(view!);
+    assert.equal(pdf.headers()['content-type'], 'application/pdf');
+    assert.equal((await pdf.body()).length, CONTRACT.length);
+    await expectAccessible(page, 'console settings, Spanish contract uploaded');
+  } finally {
+    await context.close();
+  }
+
+  // A new link, read in Spanish: the contract frame shows the uploaded contract, with no "only in English" note.
+  const link = await createLink(product, { firstName: 'Lucía', lastName: 'Ortega', language: 'es' });
+  await inSession(t, browser, product, { viewport: PHONE, locale: 'es-US' }, async ({ page }) => {
+    const f: Flow = { page, product, link, lng: 'es' };
+    await openLink(f);
+    await signInBySms(f);
+    await page.getByLabel(sayRe('es', 'patientInfo.amount')).fill('500');
+    await submitPatientInfo(f);
+    for (let guard = 0; guard < 4; guard++) {
+      await page.waitForURL((u) => u.pathname !== '/patientinfo', { waitUntil: 'commit' });
+      const route = new URL(page.url()).pathname;
+      if (route === '/patientcontract') break;
+      await nextButton(f).waitFor();
+      if (route === '/patientiddocs') await uploadIdStep(f, { seed: guard + 1 });
+      else await signDocumentStep(f, { by: 'type', name: 'Lucía Ortega' });
+      await nextStep(f);
+    }
+    await expectRoute(page, '/patientcontract');
+    const frame = signingFrame(f);
+    await frame.locator('#pdf-text').getByText('Patient Financial Agreement and Consent').first().waitFor();
+    assert.equal(await frame.locator('#contract-lang-note').count(), 0, 'no "only in English" note');
+    await signDocumentStep(f, { by: 'type', name: 'Lucía Ortega', axe: 'uploaded Spanish contract' });
+  });
+});

@@ -1,0 +1,26 @@
+import { defineEndpoints } from './define-route.js';
+
+/**
+ * The patient app's calls (spec section 7): method and path only, no zod, so the web bundle can import them.
+ * Their schemas are in patient-routes.ts under the same names.
+ */
+export const patientEndpoints = defineEndpoints({
+  config: { method: 'GET', path: '/api/config' },
+  vitals: { method: 'POST', path: '/api/vitals' },
+  authOptions: { method: 'GET', path: '/api/auth/options' },
+  smsSend: { method: 'POST', path: '/api/auth/sms/send' },
+  smsVerify: { method: 'POST', path: '/api/auth/sms/verify' },
+  emailSend: { method: 'POST', path: '/api/auth/email/send' },
+  emailVerify: { method: 'POST', path: '/api/auth/email/verify' },
+  sessionRefresh: { method: 'POST', path: '/api/auth/session/refresh' },
+  logout: { method: 'POST', path: '/api/auth/logout' },
+  phoneToVerify: { method: 'GET', path: '/api/patients/:linkId/notoken' },
+  patientInfo: { method: 'GET', path: '/api/patients/patientinfo/:linkId' },
+  continueCheck: { method: 'GET', path: '/api/linksteps/script/:linkId/check' },
+  recordPaymentChoice: { method: 'POST', path: '/api/linkpaymenthistory' },
+  createStepList: { method: 'POST', path: '/api/linksteps/script' },
+  updateStep: { method: 'PUT', path: '/api/linksteps' },
+  paymentSession: { method: 'POST', path: '/api/converge' },
+  confirmPayment: { method: 'PUT', path: '/api/linkpaymenthistory' },
+  logPaymentResponse: { method: 'POST', path: '/api/linkpaymenthistory/:linkId/log' },
+});

@@ -1,0 +1,29 @@
+/**
+ * `npm run serve` asks this which entry to start, so that one process runs the server: the compiled server
+ * (scripts/build-server.ts) when it is at least as new as every source file, else the TypeScript through tsx, so a
+ * change is never served stale. Prints Node's arguments; the note goes to stderr.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BUILT = 'apps/server/dist/main.js';
+
+function newestSource() {
+  let newest = 0;
+  for (const pkg of ['apps/server', 'packages/shared']) {
+    for (const e of fs.readdirSync(path.join(ROOT, pkg, 'src'), { withFileTypes: true, recursive: true })) {
+      if (e.isFile() && e.name.endsWith('.ts')) {
+        newest = Math.max(newest, fs.statSync(path.join(e.parentPath, e.name)).mtimeMs);
+      }
+    }
+  }
+  return newest;
+}
+
+const built = fs.existsSync(path.join(ROOT, BUILT)) && fs.statSync(path.join(ROOT, BUILT)).mtimeMs >= newestSource();
+if (!built) console.error('Serving the TypeScript sources (`npm run build` compiles the server for a faster start).');
+// V8 keeps a second, optimised copy of hot WASM code; for the embedded database (PGlite's ~8 MB module) that copy
+// costs ~60-100 MB of memory for no measurable speed in its queries (docs/performance.md, decision 0172).
+const flags = '--liftoff-only';
+console.log(built ? `${flags} --conditions=paylink-build ${BUILT}` : `${flags} --import tsx apps/server/src/main.ts`);
