@@ -162,6 +162,22 @@ describe('paylink CLI against a running server', () => {
     expect(serverRefusal.stderr).toContain('phone is required when signInMethod is sms');
   });
 
+  it('a link id from before ids stopped starting with "-" works after --, and the error says so without it', async () => {
+    const dashed = '-OldLinkIdFromBefore26';
+    await t.ctx.db.query(
+      `insert into link (id, first_name, last_name, email, sign_in_method, expires_at)
+       values ($1, 'Old', 'Dash', 'old@example.com', 'email', now() + interval '7 days')`,
+      [dashed],
+    );
+    const bare = await cli(['links', 'show', dashed]);
+    expect(bare.code).not.toBe(0);
+    expect(bare.stderr).toContain(`put -- before it, after the options: paylink links show -- ${dashed}`);
+    const extended = await cli(['links', 'extend', '--days', '5', '--json', '--', dashed]);
+    expect(extended.code).toBe(0);
+    expect(JSON.parse(extended.stdout).status).toBe('active');
+    expect((await cli(['links', 'show', '--', dashed])).stdout).toContain('Old Dash');
+  });
+
   it('documents list shows a link’s documents and download saves the signed PDF', async () => {
     const { linkId } = await seedLinkWithSteps(t.ctx.db);
     await t.ctx.db.transaction((tx) => prepareStepDocuments(tx, t.ctx, { linkId }));

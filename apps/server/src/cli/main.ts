@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { parseDuration, type LinkDetail, type LinkSummary } from '@paylink/shared';
+import { LINK_ID_PATTERN, parseDuration, type LinkDetail, type LinkSummary } from '@paylink/shared';
 import { CliError, callApi, resolveCliEnv } from './api-client.js';
 import { forTerminal, jsonForTerminal, linkDetailText, linksTable, table } from './format.js';
 
@@ -27,6 +27,15 @@ program
   .description('Paylink coordinator CLI: create and manage patient payment links.')
   .option('--json', 'print JSON instead of text')
   .showHelpAfterError('(add --help for usage)')
+  // Links made before ids stopped starting with '-' still exist; commander reads such an id as an option.
+  .configureOutput({
+    outputError: (message, write) => {
+      const id = /unknown option '([^']+)'/.exec(message)?.[1];
+      write(message);
+      if (id && LINK_ID_PATTERN.test(id))
+        write(`If ${id} is a link id, put -- before it, after the options: paylink links show -- ${id}\n`);
+    },
+  })
   .addHelpText(
     'after',
     `\nServer: PAYLINK_URL (default http://localhost:$PORT, now ${env.baseUrl}).` +

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { stepRoutesFor, type PaymentSourceId } from '@paylink/shared';
 import type { Queryable } from '../../src/db/client.js';
+import { newLinkId } from '../../src/lib/ids.js';
 import { ASSETS_DIR } from '../../src/modules/signing/documents.js';
 
 /** Test support: a link with a payment choice and its step list, as the step-list use case leaves them. */
@@ -10,7 +11,7 @@ export async function seedLinkWithSteps(
   db: Queryable,
   opts: { source?: PaymentSourceId; amountCents?: number; payorName?: string; firstName?: string } = {},
 ): Promise<{ linkId: string; steps: { id: number; route_path: string }[] }> {
-  const linkId = randomBytes(17).toString('base64url').slice(0, 22);
+  const linkId = newLinkId();
   const source = opts.source ?? 1;
   await db.query(`insert into practice (id, name, support_phone, support_email, sender_name)
     values (1, 'Bella Vista Plastic Surgery', '(555) 010-0123', 'billing@bellavista.example', 'Bella Vista')
