@@ -8,7 +8,7 @@
  * of the document ("Jump to signature"). Layout messages count only from the signing origin and this frame.
  */
 import { forwardRef, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { Spinner } from './spinner';
 import { useAppConfig } from '../lib/app-config';
 import { documentSrc } from '../lib/use-signing-message';

@@ -7,7 +7,7 @@
  */
 import { useContext, useEffect, useRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { AppConfigContext } from '../lib/app-config';
 import { LanguageSwitch } from './language-switch';
 import { ProgressBar } from './progress-bar';
