@@ -5,16 +5,16 @@
  * - focus moves to the h1 whenever the route changes (screen readers announce the new page); document.title follows;
  * - footer: the practice's support phone and e-mail.
  */
-import { use, useEffect, useRef, type ReactNode } from 'react';
+import { useContext, useEffect, useRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { AppConfigContext } from '../lib/app-config';
 import { LanguageSwitch } from './language-switch';
 import { ProgressBar } from './progress-bar';
 
 export function PageLayout(props: { title: string; showProgress?: boolean; children?: ReactNode }) {
   const { t } = useTranslation();
-  const config = use(AppConfigContext);
+  const config = useContext(AppConfigContext);
   const practice = config?.practice;
   const location = useLocation();
   const heading = useRef<HTMLHeadingElement>(null);

@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useRouteError } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { PageLayout } from '../../components/page-layout';
 import { Spinner } from '../../components/spinner';
 import { isChunkLoadError, reloadOnceForChunkError } from '../../lib/chunk-reload';
