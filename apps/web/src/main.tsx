@@ -13,11 +13,13 @@ import { PersistGate } from './app/persist-gate';
 import { createAppRouter } from './app/router';
 import { PageSkeleton } from './components/page-skeleton';
 import { startVitals } from './lib/vitals';
+import { startSignInOptions } from './features/auth/early-sign-in-options';
 
 silenceConsoleInProduction();
 installPreloadErrorReload();
 void initI18n();
 void loadAppConfig().catch(() => undefined); // start early; the root route shows the failure
+startSignInOptions();
 const router = createAppRouter();
 startVitals();
 
