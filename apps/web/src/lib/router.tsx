@@ -70,10 +70,13 @@ interface EntryState {
 }
 
 export function createBrowserHistory(win: Window = window): AppHistory {
+  const ours = (s: unknown): s is EntryState => typeof s === 'object' && s !== null && 'key' in s;
+  // The entry the app was opened on becomes ours too; only an in-page link (#main) makes entries that are not.
+  if (!ours(win.history.state)) win.history.replaceState({ usr: null, key: 'default' } satisfies EntryState, '');
   const read = (): Location => {
-    const s = win.history.state as Partial<EntryState> | null;
+    const s: unknown = win.history.state;
     const { pathname, search, hash } = win.location;
-    return { pathname, search, hash, state: s?.usr ?? null, key: s?.key ?? 'default' };
+    return { pathname, search, hash, state: ours(s) ? s.usr : null, key: ours(s) ? s.key : 'default' };
   };
   let current = read();
   let blockers = 0;
@@ -83,8 +86,9 @@ export function createBrowserHistory(win: Window = window): AppHistory {
     listeners.forEach((l) => l());
   };
   win.addEventListener('popstate', () => {
-    if (blockers > 0) {
-      // The browser already went back (to the same page: useNeutralizeBack keeps such an entry behind it).
+    if (blockers > 0 && ours(win.history.state)) {
+      // Back or forward: the browser already moved (to the same page: useNeutralizeBack keeps such an entry behind
+      // it). Push the page's entry again, before anything renders. An in-page link (#main) goes through.
       const entry: EntryState = { usr: current.state, key: current.key };
       win.history.pushState(entry, '', pathOf(current));
       return;
