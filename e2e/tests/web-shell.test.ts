@@ -1,6 +1,7 @@
 // The web shell in a real browser: a failed page chunk reloads once, focus moves to the heading, the back button is
-// neutralised right after sign-in, the language survives a reload, storage holds no readable patient data or token,
-// the production build writes nothing to the console, and web-vitals are stored per route (checked on PostgreSQL).
+// neutralised right after sign-in, the language survives a reload (its first namespace preloaded with the page),
+// storage holds no readable patient data or token, the production build writes nothing to the console, and
+// web-vitals are stored per route (checked on PostgreSQL).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
@@ -43,9 +44,20 @@ test('web shell: chunk reload, focus, back button, language, storage, console, v
 
   await page.getByRole('button', { name: 'Español' }).click();
   await page.getByRole('button', { name: 'ACEPTO' }).waitFor();
+  const localeRequests: string[] = [];
+  page.on('request', (r) => {
+    const { pathname } = new URL(r.url());
+    if (pathname.startsWith('/locales/')) localeRequests.push(`${pathname} ${r.resourceType()}`);
+  });
   await page.reload();
   await page.getByRole('button', { name: 'ACEPTO' }).waitFor();
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
+  // The chosen language's first namespace comes with the page (the server's Link preload, guessed from the cookie
+  // the app sets with the choice), not after the JavaScript runs: one request, and it is the preload ("other").
+  assert.deepEqual(
+    localeRequests.filter((r) => r.includes('/common.json')),
+    ['/locales/es/common.json other'],
+  );
 
   const storage = await page.evaluate(() => JSON.stringify(localStorage));
   assert.match(storage, /U2FsdGVkX1/, 'the persisted state is there, AES-encrypted');

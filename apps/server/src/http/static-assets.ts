@@ -46,8 +46,9 @@ const LANGUAGES = ['en', 'es'] as const;
 
 /**
  * The language the web app's detector will most likely pick (its order: `?lng=`, the `i18next` cookie, then the
- * browser's languages; localStorage we cannot see), so index.html can tell the browser to fetch that language's
- * first namespace while the JavaScript downloads instead of after it runs.
+ * browser's languages; localStorage we cannot see, but the app writes its choice to the cookie too), so index.html
+ * can tell the browser to fetch that language's first namespace while the JavaScript downloads instead of after it
+ * runs.
  */
 export function guessLanguage(request: {
   query: unknown;
@@ -68,7 +69,7 @@ export function guessLanguage(request: {
   return 'en';
 }
 
-/** `Link` header value preloading the first i18n namespace (i18next-http-backend fetches it with `fetch`). */
+/** `Link` header value preloading the first i18n namespace (apps/web/src/i18n fetches it with a plain `fetch`). */
 export function localePreloadLink(lng: string): string {
   return `</locales/${lng}/common.json>; rel=preload; as=fetch; crossorigin=anonymous`;
 }

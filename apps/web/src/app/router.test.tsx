@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import { I18nextProvider } from 'react-i18next';
+import { I18nProvider } from '../i18n';
 import { AppRoutes } from './router';
 import { createMemoryHistory, RouterProvider } from '../lib/router';
 import { makeStore } from '../store/store';
@@ -23,11 +23,11 @@ describe('routes (spec section 2)', () => {
     await act(async () =>
       render(
         <Provider store={store}>
-          <I18nextProvider i18n={i18n}>
+          <I18nProvider i18n={i18n}>
             <RouterProvider history={history}>
               <AppRoutes />
             </RouterProvider>
-          </I18nextProvider>
+          </I18nProvider>
         </Provider>,
       ),
     );

@@ -1,5 +1,5 @@
 import { act, render } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
+import { I18nProvider } from '../i18n';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppConfigProvider } from '../lib/app-config';
 import { SIGN_ORIGIN, testConfig } from '../test/document-harness';
@@ -19,11 +19,11 @@ function viewport(narrow: boolean) {
 async function renderFrame() {
   const i18n = await createTestI18n('en');
   const view = render(
-    <I18nextProvider i18n={i18n}>
+    <I18nProvider i18n={i18n}>
       <AppConfigProvider value={testConfig}>
         <DocumentFrame documentUrl={`${SIGN_ORIGIN}/s/token`} title="Patient contract to read and sign" height={575} />
       </AppConfigProvider>
-    </I18nextProvider>,
+    </I18nProvider>,
   );
   const wrap = view.container.querySelector<HTMLDivElement>('.document-frame-wrap')!;
   const frame = view.container.querySelector('iframe')!;

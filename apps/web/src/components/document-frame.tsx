@@ -8,7 +8,7 @@
  * of the document ("Jump to signature"). Layout messages count only from the signing origin and this frame.
  */
 import { useEffect, useRef, useState, useSyncExternalStore, type Ref } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { Spinner } from './spinner';
 import { useAppConfig } from '../lib/app-config';
 import { documentSrc } from '../lib/use-signing-message';

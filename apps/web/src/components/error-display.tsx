@@ -5,7 +5,7 @@
  * NetworkError or unexpected exception given directly still goes to the catch-all page.
  */
 import { Navigate } from '../lib/router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { ApiError } from '../lib/api-client';
 import { PageLayout } from './page-layout';
 

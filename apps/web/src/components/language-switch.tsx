@@ -1,12 +1,11 @@
-import { useTranslation } from 'react-i18next';
-import { LANGUAGES } from '../i18n';
+import { LANGUAGES, useTranslation } from '../i18n';
 
 const LABELS: Record<(typeof LANGUAGES)[number], { short: string; name: string }> = {
   en: { short: 'EN', name: 'English' },
   es: { short: 'ES', name: 'Español' },
 };
 
-/** EN / ES buttons on every page; the detector caches the choice in local storage. */
+/** EN / ES buttons on every page; src/i18n caches the choice in local storage and a cookie. */
 export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
   const current = i18n.resolvedLanguage ?? i18n.language;

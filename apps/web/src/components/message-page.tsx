@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { PageLayout } from './page-layout';
 
 /** A page that is one translated title, an optional hint line and optional actions (error and end-state pages). */

@@ -7,7 +7,7 @@
  */
 import { use, useEffect, useRef, type ReactNode } from 'react';
 import { useLocation } from '../lib/router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { AppConfigContext } from '../lib/app-config';
 import { LanguageSwitch } from './language-switch';
 import { ProgressBar } from './progress-bar';

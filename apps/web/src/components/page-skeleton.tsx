@@ -1,4 +1,4 @@
-import i18n from 'i18next';
+import i18n from '../i18n';
 
 /** What shows while a page chunk, translations or the config load: the page frame's shape, so nothing jumps. */
 export function PageSkeleton() {

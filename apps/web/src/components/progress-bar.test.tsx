@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import { I18nextProvider } from 'react-i18next';
+import { I18nProvider } from '../i18n';
 import { createMemoryHistory, RouterProvider } from '../lib/router';
 import { makeStore } from '../store/store';
 import { createTestI18n } from '../test/i18n';
@@ -27,11 +27,11 @@ describe('ProgressBar (spec screen 9)', () => {
     const i18n = await createTestI18n('en');
     render(
       <Provider store={store}>
-        <I18nextProvider i18n={i18n}>
+        <I18nProvider i18n={i18n}>
           <RouterProvider history={createMemoryHistory('/patientiddocs')}>
             <ProgressBar steps={steps} />
           </RouterProvider>
-        </I18nextProvider>
+        </I18nProvider>
       </Provider>,
     );
     const nav = screen.getByRole('navigation', { name: 'Your progress' });

@@ -5,7 +5,7 @@
  * the current location). <PageLayout showProgress> renders it.
  */
 import { useLocation } from '../lib/router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { StepStatus, type LinkStep } from '@paylink/shared';
 import { useAppSelector } from '../store/hooks';
 import { selectSteps } from '../store/step-production-slice';

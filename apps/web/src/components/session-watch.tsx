@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from '../lib/router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { patientEndpoints } from '@paylink/shared';
 import { useAppDispatch, useAppSelector } from '../store/hooks';
 import { sessionRefreshed, signOut } from '../store/auth-slice';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 
 /** A Bootstrap spinner with a spoken label ('Loading...' by default). */
 export function Spinner(props: { label?: string; small?: boolean; className?: string }) {

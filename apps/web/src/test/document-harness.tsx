@@ -1,11 +1,11 @@
 /**
- * Renders a step page the way the app does (real store, real i18next with the locale files, real router) with the
+ * Renders a step page the way the app does (real store, real i18n with the locale files, real router) with the
  * app config given, and records the HTTP calls the page makes. The server is the one thing replaced: answers are
  * scripted per test through a fetch stand-in.
  */
 import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
+import { I18nProvider } from '../i18n';
 import { Provider } from 'react-redux';
 import { createMemoryHistory, Route, RouterProvider, Switch, useLocation } from '../lib/router';
 import { vi } from 'vitest';
@@ -133,7 +133,7 @@ export async function renderStepPage(opts: RenderStepOptions) {
   const router = createMemoryHistory(opts.path);
   const view = render(
     <Provider store={store}>
-      <I18nextProvider i18n={i18n}>
+      <I18nProvider i18n={i18n}>
         <AppConfigProvider value={testConfig}>
           <RouterProvider history={router}>
             <Switch>
@@ -144,7 +144,7 @@ export async function renderStepPage(opts: RenderStepOptions) {
             </Switch>
           </RouterProvider>
         </AppConfigProvider>
-      </I18nextProvider>
+      </I18nProvider>
     </Provider>,
   );
   return { ...view, store, persistor, router, i18n };

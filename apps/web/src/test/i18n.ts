@@ -1,15 +1,13 @@
-/** A real i18next instance for component tests, fed from the locale files in public/locales (no HTTP). */
-import i18next, { type i18n as I18n } from 'i18next';
-import { initReactI18next } from 'react-i18next';
-import { i18nOptions } from '../i18n';
+/** A real i18n instance for component tests, fed from the locale files in public/locales (no HTTP). */
+import { I18n, type Resources, type Tree } from '../i18n';
 
-const files = import.meta.glob<Record<string, unknown>>('../../public/locales/*/*.json', {
+const files = import.meta.glob<Tree>('../../public/locales/*/*.json', {
   eager: true,
   import: 'default',
 });
 
-export function localeResources() {
-  const resources: Record<string, Record<string, Record<string, unknown>>> = {};
+export function localeResources(): Resources {
+  const resources: Record<string, Record<string, Tree>> = {};
   for (const [path, data] of Object.entries(files)) {
     const m = /locales\/([^/]+)\/([^/]+)\.json$/.exec(path);
     if (!m) continue;
@@ -19,13 +17,5 @@ export function localeResources() {
 }
 
 export async function createTestI18n(lng = 'en'): Promise<I18n> {
-  const instance = i18next.createInstance();
-  await instance.use(initReactI18next).init({
-    ...i18nOptions,
-    lng,
-    ns: Object.keys(localeResources().en ?? { common: {} }),
-    resources: localeResources(),
-    react: { useSuspense: false },
-  });
-  return instance;
+  return new I18n({ lng, resources: localeResources() });
 }

@@ -1,7 +1,7 @@
 /** Renders the real app routes in memory with a fresh store, real i18n resources and the given start URL. */
 import { act, render } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import { I18nextProvider } from 'react-i18next';
+import { I18nProvider } from '../i18n';
 import { makeStore, type AppDispatch } from '../store/store';
 import { AppRoutes } from '../app/router';
 import { createMemoryHistory, RouterProvider } from '../lib/router';
@@ -37,11 +37,11 @@ export async function renderApp(
   const view = await act(async () =>
     render(
       <Provider store={store}>
-        <I18nextProvider i18n={i18n}>
+        <I18nProvider i18n={i18n}>
           <RouterProvider history={router}>
             <AppRoutes />
           </RouterProvider>
-        </I18nextProvider>
+        </I18nProvider>
       </Provider>,
     ),
   );

@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../i18n';
 import { ApiError, NetworkError } from '../../lib/api-client';
 
 /** The provider-style code of a failed sign-in call; the client's own for network failures. */

@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from '../../lib/router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { patientEndpoints, type AuthOptions } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';
 import { Spinner } from '../../components/spinner';

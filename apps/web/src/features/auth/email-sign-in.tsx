@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { patientEndpoints } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';
 import { ButtonSpinner } from '../../components/spinner';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useLocation } from '../../lib/router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { clearSessionExpiredNotice, sessionExpiredNoticePending, type AuthRouteState } from '../../lib/session';
 
 /** Says why a patient whose session ran out is back on /auth (issue 16, item 8). */

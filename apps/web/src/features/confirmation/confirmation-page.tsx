@@ -3,7 +3,7 @@
  * a thank-you and 'Check your email for your receipt' — when a receipt was e-mailed; otherwise what was sent
  * (issue 10 item 7: a text message, or nothing). Without patient or payment data: the steps-complete message.
  */
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { useLocation } from '../../lib/router';
 import { formatUsd, parseDollarsToCents, PaymentSource } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';

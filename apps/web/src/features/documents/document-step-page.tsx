@@ -4,7 +4,7 @@
  */
 import { useRef } from 'react';
 import { StepStatus } from '@paylink/shared';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { useAppConfig } from '../../lib/app-config';
 import { ErrorDisplay } from '../../components/error-display';
 import { PageLayout } from '../../components/page-layout';

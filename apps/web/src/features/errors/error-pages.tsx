@@ -3,7 +3,7 @@
  * what to do next and the practice's contact details in the footer.
  */
 import { useLocation } from '../../lib/router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { MessagePage } from '../../components/message-page';
 
 export function NotFoundPage() {

@@ -6,7 +6,7 @@
  */
 import { Component, useEffect, useState, type ReactNode } from 'react';
 import { useLocation } from '../../lib/router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { PageLayout } from '../../components/page-layout';
 import { Spinner } from '../../components/spinner';
 import { isChunkLoadError, reloadOnceForChunkError } from '../../lib/chunk-reload';

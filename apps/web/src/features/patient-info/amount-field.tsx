@@ -8,7 +8,7 @@
  * become $15,000), and the amount is shown as dollars beside the field before AGREE (decision 0161).
  */
 import { useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { digitsOnly, dollarsToCents, formatUsd, isAmountInRange, type AmountRule } from '@paylink/shared';
 
 const EDITING_KEYS = new Set([

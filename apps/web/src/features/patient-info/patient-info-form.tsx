@@ -5,7 +5,7 @@
  */
 import { useId, useState } from 'react';
 import { useNavigate } from '../../lib/router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { patientEndpoints, PaymentSource, PaymentType, amountRule } from '@paylink/shared';
 import { useAppDispatch, useAppSelector } from '../../store/hooks';
 import { ButtonSpinner } from '../../components/spinner';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
-import { I18nextProvider } from 'react-i18next';
+import { I18nProvider } from '../../i18n';
 import { RouterProvider, createMemoryHistory } from '../../lib/router';
 import { makeStore } from '../../store/store';
 import { RequireSteps } from '../../app/guards';
@@ -410,13 +410,13 @@ describe('/patientinfo guards', () => {
     await loadAppConfig();
     render(
       <Provider store={store}>
-        <I18nextProvider i18n={i18n}>
+        <I18nProvider i18n={i18n}>
           <RouterProvider history={createMemoryHistory('/patientcontract')}>
             <RequireSteps>
               <p>contract</p>
             </RequireSteps>
           </RouterProvider>
-        </I18nextProvider>
+        </I18nProvider>
       </Provider>,
     );
     const main = await screen.findByRole('main');

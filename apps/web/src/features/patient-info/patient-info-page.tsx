@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useNavigate } from '../../lib/router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { useAppDispatch, useAppSelector } from '../../store/hooks';
 import { PageLayout } from '../../components/page-layout';
 import { Spinner } from '../../components/spinner';

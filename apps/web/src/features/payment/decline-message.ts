@@ -1,4 +1,4 @@
-import type { TFunction } from 'i18next';
+import type { TFunction } from '../../i18n';
 import { selectDeclineMessage } from '@paylink/shared';
 import type { GatewayResponse } from './gateway/types';
 
@@ -6,7 +6,7 @@ import type { GatewayResponse } from './gateway/types';
  * The decline modal's message (spec section 8), in the page's language: the gateway's error (translated by its
  * code when we know it), else the CVV text, else the AVS text, else the gateway's result message.
  */
-export function declineMessageText(response: GatewayResponse, t: TFunction<'payment'>): string {
+export function declineMessageText(response: GatewayResponse, t: TFunction): string {
   const m = selectDeclineMessage(response);
   switch (m.kind) {
     case 'error': {

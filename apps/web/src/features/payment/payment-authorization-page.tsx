@@ -3,7 +3,7 @@
  * never in Redux, never persisted, never sent to our API (the gateway's scripts take it). See docs/payment-page.md.
  */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { dollarsToCents, formatUsd, PaymentSource, StepRoutes } from '@paylink/shared';
 import { useAppConfig } from '../../lib/app-config';
 import { useAppSelector } from '../../store/hooks';

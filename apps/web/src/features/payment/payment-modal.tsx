@@ -12,7 +12,7 @@
  */
 import { useRef } from 'react';
 import Modal from 'react-bootstrap/Modal';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { declineMessageText } from './decline-message';
 import type { PaymentOutcome } from './gateway/run-payment';
 
