@@ -1,49 +1,44 @@
 import { describe, expect, it } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
-import { Provider } from 'react-redux';
 import { I18nProvider } from '../i18n';
-import { AppRoutes } from './router';
-import { createMemoryHistory, RouterProvider } from '../lib/router';
-import { makeStore } from '../store/store';
+import { createMemoryHistory, RouterProvider, useLocation } from '../lib/router';
+import { NetworkError } from '../lib/api-client';
+import { RouteErrorBoundary } from '../features/errors/route-error';
 import { createTestI18n } from '../test/i18n';
-import { HttpResponse, http, server, setupMsw, testConfig } from '../test/msw';
+import { HttpResponse, http, server, setupMsw } from '../test/msw';
 import { LINK_ID, renderApp } from '../test/render-app';
 
 setupMsw();
 
 describe('routes (spec section 2)', () => {
-  it('a route that fails while rendering shows the error screen; the next navigation renders the routes again', async () => {
-    // The server cannot be reached (the app keeps the config once loaded: this test comes first in its file).
-    let reachable = false;
-    server.use(http.get('*/api/config', () => (reachable ? HttpResponse.json(testConfig) : HttpResponse.error())));
-    const { store } = makeStore({ passphrase: 'k' });
-    const i18n = await createTestI18n('en');
-    const history = createMemoryHistory('/forbidden');
-    // Awaited, so React retries what suspended (as renderApp does).
-    await act(async () =>
+  it.each([
+    [new NetworkError('The server could not be reached.'), 'Not Found', /We couldn't reach our server/, 'Try again'],
+    [new Error('a bug'), 'Unexpected Application Error!', /Something went wrong on this page/, 'Reload the page'],
+  ])(
+    'a route that throws while rendering (%s) shows the error screen until the next navigation',
+    async (error, title, hint, button) => {
+      function Page() {
+        if (useLocation().pathname === '/broken') throw error;
+        return <p>Another page</p>;
+      }
+      const history = createMemoryHistory('/broken');
       render(
-        <Provider store={store}>
-          <I18nProvider i18n={i18n}>
-            <RouterProvider history={history}>
-              <AppRoutes />
-            </RouterProvider>
-          </I18nProvider>
-        </Provider>,
-      ),
-    );
-    expect(await screen.findByRole('heading', { level: 1, name: 'Not Found' })).toBeInTheDocument();
-    expect(screen.getByText(/We couldn't reach our server/)).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+        <I18nProvider i18n={await createTestI18n('en')}>
+          <RouterProvider history={history}>
+            <RouteErrorBoundary>
+              <Page />
+            </RouteErrorBoundary>
+          </RouterProvider>
+        </I18nProvider>,
+      );
+      expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+      expect(screen.getByText(hint)).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: button })).toBeInTheDocument();
 
-    reachable = true;
-    await act(async () => history.push('/linkexpired'));
-    expect(
-      await screen.findByRole('heading', {
-        level: 1,
-        name: 'The link has expired. Please contact your sales coordinator for a new link.',
-      }),
-    ).toBeInTheDocument();
-  });
+      act(() => history.push('/elsewhere'));
+      expect(await screen.findByText('Another page')).toBeInTheDocument();
+    },
+  );
 
   it('/ with a link id goes to sign-in, keeping the query', async () => {
     server.use(

@@ -7,7 +7,7 @@
  * only scroll; the page may ask to cover the screen (signature pad, reading mode) and to scroll the app to a point
  * of the document ("Jump to signature"). Layout messages count only from the signing origin and this frame.
  */
-import { useEffect, useRef, useState, useSyncExternalStore, type Ref } from 'react';
+import { forwardRef, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from '../i18n';
 import { Spinner } from './spinner';
 import { useAppConfig } from '../lib/app-config';
@@ -22,7 +22,6 @@ export interface DocumentFrameProps {
   title: string;
   /** A CSS length: 575 for the contract, 400 for the payment authorisation, else a responsive height. */
   height: number | string;
-  ref?: Ref<HTMLIFrameElement>;
 }
 
 function useMediaQuery(query: string): boolean {
@@ -37,7 +36,7 @@ function useMediaQuery(query: string): boolean {
   );
 }
 
-export function DocumentFrame({ ref, ...props }: DocumentFrameProps) {
+export const DocumentFrame = forwardRef<HTMLIFrameElement, DocumentFrameProps>(function DocumentFrame(props, ref) {
   const { i18n } = useTranslation();
   const { signOrigin } = useAppConfig();
   const [loaded, setLoaded] = useState(false);
@@ -99,4 +98,4 @@ export function DocumentFrame({ ref, ...props }: DocumentFrameProps) {
       />
     </div>
   );
-}
+});

@@ -5,7 +5,7 @@
  * - focus moves to the h1 whenever the route changes (screen readers announce the new page); document.title follows;
  * - footer: the practice's support phone and e-mail.
  */
-import { use, useEffect, useRef, type ReactNode } from 'react';
+import { useContext, useEffect, useRef, type ReactNode } from 'react';
 import { useLocation } from '../lib/router';
 import { useTranslation } from '../i18n';
 import { AppConfigContext } from '../lib/app-config';
@@ -14,7 +14,7 @@ import { ProgressBar } from './progress-bar';
 
 export function PageLayout(props: { title: string; showProgress?: boolean; children?: ReactNode }) {
   const { t } = useTranslation();
-  const config = use(AppConfigContext);
+  const config = useContext(AppConfigContext);
   const practice = config?.practice;
   const location = useLocation();
   const heading = useRef<HTMLHeadingElement>(null);

@@ -4,7 +4,7 @@
  * sandbox). Fixed interface: useAppConfig() → AppConfig (never null: <AppConfigProvider> renders its children only
  * once the config is loaded). loadAppConfig() starts the request early (main.tsx) and is shared by every caller.
  */
-import { createContext, use, useState, type ReactNode } from 'react';
+import { createContext, useContext, useState, type ReactNode } from 'react';
 import { patientEndpoints, type AppConfig } from '@paylink/shared';
 import { call } from './api-client';
 
@@ -24,19 +24,32 @@ export function loadAppConfig(): Promise<AppConfig> {
 }
 
 export function AppConfigProvider(props: { children: ReactNode; value?: AppConfig }) {
-  if (props.value) return <AppConfigContext value={props.value}>{props.children}</AppConfigContext>;
+  if (props.value) return <AppConfigContext.Provider value={props.value}>{props.children}</AppConfigContext.Provider>;
   return <LoadedConfig>{props.children}</LoadedConfig>;
 }
 
+const settled = new WeakMap<Promise<AppConfig>, { value: AppConfig } | { error: unknown }>();
+
+/** React 18's Suspense contract: throw a promise to wait for it; a failure reaches the nearest error boundary. */
+function read(promise: Promise<AppConfig>): AppConfig {
+  const result = settled.get(promise);
+  if (!result)
+    throw promise.then(
+      (value) => void settled.set(promise, { value }),
+      (error: unknown) => void settled.set(promise, { error }),
+    );
+  if ('error' in result) throw result.error;
+  return result.value;
+}
+
 function LoadedConfig(props: { children: ReactNode }) {
-  // `use` suspends until the config arrives; a failure reaches the nearest error boundary.
   const [promise] = useState(loadAppConfig);
-  const config = loaded ?? use(promise);
-  return <AppConfigContext value={config}>{props.children}</AppConfigContext>;
+  const config = loaded ?? read(promise);
+  return <AppConfigContext.Provider value={config}>{props.children}</AppConfigContext.Provider>;
 }
 
 export function useAppConfig(): AppConfig {
-  const c = use(AppConfigContext);
+  const c = useContext(AppConfigContext);
   if (!c) throw new Error('useAppConfig() outside <AppConfigProvider>');
   return c;
 }
