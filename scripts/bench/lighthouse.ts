@@ -4,6 +4,8 @@
  * patient: we sign in through the UI in the same browser (playwright over CDP), clear the HTTP cache, and let
  * Lighthouse load the page with storage kept (the persisted state and the session cookie) but a cold cache.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
@@ -34,6 +36,12 @@ async function audit(url: string, port: number, keepStorage: boolean): Promise<O
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const { lhr } = result;
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
+  // BENCH_LHR_DIR=dir keeps each full report (LCP element and phases, request chains) to see where the time goes.
+  if (process.env.BENCH_LHR_DIR) {
+    fs.mkdirSync(process.env.BENCH_LHR_DIR, { recursive: true });
+    const name = new URL(url).pathname.replace(/\W+/g, '') || 'root';
+    fs.writeFileSync(path.join(process.env.BENCH_LHR_DIR, `${name}.json`), JSON.stringify(lhr, null, 1));
+  }
   const a = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   return {
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),

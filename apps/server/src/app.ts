@@ -16,7 +16,13 @@ import { guardsBeforeValidation } from './http/guards-first.js';
 import { recordRoutes } from './http/route-inventory.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { requireApiKey } from './http/guards.js';
-import { WEB_DIST, guessLanguage, localePreloadLink, registerStaticDist } from './http/static-assets.js';
+import {
+  WEB_DIST,
+  guessLanguage,
+  localePreloadLink,
+  pageModulePreloads,
+  registerStaticDist,
+} from './http/static-assets.js';
 import { linkRoutes } from './modules/links/link-routes.js';
 import { adminRoutes } from './modules/admin/admin-routes.js';
 import { authRoutes } from './modules/auth/auth-routes.js';
@@ -224,6 +230,7 @@ async function registerWebApp(app: FastifyInstance, webDist: string) {
     // Precompressed Brotli/gzip by negotiation; immutable hashed assets; index.html and /locales revalidated.
     await registerStaticDist(app, { root: webDist });
   }
+  const pagePreloads = pageModulePreloads(webDist);
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0]!;
     if (url.startsWith('/api/') || request.method !== 'GET') {
@@ -235,7 +242,8 @@ async function registerWebApp(app: FastifyInstance, webDist: string) {
     if (!hasBuild) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
-    // The first i18n namespace downloads alongside the JavaScript, not after it runs.
-    return reply.header('link', localePreloadLink(guessLanguage(request))).sendFile('index.html');
+    // The first i18n namespace and the page's own chunks download alongside the entry, not after it runs.
+    const links = [localePreloadLink(guessLanguage(request)), ...pagePreloads(url)];
+    return reply.header('link', links.join(', ')).sendFile('index.html');
   });
 }

@@ -13,11 +13,13 @@ import { AppRoutes, preloadPage } from './app/router';
 import { createBrowserHistory, RouterProvider } from './lib/router';
 import { PageSkeleton } from './components/page-skeleton';
 import { startVitals } from './lib/vitals';
+import { startSignInOptions } from './features/auth/early-sign-in-options';
 
 silenceConsoleInProduction();
 installPreloadErrorReload();
 void initI18n();
 void loadAppConfig().catch(() => undefined); // start early; the root route shows the failure
+startSignInOptions();
 const browserHistory = createBrowserHistory();
 preloadPage(window.location.pathname); // the first page's chunk, alongside the store, the locale and the config
 startVitals();

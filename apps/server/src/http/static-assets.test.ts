@@ -6,7 +6,14 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressDist } from '../../../../scripts/compress-dist.js';
-import { IMMUTABLE, guessLanguage, localePreloadLink, registerStaticDist } from './static-assets.js';
+import {
+  IMMUTABLE,
+  PAGE_MODULES,
+  guessLanguage,
+  localePreloadLink,
+  pageModulePreloads,
+  registerStaticDist,
+} from './static-assets.js';
 
 /** A raw GET over real HTTP (node:http does not decompress, so we see what the wire carries). */
 function get(origin: string, url: string, headers: Record<string, string> = {}) {
@@ -128,5 +135,36 @@ describe('first i18n namespace preload', () => {
     expect(guessLanguage(req({}, { 'accept-language': 'fr-FR, es-MX;q=0.8, en;q=0.5' }))).toBe('es');
     expect(guessLanguage(req({ lng: 'xx' }, {}))).toBe('en');
     expect(localePreloadLink('es')).toBe('</locales/es/common.json>; rel=preload; as=fetch; crossorigin=anonymous');
+  });
+});
+
+describe('page chunk preloads', () => {
+  it("lists the route's page chunk and what it imports, less what index.html loads, from the build manifest", () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'paylink-manifest-'));
+    fs.mkdirSync(path.join(dist, '.vite'));
+    const manifest = {
+      'index.html': { file: 'assets/index-A.js', imports: ['_layout-B.js'], isEntry: true },
+      '_layout-B.js': { file: 'assets/layout-B.js' },
+      '_amounts-C.js': { file: 'assets/amounts-C.js', imports: ['_layout-B.js'] },
+      '_steps-D.css': { file: 'assets/steps-D.css' },
+      'src/features/auth/auth-page.tsx': {
+        file: 'assets/auth-page-E.js',
+        imports: ['_layout-B.js', 'index.html', '_amounts-C.js', '_steps-D.css'],
+      },
+    };
+    fs.writeFileSync(path.join(dist, '.vite/manifest.json'), JSON.stringify(manifest));
+    const preloads = pageModulePreloads(dist);
+    expect(preloads('/auth')).toEqual([
+      '</assets/auth-page-E.js>; rel=modulepreload',
+      '</assets/amounts-C.js>; rel=modulepreload',
+    ]);
+    expect(preloads('/patientinfo')).toEqual([]); // not in this manifest
+    expect(preloads('/nothing')).toEqual([]);
+    expect(pageModulePreloads(path.join(dist, 'missing'))('/auth')).toEqual([]);
+  });
+
+  it('names page modules that exist in the web app, so a renamed page is noticed here', () => {
+    const web = path.resolve(import.meta.dirname, '../../../web');
+    for (const file of Object.values(PAGE_MODULES)) expect(fs.existsSync(path.join(web, file)), file).toBe(true);
   });
 });

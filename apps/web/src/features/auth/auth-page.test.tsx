@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { HttpResponse, http, server, setupMsw } from '../../test/msw';
 import { LINK_ID, renderApp, signedInSetup } from '../../test/render-app';
 import { readCookie } from '../../lib/link-id';
+import { startSignInOptions } from './early-sign-in-options';
 
 setupMsw();
 
@@ -47,6 +48,28 @@ describe('/auth', () => {
 
   it('routes a 401 from the options call by message too', async () => {
     server.use(http.get('*/api/auth/options', () => text401('Link Expired.')));
+    const { router } = await renderApp(`/auth?id=${LINK_ID}`);
+    await waitFor(() => expect(router.location().pathname).toBe('/linkexpired'));
+  });
+
+  it('uses the options call the entry started for this link: one request, not two', async () => {
+    smsLink();
+    let optionsCalls = 0;
+    server.use(
+      http.get('*/api/auth/options', () => {
+        optionsCalls += 1;
+        return HttpResponse.json({ method: 'sms', captchaSiteKey: null });
+      }),
+    );
+    startSignInOptions({ pathname: '/auth', search: `?id=${LINK_ID}` });
+    await renderApp(`/auth?id=${LINK_ID}`);
+    expect(await screen.findByLabelText('Phone number')).toHaveValue('(***) ***-4567');
+    expect(optionsCalls).toBe(1);
+  });
+
+  it('an early options call that fails is shown as the page would show its own', async () => {
+    server.use(http.get('*/api/auth/options', () => text401('Link Expired.')));
+    startSignInOptions({ pathname: '/auth', search: `?id=${LINK_ID}` });
     const { router } = await renderApp(`/auth?id=${LINK_ID}`);
     await waitFor(() => expect(router.location().pathname).toBe('/linkexpired'));
   });

@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from '../../lib/router';
 import { useTranslation } from '../../i18n';
-import { patientEndpoints, type AuthOptions } from '@paylink/shared';
+import { LINK_ID_PATTERN, patientEndpoints, type AuthOptions } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';
 import { Spinner } from '../../components/spinner';
 import { useAppDispatch, useAppSelector } from '../../store/hooks';
@@ -20,8 +20,7 @@ import { useApiFailure } from '../../lib/use-api-failure';
 import { SmsSignIn } from './sms-sign-in';
 import { EmailSignIn } from './email-sign-in';
 import { FinishEmailSignIn } from './finish-email-sign-in';
-
-const LINK_ID = /^[A-Za-z0-9_-]{22,64}$/;
+import { takeSignInOptions } from './early-sign-in-options';
 
 /** The personal link as the coordinator sent it: no one-time codes or tokens are kept. */
 function personalLink(linkId: string): string {
@@ -42,7 +41,7 @@ export default function AuthPage() {
   const [phone, setPhone] = useState<string | null>(null);
   const [finishing, setFinishing] = useState(Boolean(oobCode));
 
-  const validId = LINK_ID.test(linkId);
+  const validId = LINK_ID_PATTERN.test(linkId);
   // No stored link yet with a valid session: the token just arrived in the URL for this link.
   const signedInHere = isSessionValid(auth) && (storedLinkId === linkId || !storedLinkId);
 
@@ -62,11 +61,9 @@ export default function AuthPage() {
     const ac = new AbortController();
     (async () => {
       try {
-        const opts = await call(patientEndpoints.authOptions, {
-          query: { linkId },
-          auth: false,
-          signal: ac.signal,
-        });
+        const opts = await (takeSignInOptions(linkId) ??
+          call(patientEndpoints.authOptions, { query: { linkId }, auth: false, signal: ac.signal }));
+        if (ac.signal.aborted) return;
         if (opts.method === 'sms') {
           const masked = await call(patientEndpoints.phoneToVerify, {
             params: { linkId },
