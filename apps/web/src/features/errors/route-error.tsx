@@ -11,6 +11,7 @@ import { PageLayout } from '../../components/page-layout';
 import { Spinner } from '../../components/spinner';
 import { isChunkLoadError, reloadOnceForChunkError } from '../../lib/chunk-reload';
 import { NetworkError } from '../../lib/api-client';
+import { forgetFailedAppConfig } from '../../lib/app-config';
 
 export function RouteErrorBoundary(props: { children: ReactNode }) {
   const { key } = useLocation();
@@ -31,10 +32,10 @@ class ErrorBoundary extends Component<{ locationKey: string; children: ReactNode
   }
 
   static getDerivedStateFromProps(props: { locationKey: string }, state: BoundaryState): Partial<BoundaryState> | null {
-    // A navigation clears the error, as a router's error screen does.
-    return props.locationKey === state.locationKey
-      ? null
-      : { failed: false, error: null, locationKey: props.locationKey };
+    // A navigation clears the error, as a router's error screen does, and a failed config is asked for again.
+    if (props.locationKey === state.locationKey) return null;
+    if (state.failed) forgetFailedAppConfig();
+    return { failed: false, error: null, locationKey: props.locationKey };
   }
 
   override render() {
