@@ -64,6 +64,28 @@ function parsePath(path: string): Pick<Location, 'pathname' | 'search' | 'hash'>
 
 const pathOf = (l: Pick<Location, 'pathname' | 'search' | 'hash'>) => l.pathname + l.search + l.hash;
 
+/** Who listens to a history, and whether a page blocks back/forward now (both histories share this). */
+function historyWatchers() {
+  let blockers = 0;
+  const listeners = new Set<() => void>();
+  return {
+    notify: () => listeners.forEach((l) => l()),
+    blocked: () => blockers > 0,
+    subscribe: (l: () => void) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    block: () => {
+      blockers++;
+      let active = true;
+      return () => {
+        if (active) blockers--;
+        active = false;
+      };
+    },
+  };
+}
+
 interface EntryState {
   usr: unknown;
   key: string;
@@ -79,14 +101,13 @@ export function createBrowserHistory(win: Window = window): AppHistory {
     return { pathname, search, hash, state: ours(s) ? s.usr : null, key: ours(s) ? s.key : 'default' };
   };
   let current = read();
-  let blockers = 0;
-  const listeners = new Set<() => void>();
+  const watchers = historyWatchers();
   const changed = () => {
     current = read();
-    listeners.forEach((l) => l());
+    watchers.notify();
   };
   win.addEventListener('popstate', () => {
-    if (blockers > 0 && ours(win.history.state)) {
+    if (watchers.blocked() && ours(win.history.state)) {
       // Back or forward: the browser already moved (to the same page: useNeutralizeBack keeps such an entry behind
       // it). Push the page's entry again, before anything renders. An in-page link (#main) goes through.
       const entry: EntryState = { usr: current.state, key: current.key };
@@ -105,18 +126,8 @@ export function createBrowserHistory(win: Window = window): AppHistory {
     push: write('pushState'),
     replace: write('replaceState'),
     back: () => win.history.back(),
-    subscribe: (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    block: () => {
-      blockers++;
-      let active = true;
-      return () => {
-        if (active) blockers--;
-        active = false;
-      };
-    },
+    subscribe: watchers.subscribe,
+    block: watchers.block,
   };
 }
 
@@ -124,9 +135,8 @@ export function createMemoryHistory(initial: string | { path: string; state?: un
   const first = typeof initial === 'string' ? { path: initial, state: null } : initial;
   const entries: Location[] = [{ ...parsePath(first.path), state: first.state ?? null, key: 'default' }];
   let index = 0;
-  let blockers = 0;
-  const listeners = new Set<() => void>();
-  const changed = () => listeners.forEach((l) => l());
+  const watchers = historyWatchers();
+  const changed = watchers.notify;
   const entry = (path: string, state: unknown): Location => ({
     ...parsePath(path),
     state: state ?? null,
@@ -145,7 +155,7 @@ export function createMemoryHistory(initial: string | { path: string; state?: un
     },
     back: () => {
       if (index === 0) return;
-      if (blockers > 0) {
+      if (watchers.blocked()) {
         // As in the browser: back, then the current entry pushed again; the page never sees a change.
         entries.splice(index + 1);
         return;
@@ -153,18 +163,8 @@ export function createMemoryHistory(initial: string | { path: string; state?: un
       index--;
       changed();
     },
-    subscribe: (l) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    block: () => {
-      blockers++;
-      let active = true;
-      return () => {
-        if (active) blockers--;
-        active = false;
-      };
-    },
+    subscribe: watchers.subscribe,
+    block: watchers.block,
   };
 }
 
