@@ -83,7 +83,7 @@ try {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'scripts/bench/baseline-server.ts', String(port), product.env.DATABASE_URL!],
+    ['--import', 'tsx', 'scripts/bench/baseline-server.ts', String(port), product.env.DATABASE_URL!, '20'],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   await new Promise<void>((resolve) =>
