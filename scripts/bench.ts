@@ -8,7 +8,7 @@
  *    DATABASE_URL's server, default postgres://postgres@127.0.0.1:5432/postgres) and a bare Fastify + pg baseline.
  * Prints each figure with its goal (and the ratio to the baseline), writes bench/results.json.
  *
- *   npm run bench [-- --no-build] [--only=start,bundle,lighthouse,console,api] [--seconds=15]
+ *   npm run bench [-- --no-build] [--only=start,bundle,lighthouse,console,api] [--seconds=15] [--api=pglite,postgres]
  * docs/performance.md explains the figures.
  */
 import { execFileSync } from 'node:child_process';
@@ -27,6 +27,8 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const only = new Set((arg('only') ?? 'start,bundle,lighthouse,console,api').split(','));
 const seconds = Number(arg('seconds') ?? 15);
+/** Which databases the API load runs on (`--api=pglite` skips PostgreSQL and the baseline). */
+const apiTargets = new Set((arg('api') ?? 'pglite,postgres').split(','));
 const PG_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface Check {
@@ -146,37 +148,38 @@ async function main() {
   if (only.has('api')) {
     console.log(`\nAPI load (${seconds} s per endpoint, loopback)...`);
     const runs: ApiRun[] = [];
-    const figures: LoadFigure[] = [];
-    const pglite = await loadProduct('pglite', { connections: 50, seconds });
-    await pglite.product.stop();
-    runs.push(pglite.run);
-    const pg = await loadProduct('postgres', { connections: 200, seconds, databaseUrl: PG_URL });
-    runs.push(pg.run);
-    let baseline: LoadFigure;
-    try {
-      const link = await createLink(pg.product);
-      baseline = await loadBaseline(pg.product.env.DATABASE_URL!, link.id, { connections: 200, seconds });
-    } finally {
-      await pg.product.stop();
+    if (apiTargets.has('pglite')) {
+      const pglite = await loadProduct('pglite', { connections: 50, seconds });
+      await pglite.product.stop();
+      runs.push(pglite.run);
+      check('PGlite idle RSS', pglite.run.idleRssMb, 'MB', '≤ 250', (v) => v <= 250);
+      for (const f of pglite.run.figures) {
+        check(`PGlite ${f.endpoint} max latency @50`, f.max, 'ms', '≤ 1000', (v) => v <= 1000);
+        check(`PGlite ${f.endpoint} errors + timeouts`, f.errors + f.timeouts + f.non2xx, '', '= 0', (v) => v === 0);
+      }
     }
-    figures.push(baseline, ...runs.flatMap((r) => r.figures));
-    results.api = { runs, baseline };
-
-    check('PGlite idle RSS', pglite.run.idleRssMb, 'MB', '≤ 250', (v) => v <= 250);
-    for (const f of pglite.run.figures) {
-      check(`PGlite ${f.endpoint} max latency @50`, f.max, 'ms', '≤ 1000', (v) => v <= 1000);
-      check(`PGlite ${f.endpoint} errors + timeouts`, f.errors + f.timeouts + f.non2xx, '', '= 0', (v) => v === 0);
-    }
-    check('PostgreSQL idle RSS', pg.run.idleRssMb, 'MB', '(info)', () => true);
-    check('baseline req/s @200', baseline.rps, 'req/s', '(yardstick)', () => true);
-    for (const f of pg.run.figures) {
-      const ratio = Math.round((f.rps / baseline.rps) * 100) / 100;
-      check(`PostgreSQL ${f.endpoint} req/s @200`, f.rps, 'req/s', '≥ 0.5× baseline', () => ratio >= 0.5, ratio);
-      const pr = Math.round((f.p99 / Math.max(1, baseline.p99)) * 100) / 100;
-      check(`PostgreSQL ${f.endpoint} p99`, f.p99, 'ms', '≤ 2× baseline', () => pr <= 2, pr);
-      check(`PostgreSQL ${f.endpoint} errors`, f.errors + f.timeouts + f.non2xx, '', '= 0', (v) => v === 0);
-      check(`PostgreSQL ${f.endpoint} RSS under load`, f.rssPeakMb, 'MB', '≤ 250', (v) => v <= 250);
-    }
+    if (apiTargets.has('postgres')) {
+      const pg = await loadProduct('postgres', { connections: 200, seconds, databaseUrl: PG_URL });
+      runs.push(pg.run);
+      let baseline: LoadFigure;
+      try {
+        const link = await createLink(pg.product);
+        baseline = await loadBaseline(pg.product.env.DATABASE_URL!, link.id, { connections: 200, seconds });
+      } finally {
+        await pg.product.stop();
+      }
+      results.api = { runs, baseline };
+      check('PostgreSQL idle RSS', pg.run.idleRssMb, 'MB', '(info)', () => true);
+      check('baseline req/s @200', baseline.rps, 'req/s', '(yardstick)', () => true);
+      for (const f of pg.run.figures) {
+        const ratio = Math.round((f.rps / baseline.rps) * 100) / 100;
+        check(`PostgreSQL ${f.endpoint} req/s @200`, f.rps, 'req/s', '≥ 0.5× baseline', () => ratio >= 0.5, ratio);
+        const pr = Math.round((f.p99 / Math.max(1, baseline.p99)) * 100) / 100;
+        check(`PostgreSQL ${f.endpoint} p99`, f.p99, 'ms', '≤ 2× baseline', () => pr <= 2, pr);
+        check(`PostgreSQL ${f.endpoint} errors`, f.errors + f.timeouts + f.non2xx, '', '= 0', (v) => v === 0);
+        check(`PostgreSQL ${f.endpoint} RSS under load`, f.rssPeakMb, 'MB', '≤ 250', (v) => v <= 250);
+      }
+    } else results.api = { runs };
   }
 
   results.checks = checks;

@@ -14,7 +14,7 @@ export const AUTH_BUDGET_KB = 90;
  * What CI enforces until the goal is met: the size landed last plus a little room, so nothing grows /auth unnoticed.
  * Lower it whenever /auth shrinks; when it reaches AUTH_BUDGET_KB, the goal is the limit.
  */
-export const AUTH_CEILING_KB = 105;
+export const AUTH_CEILING_KB = 90;
 
 interface ManifestChunk {
   file: string;

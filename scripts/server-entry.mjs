@@ -24,6 +24,7 @@ function newestSource() {
 const built = fs.existsSync(path.join(ROOT, BUILT)) && fs.statSync(path.join(ROOT, BUILT)).mtimeMs >= newestSource();
 if (!built) console.error('Serving the TypeScript sources (`npm run build` compiles the server for a faster start).');
 // V8 keeps a second, optimised copy of hot WASM code; for the embedded database (PGlite's ~8 MB module) that copy
-// costs ~60-100 MB of memory for no measurable speed in its queries (docs/performance.md, decision 0172).
-const flags = '--liftoff-only';
+// costs ~60-100 MB of memory for no measurable speed in its queries (docs/performance.md, decision 0172). `gc` lets
+// the embedded database drop what creating a fresh one leaves behind, ~350 MB (apps/server/src/db/client.ts, 0175).
+const flags = '--liftoff-only --expose-gc';
 console.log(built ? `${flags} --conditions=paylink-build ${BUILT}` : `${flags} --import tsx apps/server/src/main.ts`);

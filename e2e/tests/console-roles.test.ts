@@ -67,12 +67,21 @@ test('two-step verification: enrolment with the QR code, recovery codes, sign-in
     await expectAccessible(page, 'console recovery codes');
 
     // Sign out (menu on a phone: open the navbar first) and back in: the code step, with a recovery code.
+    // The navbar opens with an animation; a click on the account button while it moves can be lost, so try again.
     await page.getByRole('button', { name: 'Menu' }).click();
-    await page.getByRole('button', { name: user.name }).click();
-    await page
+    const signOut = page
       .getByRole('menuitem', { name: 'Sign out' })
-      .or(page.getByRole('button', { name: 'Sign out', exact: true }))
-      .click();
+      .or(page.getByRole('button', { name: 'Sign out', exact: true }));
+    for (let attempt = 1; ; attempt++) {
+      await page.getByRole('button', { name: user.name }).click();
+      try {
+        await signOut.waitFor({ timeout: 5000 });
+        break;
+      } catch (e) {
+        if (attempt === 3) throw e;
+      }
+    }
+    await signOut.click();
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
     await page.getByLabel('E-mail').fill(user.email);
     await page.getByLabel('Password').fill(user.password);

@@ -1,7 +1,6 @@
 import { StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
-import { RouterProvider } from 'react-router';
 import 'bootstrap/dist/css/bootstrap.min.css';
 import './styles.css';
 import { silenceConsoleInProduction } from './lib/console';
@@ -10,7 +9,8 @@ import { initI18n } from './i18n';
 import { loadAppConfig } from './lib/app-config';
 import { persistor, store } from './store/store';
 import { PersistGate } from './app/persist-gate';
-import { createAppRouter } from './app/router';
+import { AppRoutes, preloadPage } from './app/router';
+import { createBrowserHistory, RouterProvider } from './lib/router';
 import { PageSkeleton } from './components/page-skeleton';
 import { startVitals } from './lib/vitals';
 import { startSignInOptions } from './features/auth/early-sign-in-options';
@@ -20,7 +20,8 @@ installPreloadErrorReload();
 void initI18n();
 void loadAppConfig().catch(() => undefined); // start early; the root route shows the failure
 startSignInOptions();
-const router = createAppRouter();
+const browserHistory = createBrowserHistory();
+preloadPage(window.location.pathname); // the first page's chunk, alongside the store, the locale and the config
 startVitals();
 
 createRoot(document.getElementById('root')!).render(
@@ -28,7 +29,9 @@ createRoot(document.getElementById('root')!).render(
     <Provider store={store}>
       <PersistGate persistor={persistor} loading={<PageSkeleton />}>
         <Suspense fallback={<PageSkeleton />}>
-          <RouterProvider router={router} />
+          <RouterProvider history={browserHistory}>
+            <AppRoutes />
+          </RouterProvider>
         </Suspense>
       </PersistGate>
     </Provider>

@@ -160,36 +160,90 @@ export function openPostgres(url: string, poolMax = 20): Db {
 /** PGlite's shared buffers (PostgreSQL's default is 128 MB). */
 export const PGLITE_SHARED_BUFFERS = '16MB';
 
+/**
+ * Turns on the event loop for the embedded database (issue 17, decision 0175). PGlite runs a statement synchronously
+ * on the main thread, and its own queue starts the next statement in the same macrotask: a backlog of N statements
+ * held the event loop for N × a few ms in one go. Since libuv 1.45 (Node 20) a listening socket accepts one connection
+ * per event-loop turn, so 50 connections opened at once were accepted one per backlog, 40–150 ms apart, and their
+ * first requests waited 1–3 s. Here each unit (a statement, a script, or a whole transaction) runs alone, in the
+ * order asked, and starts in a `setImmediate` after the previous unit ended, so the loop polls its sockets (accepts,
+ * reads, writes) between two units; a transaction's statements each start on a turn of their own too, without
+ * letting another unit in. A statement asked inside a transaction's callback outside it (`db.query` instead of
+ * `tx.query`) waits for the transaction, as it did in PGlite itself.
+ */
+export function eventLoopTurns() {
+  const waiting: (() => void)[] = [];
+  let held = false;
+  const release = () => {
+    const next = waiting.shift();
+    if (next) setImmediate(next);
+    else held = false;
+  };
+  return {
+    /** Runs fn alone, after every unit asked before it, from an event-loop turn of its own. */
+    async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+      await new Promise<void>((resolve) => {
+        if (held) waiting.push(resolve);
+        else {
+          held = true;
+          setImmediate(resolve);
+        }
+      });
+      try {
+        return await fn();
+      } finally {
+        release();
+      }
+    },
+    /** Inside a unit: continue on the next turn (the loop polls its sockets first). */
+    nextTurn: () => new Promise<void>((resolve) => setImmediate(resolve)),
+  };
+}
+
 /** Embedded PostgreSQL. dataDir undefined = in memory. One process per data dir. */
 export async function openPglite(dataDir?: string): Promise<Db> {
   if (dataDir) fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   // PostgreSQL's default 128 MB of shared buffers lives inside the WASM heap and is most of the process's memory; a
   // practice's tables fit in far less and the file cache backs the rest (issue 17: idle RSS ≤ 250 MB).
   const options = { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] };
+  const fresh = !dataDir || !fs.existsSync(path.join(dataDir, 'PG_VERSION'));
   const db = dataDir ? new PGlite(dataDir, options) : new PGlite(options);
   await db.waitReady;
-  const wrap = (c: Pick<PGlite, 'query'>): Queryable => ({
-    async query<T>(sql: string, params: unknown[] = []) {
-      const r = await c.query<T>(sql, params);
-      // PGlite reports affectedRows 0 for SELECT; node-postgres reports the row count.
-      return { rows: r.rows, rowCount: Math.max(r.affectedRows ?? 0, r.rows.length) };
-    },
-  });
-  const base = wrap(db);
+  // Creating a database (initdb) leaves ~400 MB of garbage behind (a copy of the WASM heap, initdb's own instance).
+  // Little is allocated while the server idles, so V8 often kept it (idle RSS 590-710 MB instead of ~270 MB in about
+  // one fresh start of three). One full collection, when `npm run serve` exposes it (decision 0175), a turn later:
+  // until the opening's promise chain has ended the garbage is still reachable.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (fresh && gc) {
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+  }
+  const turns = eventLoopTurns();
+  const run = async <T>(c: Pick<PGlite, 'query'>, sql: string, params: unknown[]): Promise<QueryResult<T>> => {
+    const r = await c.query<T>(sql, params);
+    // PGlite reports affectedRows 0 for SELECT; node-postgres reports the row count.
+    return { rows: r.rows, rowCount: Math.max(r.affectedRows ?? 0, r.rows.length) };
+  };
   return {
     kind: 'pglite',
-    query: base.query,
+    query: <T>(sql: string, params: unknown[] = []) => turns.exclusive(() => run<T>(db, sql, params)),
     transaction: (fn) =>
-      db.transaction((tx) =>
-        fn({
-          ...wrap(tx),
-          exec: async (sql) => {
-            await tx.exec(sql);
-          },
-        }),
+      turns.exclusive(() =>
+        db.transaction((tx) =>
+          fn({
+            async query<T>(sql: string, params: unknown[] = []) {
+              await turns.nextTurn();
+              return run<T>(tx, sql, params);
+            },
+            async exec(sql) {
+              await turns.nextTurn();
+              await tx.exec(sql);
+            },
+          }),
+        ),
       ),
     async exec(sql) {
-      await db.exec(sql);
+      await turns.exclusive(() => db.exec(sql));
     },
     async close() {
       await db.close();

@@ -6,9 +6,9 @@
  * - RequireSteps: no step list → the unauthorised page titled by error401Title; a step route that is not in this
  *   link's list → the same page; a step whose earlier steps are not complete → the first incomplete one.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useStore } from 'react-redux';
-import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from '../lib/router';
 import { StepStatus, StepRoutes } from '@paylink/shared';
 import { useAppSelector } from '../store/hooks';
 import { isSessionValid } from '../store/auth-slice';
@@ -22,7 +22,7 @@ import { PageSkeleton } from '../components/page-skeleton';
 import type { ApiError } from '../lib/api-client';
 import type { AppDispatch, RootState } from '../store/store';
 
-export function RequireSession() {
+export function RequireSession(props: { children: ReactNode }) {
   const auth = useAppSelector((s) => s.auth);
   const linkId = useAppSelector((s) => s.link.link_id);
   if (!linkId) return <Navigate to="/forbidden" replace />;
@@ -31,13 +31,13 @@ export function RequireSession() {
     const state: AuthRouteState | undefined = auth.exp_Date ? { sessionExpired: true } : undefined;
     return <Navigate to={authPath(linkId)} replace state={state} />;
   }
-  return <FirstLoadSync linkId={linkId} />;
+  return <FirstLoadSync linkId={linkId}>{props.children}</FirstLoadSync>;
 }
 
 /** Stores whose first guarded page load has been synchronised with the server (one per page load). */
 const synced = new WeakSet<object>();
 
-function FirstLoadSync(props: { linkId: string }) {
+function FirstLoadSync(props: { linkId: string; children: ReactNode }) {
   const store = useStore<RootState>();
   const { pathname } = useLocation();
   const navigate = useNavigate();
@@ -75,7 +75,7 @@ function FirstLoadSync(props: { linkId: string }) {
   }, []);
 
   if (error) return <ErrorDisplay error={error} />;
-  return phase === 'done' || arrived ? <Outlet /> : <PageSkeleton />;
+  return phase === 'done' || arrived ? props.children : <PageSkeleton />;
 }
 
 /** The route a step page may show, or where to send the user instead. */
@@ -92,11 +92,11 @@ export function stepGuard(
   return blocking ? { allow: false, redirect: blocking.routePath } : { allow: true };
 }
 
-export function RequireSteps() {
+export function RequireSteps(props: { children: ReactNode }) {
   const steps = useAppSelector(selectSteps);
   const { pathname } = useLocation();
   const verdict = stepGuard(steps, pathname);
-  if (verdict.allow) return <Outlet />;
+  if (verdict.allow) return props.children;
   if (verdict.redirect) return <Navigate to={verdict.redirect} replace />;
   return <UnauthorizedPage />;
 }

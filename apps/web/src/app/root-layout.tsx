@@ -1,9 +1,9 @@
 /**
- * The root route: takes a `jwt_authorization` query parameter as the session token and removes it from the URL
- * (spec section 3), watches the session's expiry, and waits for lazily loaded translation namespaces.
+ * The frame around every route: takes a `jwt_authorization` query parameter as the session token and removes it from the URL
+ * (spec section 3), watches the session's expiry, and waits for lazily loaded translation namespaces and page chunks. A new page starts at the top.
  */
-import { Suspense, useEffect } from 'react';
-import { Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router';
+import { Suspense, useEffect, type ReactNode } from 'react';
+import { ScrollToTop, useLocation, useNavigate } from '../lib/router';
 import { useAppDispatch } from '../store/hooks';
 import { signedIn } from '../store/auth-slice';
 import { jwtExpiry } from '../lib/session';
@@ -11,7 +11,7 @@ import { SessionWatch } from '../components/session-watch';
 import { PageSkeleton } from '../components/page-skeleton';
 import { AppConfigProvider } from '../lib/app-config';
 
-export function RootLayout() {
+export function RootLayout(props: { children: ReactNode }) {
   const location = useLocation();
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
@@ -33,12 +33,10 @@ export function RootLayout() {
   return (
     <>
       <Suspense fallback={<PageSkeleton />}>
-        <AppConfigProvider>
-          <Outlet />
-        </AppConfigProvider>
+        <AppConfigProvider>{props.children}</AppConfigProvider>
       </Suspense>
       <SessionWatch />
-      <ScrollRestoration />
+      <ScrollToTop />
     </>
   );
 }

@@ -4,7 +4,7 @@
  * with useApiFailure, which routes network failures, link states and 401/403 before anything gets here). A
  * NetworkError or unexpected exception given directly still goes to the catch-all page.
  */
-import { Navigate } from 'react-router';
+import { Navigate } from '../lib/router';
 import { useTranslation } from '../i18n';
 import { ApiError } from '../lib/api-client';
 import { PageLayout } from './page-layout';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { I18nProvider } from '../i18n';
-import { MemoryRouter } from 'react-router';
+import { createMemoryHistory, RouterProvider } from '../lib/router';
 import { makeStore } from '../store/store';
 import { createTestI18n } from '../test/i18n';
 import { ProgressBar } from './progress-bar';
@@ -28,9 +28,9 @@ describe('ProgressBar (spec screen 9)', () => {
     render(
       <Provider store={store}>
         <I18nProvider i18n={i18n}>
-          <MemoryRouter initialEntries={['/patientiddocs']}>
+          <RouterProvider history={createMemoryHistory('/patientiddocs')}>
             <ProgressBar steps={steps} />
-          </MemoryRouter>
+          </RouterProvider>
         </I18nProvider>
       </Provider>,
     );

@@ -4,7 +4,7 @@
  * aria-current="step". Fixed interface: <ProgressBar steps? currentRoutePath? /> (defaults: the store's step list and
  * the current location). <PageLayout showProgress> renders it.
  */
-import { useLocation } from 'react-router';
+import { useLocation } from '../lib/router';
 import { useTranslation } from '../i18n';
 import { StepStatus, type LinkStep } from '@paylink/shared';
 import { useAppSelector } from '../store/hooks';

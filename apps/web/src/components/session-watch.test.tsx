@@ -49,8 +49,8 @@ describe('session expiry (WCAG 2.2.1)', () => {
     freshPatientInfo();
     server.use(http.get('*/api/auth/options', () => HttpResponse.json({ method: 'email', captchaSiteKey: null })));
     const { router, store } = await renderApp('/patientinfo', { setup: endsIn(1500) });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'), { timeout: 6000 });
-    expect(router.state.location.search).toBe(`?id=${LINK_ID}`);
+    await waitFor(() => expect(router.location().pathname).toBe('/auth'), { timeout: 6000 });
+    expect(router.location().search).toBe(`?id=${LINK_ID}`);
     expect(store.getState().auth).toEqual({ access_token: '', auth_email: '', exp_Date: '' });
   });
 
@@ -61,7 +61,7 @@ describe('session expiry (WCAG 2.2.1)', () => {
     freshPatientInfo();
     server.use(http.get('*/api/auth/options', () => HttpResponse.json({ method: 'email', captchaSiteKey: null })));
     const { router } = await renderApp('/patientinfo', { setup: endsIn(1500), lng });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'), { timeout: 6000 });
+    await waitFor(() => expect(router.location().pathname).toBe('/auth'), { timeout: 6000 });
     expect(await screen.findByTestId('session-expired', {}, { timeout: 10_000 })).toHaveTextContent(message);
     expect(screen.getByTestId('session-expired')).toHaveAttribute('role', 'status');
   });

@@ -4,7 +4,7 @@
  * page, sent to /auth.
  */
 import { useEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../lib/router';
 import { useTranslation } from '../i18n';
 import { patientEndpoints } from '@paylink/shared';
 import { useAppDispatch, useAppSelector } from '../store/hooks';

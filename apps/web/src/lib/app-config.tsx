@@ -4,7 +4,7 @@
  * sandbox). Fixed interface: useAppConfig() → AppConfig (never null: <AppConfigProvider> renders its children only
  * once the config is loaded). loadAppConfig() starts the request early (main.tsx) and is shared by every caller.
  */
-import { createContext, useContext, useState, type ReactNode } from 'react';
+import { createContext, useContext, type ReactNode } from 'react';
 import { patientEndpoints, type AppConfig } from '@paylink/shared';
 import { call } from './api-client';
 
@@ -29,6 +29,9 @@ export function AppConfigProvider(props: { children: ReactNode; value?: AppConfi
 }
 
 const settled = new WeakMap<Promise<AppConfig>, { value: AppConfig } | { error: unknown }>();
+// The promise the provider waits on. React 18 forgets the state of a component that suspended before it first
+// showed, and renders a failed tree again before showing the error: kept here, neither starts a new request.
+let waitingOn: Promise<AppConfig> | null = null;
 
 /** React 18's Suspense contract: throw a promise to wait for it; a failure reaches the nearest error boundary. */
 function read(promise: Promise<AppConfig>): AppConfig {
@@ -42,9 +45,13 @@ function read(promise: Promise<AppConfig>): AppConfig {
   return result.value;
 }
 
+/** After the error screen: the next render asks the server again (the error boundary calls this on a navigation). */
+export function forgetFailedAppConfig(): void {
+  if (waitingOn && settled.get(waitingOn) && 'error' in settled.get(waitingOn)!) waitingOn = null;
+}
+
 function LoadedConfig(props: { children: ReactNode }) {
-  const [promise] = useState(loadAppConfig);
-  const config = loaded ?? read(promise);
+  const config = loaded ?? read((waitingOn ??= loadAppConfig()));
   return <AppConfigContext.Provider value={config}>{props.children}</AppConfigContext.Provider>;
 }
 

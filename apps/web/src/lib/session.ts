@@ -1,6 +1,6 @@
 import { patientEndpoints } from '@paylink/shared';
 /** Signing out: forget the session, ask the server to revoke it and clear its httpOnly cookie, go to /auth. */
-import type { NavigateFunction } from 'react-router';
+import type { NavigateFunction } from './router';
 import type { AppDispatch } from '../store/store';
 import { signOut } from '../store/auth-slice';
 import { call } from './api-client';

@@ -11,7 +11,7 @@
  */
 import { useCallback } from 'react';
 import { useStore } from 'react-redux';
-import { useNavigate } from 'react-router';
+import { useNavigate } from './router';
 import { LinkMessages } from '@paylink/shared';
 import { useAppDispatch } from '../store/hooks';
 import type { RootState } from '../store/store';

@@ -6,7 +6,7 @@
  * A failed call is shown full-page ('Error {status} {statusText}') or routed by useApiFailure.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from './router';
 import { patientEndpoints, StepStatus, type LinkStep } from '@paylink/shared';
 import { useAppDispatch, useAppSelector } from '../store/hooks';
 import { type ApiError, call } from './api-client';

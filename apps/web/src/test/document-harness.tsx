@@ -7,7 +7,7 @@ import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
 import { I18nProvider } from '../i18n';
 import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
+import { createMemoryHistory, Route, RouterProvider, Switch, useLocation } from '../lib/router';
 import { vi } from 'vitest';
 import type { AppConfig, LinkStep, PatientInfo } from '@paylink/shared';
 import { AppConfigProvider } from '../lib/app-config';
@@ -130,18 +130,19 @@ export async function renderStepPage(opts: RenderStepOptions) {
   store.dispatch(setSteps(opts.steps ?? stepList()));
   if (opts.patient) store.dispatch(setPatient(opts.patient));
   if (opts.isContinue) store.dispatch(setContinue(true));
-  const router = createMemoryRouter(
-    [
-      { path: opts.path, element: opts.element },
-      { path: '*', element: <Landed /> },
-    ],
-    { initialEntries: [opts.path] },
-  );
+  const router = createMemoryHistory(opts.path);
   const view = render(
     <Provider store={store}>
       <I18nProvider i18n={i18n}>
         <AppConfigProvider value={testConfig}>
-          <RouterProvider router={router} />
+          <RouterProvider history={router}>
+            <Switch>
+              <Route path={opts.path}>{opts.element}</Route>
+              <Route>
+                <Landed />
+              </Route>
+            </Switch>
+          </RouterProvider>
         </AppConfigProvider>
       </I18nProvider>
     </Provider>,

@@ -2,9 +2,9 @@
 import { act, render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { I18nProvider } from '../i18n';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { makeStore, type AppDispatch } from '../store/store';
-import { routes } from '../app/router';
+import { AppRoutes } from '../app/router';
+import { createMemoryHistory, RouterProvider } from '../lib/router';
 import { loadAppConfig } from '../lib/app-config';
 import { setAccessTokenGetter } from '../lib/api-client';
 import { createTestI18n } from './i18n';
@@ -32,14 +32,15 @@ export async function renderApp(
   opts.setup?.(store.dispatch);
   const i18n = await createTestI18n(opts.lng ?? 'en');
   await loadAppConfig();
-  const [pathname, search = ''] = path.split('?');
-  const entry = opts.state === undefined ? path : { pathname, search: search && `?${search}`, state: opts.state };
-  const router = createMemoryRouter(routes, { initialEntries: [entry] });
+  // The in-memory history: router.location() is where the app is, router.back() is the browser's back button.
+  const router = createMemoryHistory({ path, state: opts.state });
   const view = await act(async () =>
     render(
       <Provider store={store}>
         <I18nProvider i18n={i18n}>
-          <RouterProvider router={router} />
+          <RouterProvider history={router}>
+            <AppRoutes />
+          </RouterProvider>
         </I18nProvider>
       </Provider>,
     ),

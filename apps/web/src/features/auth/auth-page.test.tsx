@@ -28,7 +28,7 @@ const authError = (status: number, error: string) => HttpResponse.json({ error, 
 describe('/auth', () => {
   it('without an id goes to /forbidden', async () => {
     const { router } = await renderApp('/auth');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/forbidden'));
+    await waitFor(() => expect(router.location().pathname).toBe('/forbidden'));
   });
 
   it.each([
@@ -43,13 +43,13 @@ describe('/auth', () => {
       http.get(`*/api/patients/${LINK_ID}/notoken`, () => text401(body)),
     );
     const { router } = await renderApp(`/auth?id=${LINK_ID}`);
-    await waitFor(() => expect(router.state.location.pathname).toBe(path));
+    await waitFor(() => expect(router.location().pathname).toBe(path));
   });
 
   it('routes a 401 from the options call by message too', async () => {
     server.use(http.get('*/api/auth/options', () => text401('Link Expired.')));
     const { router } = await renderApp(`/auth?id=${LINK_ID}`);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/linkexpired'));
+    await waitFor(() => expect(router.location().pathname).toBe('/linkexpired'));
   });
 
   it('uses the options call the entry started for this link: one request, not two', async () => {
@@ -71,7 +71,7 @@ describe('/auth', () => {
     server.use(http.get('*/api/auth/options', () => text401('Link Expired.')));
     startSignInOptions({ pathname: '/auth', search: `?id=${LINK_ID}` });
     const { router } = await renderApp(`/auth?id=${LINK_ID}`);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/linkexpired'));
+    await waitFor(() => expect(router.location().pathname).toBe('/linkexpired'));
   });
 
   it('remembers the link id in the store, local storage and the link_id cookie', async () => {
@@ -89,7 +89,7 @@ describe('/auth', () => {
       http.get(`*/api/patients/patientinfo/${LINK_ID}`, () => HttpResponse.json({}, { status: 500 })),
     );
     const { router } = await renderApp(`/auth?id=${LINK_ID}`, { setup: signedInSetup });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/patientinfo'));
+    await waitFor(() => expect(router.location().pathname).toBe('/patientinfo'));
   });
 
   it('phone variant: masked phone, send code, 6-digit code, sign in, then /patientinfo', async () => {
@@ -132,7 +132,7 @@ describe('/auth', () => {
     expect(code).toHaveValue('123456');
     expect(screen.getByText("Please don't refresh this page while you sign in.")).toBeInTheDocument();
     await user.click(signIn);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/patientinfo'));
+    await waitFor(() => expect(router.location().pathname).toBe('/patientinfo'));
     expect(verified).toEqual({ linkId: LINK_ID, code: '123456' });
     expect(store.getState().auth.access_token).toBe('jwt-1');
   });
@@ -292,7 +292,7 @@ describe('/auth', () => {
     const button = await screen.findByRole('button', { name: 'Continue' });
     expect(verifies).toBe(0);
     await userEvent.setup().click(button);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/patientinfo'));
+    await waitFor(() => expect(router.location().pathname).toBe('/patientinfo'));
     expect(verifies).toBe(1);
   });
 
@@ -318,8 +318,8 @@ describe('/auth', () => {
       http.get(`*/api/patients/patientinfo/${LINK_ID}`, () => new HttpResponse(null, { status: 503 })),
     );
     const { router, store } = await renderApp(`/auth?id=${LINK_ID}&jwt_authorization=${token}`);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/patientinfo'));
-    expect(router.state.location.search).not.toContain('jwt_authorization');
+    await waitFor(() => expect(router.location().pathname).toBe('/patientinfo'));
+    expect(router.location().search).not.toContain('jwt_authorization');
     expect(store.getState().auth.access_token).toBe(token);
     expect(store.getState().auth.exp_Date).toBe(new Date(exp * 1000).toISOString());
   });

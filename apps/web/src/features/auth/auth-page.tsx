@@ -5,7 +5,7 @@
  * one-click "Continue" that finishes signing in (opening the link alone changes nothing).
  */
 import { useEffect, useState } from 'react';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Navigate, useNavigate, useSearchParams } from '../../lib/router';
 import { useTranslation } from '../../i18n';
 import { LINK_ID_PATTERN, patientEndpoints, type AuthOptions } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';

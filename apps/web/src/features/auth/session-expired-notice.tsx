@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../lib/router';
 import { useTranslation } from '../../i18n';
 import { clearSessionExpiredNotice, sessionExpiredNoticePending, type AuthRouteState } from '../../lib/session';
 

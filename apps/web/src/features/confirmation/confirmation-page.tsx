@@ -4,7 +4,7 @@
  * (issue 10 item 7: a text message, or nothing). Without patient or payment data: the steps-complete message.
  */
 import { useTranslation } from '../../i18n';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../lib/router';
 import { formatUsd, parseDollarsToCents, PaymentSource } from '@paylink/shared';
 import { PageLayout } from '../../components/page-layout';
 import { useAppSelector } from '../../store/hooks';

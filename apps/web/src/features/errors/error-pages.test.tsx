@@ -45,6 +45,6 @@ describe('error pages (spec section 8): one title each, in both languages', () =
   it('/ with a link id goes to sign-in; without one it is forbidden', async () => {
     const { router } = await renderApp('/');
     expect(await screen.findByRole('heading', { level: 1, name: 'Forbidden' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location().pathname).toBe('/');
   });
 });

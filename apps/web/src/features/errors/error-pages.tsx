@@ -2,7 +2,7 @@
  * The error pages of spec section 8: each is a single title (the spec's exact texts, translated), plus a line on
  * what to do next and the practice's contact details in the footer.
  */
-import { useLocation } from 'react-router';
+import { useLocation } from '../../lib/router';
 import { useTranslation } from '../../i18n';
 import { MessagePage } from '../../components/message-page';
 

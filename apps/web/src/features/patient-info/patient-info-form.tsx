@@ -4,7 +4,7 @@
  * step list (POST /api/linksteps/script) and goes to the second step's routePath.
  */
 import { useId, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/router';
 import { useTranslation } from '../../i18n';
 import { patientEndpoints, PaymentSource, PaymentType, amountRule } from '@paylink/shared';
 import { useAppDispatch, useAppSelector } from '../../store/hooks';

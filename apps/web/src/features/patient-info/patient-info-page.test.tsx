@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { I18nProvider } from '../../i18n';
-import { RouterProvider, createMemoryRouter } from 'react-router';
+import { RouterProvider, createMemoryHistory } from '../../lib/router';
 import { makeStore } from '../../store/store';
 import { RequireSteps } from '../../app/guards';
 import { loadAppConfig } from '../../lib/app-config';
@@ -232,6 +232,19 @@ describe('/patientinfo amount rules (spec section 5)', () => {
   });
 });
 
+describe('/patientinfo back button (spec section 2)', () => {
+  it('does nothing: the page, its URL and what was typed stay', async () => {
+    const { amount, router } = await openForm();
+    await typeAmount(amount, '500');
+    for (let i = 0; i < 2; i++) {
+      act(() => router.back());
+      expect(router.location().pathname).toBe('/patientinfo');
+      expect(screen.getByRole('heading', { level: 1, name: 'Patient information' })).toBeInTheDocument();
+      expect(screen.getByLabelText('Amount (USD, whole dollars)')).toHaveValue('500');
+    }
+  });
+});
+
 describe('/patientinfo submit', () => {
   it('records the choice, creates the step list and goes to the second step; defaults source to 1', async () => {
     const calls: { choice?: unknown; script?: Record<string, string> } = {};
@@ -250,7 +263,7 @@ describe('/patientinfo submit', () => {
     await typeAmount(amount, '300');
     const button = agree();
     await userEvent.setup().click(button);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/patientinvoicedetail'));
+    await waitFor(() => expect(router.location().pathname).toBe('/patientinvoicedetail'));
     expect(calls.choice).toEqual({ linkId: LINK_ID, paymentTypeId: 1, paymentSourceId: 1, paymentAmount: 300 });
     expect(calls.script).toEqual({ linkId: LINK_ID, paymentTypeId: '1', paymentSourceId: '1', paymentAmount: '300' });
     expect(store.getState().stepProduction.stepsProduction[0]).toHaveLength(6);
@@ -272,7 +285,7 @@ describe('/patientinfo submit', () => {
     await user.click(screen.getByLabelText('Someone else (a payor)'));
     await typeAmount(amount, '5000');
     await user.click(agree());
-    await waitFor(() => expect(router.state.location.pathname).toBe('/patientinvoicedetail'));
+    await waitFor(() => expect(router.location().pathname).toBe('/patientinvoicedetail'));
     expect(choice).toEqual({ linkId: LINK_ID, paymentTypeId: 2, paymentSourceId: 2, paymentAmount: 5000 });
   });
 
@@ -317,7 +330,7 @@ describe('/patientinfo first load: the continue check (spec section 4)', () => {
         d(setPayment({ ssl_txn_id: 'stale-from-last-visit' }));
       },
     });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/patientiddocs'));
+    await waitFor(() => expect(router.location().pathname).toBe('/patientiddocs'));
     const s = store.getState();
     expect(s.payment.ssl_txn_id).toBe('');
     expect(s.stepProduction.stepsProduction[0]).toEqual(list);
@@ -350,7 +363,7 @@ describe('/patientinfo first load: the continue check (spec section 4)', () => {
       ),
     );
     const { router } = await renderApp('/patientinfo', { setup: signedInSetup });
-    await waitFor(() => expect(router.state.location.pathname).toBe(path));
+    await waitFor(() => expect(router.location().pathname).toBe(path));
     expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
   });
 
@@ -363,8 +376,8 @@ describe('/patientinfo first load: the continue check (spec section 4)', () => {
       http.get('*/api/auth/options', () => HttpResponse.json({ method: 'email', captchaSiteKey: null })),
     );
     const { router, store } = await renderApp('/patientinfo', { setup: signedInSetup });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
-    expect(router.state.location.search).toBe(`?id=${LINK_ID}`);
+    await waitFor(() => expect(router.location().pathname).toBe('/auth'));
+    expect(router.location().search).toBe(`?id=${LINK_ID}`);
     expect(store.getState().auth.exp_Date).toBe('');
     expect(store.getState().auth.access_token).toBe('');
   });
@@ -381,13 +394,13 @@ describe('/patientinfo guards', () => {
   it('no session → /auth with the link id', async () => {
     server.use(http.get('*/api/auth/options', () => HttpResponse.json({ method: 'email', captchaSiteKey: null })));
     const { router } = await renderApp('/patientinfo', { setup: (d) => d(setLink({ link_id: LINK_ID })) });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/auth'));
-    expect(router.state.location.search).toBe(`?id=${LINK_ID}`);
+    await waitFor(() => expect(router.location().pathname).toBe('/auth'));
+    expect(router.location().search).toBe(`?id=${LINK_ID}`);
   });
 
   it('no link id → /forbidden', async () => {
     const { router } = await renderApp('/patientinfo');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/forbidden'));
+    await waitFor(() => expect(router.location().pathname).toBe('/forbidden'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Forbidden' })).toBeInTheDocument();
   });
 
@@ -395,14 +408,14 @@ describe('/patientinfo guards', () => {
     const { store } = makeStore({ passphrase: 'k' });
     const i18n = await createTestI18n('en');
     await loadAppConfig();
-    const router = createMemoryRouter(
-      [{ element: <RequireSteps />, children: [{ path: '/patientcontract', element: <p>contract</p> }] }],
-      { initialEntries: ['/patientcontract'] },
-    );
     render(
       <Provider store={store}>
         <I18nProvider i18n={i18n}>
-          <RouterProvider router={router} />
+          <RouterProvider history={createMemoryHistory('/patientcontract')}>
+            <RequireSteps>
+              <p>contract</p>
+            </RequireSteps>
+          </RouterProvider>
         </I18nProvider>
       </Provider>,
     );
@@ -430,7 +443,7 @@ describe('/patientinfo guards', () => {
         d(setSteps(steps(1)));
       },
     });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/patientcontract'));
+    await waitFor(() => expect(router.location().pathname).toBe('/patientcontract'));
     // The server's list replaced the stale one (the contract page may already have marked itself in progress).
     const restored = store.getState().stepProduction.stepsProduction[0]!;
     expect(restored.map((s) => s.routePath)).toEqual(list.map((s) => s.routePath));
@@ -440,7 +453,7 @@ describe('/patientinfo guards', () => {
   it('the first load of a step page with no step list on the server goes to /patientinfo', async () => {
     freshLink(patient());
     const { router } = await renderApp('/patientinvoicedetail', { setup: signedInSetup });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/patientinfo'));
+    await waitFor(() => expect(router.location().pathname).toBe('/patientinfo'));
     expect(await screen.findByRole('button', { name: 'AGREE' })).toBeInTheDocument();
   });
 });

@@ -3,7 +3,7 @@
  * nothing here. See load-patient-info.ts for the first-load rules and patient-info-form.tsx for the form.
  */
 import { useEffect, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/router';
 import { useTranslation } from '../../i18n';
 import { useAppDispatch, useAppSelector } from '../../store/hooks';
 import { PageLayout } from '../../components/page-layout';

@@ -5,7 +5,7 @@
  * modal closes (or the page is replaced by an error).
  */
 import { useCallback, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/router';
 import {
   patientEndpoints,
   centsToDecimalString,
