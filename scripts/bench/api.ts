@@ -120,7 +120,8 @@ export async function loadBaseline(
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'scripts/bench/baseline-server.ts', String(port), databaseUrl],
+    // The product's pool size (DATABASE_POOL_MAX's default).
+    ['--import', 'tsx', 'scripts/bench/baseline-server.ts', String(port), databaseUrl, '20'],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],

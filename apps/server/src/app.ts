@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import swagger from '@fastify/swagger';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.js';
@@ -88,13 +88,16 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   const webDist = ctx.config.WEB_DIST_DIR ?? WEB_DIST;
   const inventory = readScriptInventory(webDist);
-  await app.register(helmet, {
+  // Security headers on every answer. helmet's middleware is built once: @fastify/helmet builds it again on every
+  // request (parsing the whole CSP each time), a measurable share of a patient read's CPU (issue 17, decision 0178).
+  const securityHeaders = helmet({
     // The whole policy is spelled out (no helmet defaults) so the tamper check can compare it directive by directive.
     contentSecurityPolicy: { useDefaults: false, directives: appCspDirectives(ctx.config, inventory) },
     crossOriginEmbedderPolicy: false,
     // The gateway's and signing service's scripts and frames live on their own origins.
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
+  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, () => done()));
   await app.register(cors, {
     origin: [ctx.config.publicUrl],
     credentials: true,

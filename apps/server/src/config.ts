@@ -56,6 +56,11 @@ const envSchema = z.object({
   /** The app's public origin (links in SMS and e-mail point here). Default http://localhost:PORT. */
   PUBLIC_URL: origin.optional(),
   DATABASE_URL: optional,
+  /**
+   * Connections to the PostgreSQL server per process. Each patient read commits its audit row; the server flushes
+   * commits waiting together in one write, so more connections in flight mean more reads per flush (issue 17).
+   */
+  DATABASE_POOL_MAX: int(20, 1, 500),
   PAYLINK_DATA_DIR: z.string().default('./data'),
   /** 'sandbox' allows unconfigured providers (sandbox stand-ins); 'production' demands real credentials. */
   PAYLINK_MODE: z.enum(['sandbox', 'production']).optional(),

@@ -32,7 +32,11 @@ async function main() {
   }
   const log = pino({ level: config.LOG_LEVEL });
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+  const db = await openDb({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.dataDir,
+    poolMax: config.DATABASE_POOL_MAX,
+  });
   const applied = await migrate(db);
   if (applied.length) log.info({ applied }, 'migrations applied');
   let seed: BootSeedResult;

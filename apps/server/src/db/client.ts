@@ -79,10 +79,10 @@ function statementName(sql: string): string {
   return name;
 }
 
-export function openPostgres(url: string): Db {
+export function openPostgres(url: string, poolMax = 20): Db {
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
+    max: poolMax,
     // While the server is down, fail a request in seconds (503) instead of queueing it for ever.
     connectionTimeoutMillis: 5000,
     keepAlive: true,
@@ -251,7 +251,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   };
 }
 
-export async function openDb(opts: { databaseUrl?: string; dataDir: string }): Promise<Db> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+export async function openDb(opts: { databaseUrl?: string; dataDir: string; poolMax?: number }): Promise<Db> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolMax);
   return openPglite(path.join(opts.dataDir, 'pglite'));
 }

@@ -5,6 +5,16 @@ import { LinkStateError } from '../../lib/errors.js';
 import { LINK_NOT_AUTHORIZED, USABLE_LINK_SQL, linkState, throwForLinkState, type LinkRow } from './link-queries.js';
 import { maskPhone } from './mask-phone.js';
 
+/** Built once: the same string on every read (no rebuilding or rehashing of the prepared statement's name). */
+const LOOKUP_SQL = `with l as (select status, expires_at, phone from link where id = $1),
+          a as (${auditInsertSql(
+            2,
+            `l where ${USABLE_LINK_SQL('l')} and not exists (
+               select 1 from audit_event where link_id = $1 and action = 'patient.phone_lookup'
+                 and at > now() - interval '1 hour')`,
+          )})
+     select status, expires_at, phone, now() as db_now from l`;
+
 /**
  * The sign-in page's phone number, masked; 401 text by link state (unknown ids included). One statement: the link
  * and, for a usable link not looked at in the last hour, the audit row (the page asks on every load: one row per
@@ -13,14 +23,7 @@ import { maskPhone } from './mask-phone.js';
 export async function lookupPhone(opts: { db: Db; actor: Actor; linkId: string }): Promise<string> {
   if (!LINK_ID_PATTERN.test(opts.linkId)) throw new LinkStateError(LINK_NOT_AUTHORIZED);
   const r = await opts.db.query<Pick<LinkRow, 'status' | 'expires_at' | 'phone'> & { db_now: Date }>(
-    `with l as (select status, expires_at, phone from link where id = $1),
-          a as (${auditInsertSql(
-            2,
-            `l where ${USABLE_LINK_SQL('l')} and not exists (
-               select 1 from audit_event where link_id = $1 and action = 'patient.phone_lookup'
-                 and at > now() - interval '1 hour')`,
-          )})
-     select status, expires_at, phone, now() as db_now from l`,
+    LOOKUP_SQL,
     [opts.linkId, ...auditParams({ ...opts.actor, action: 'patient.phone_lookup', linkId: opts.linkId })],
     { prepared: true },
   );

@@ -33,6 +33,38 @@ const dates = <T>(row: T, keys: string[]): T => {
   return row;
 };
 
+/** The statement's text per variant, built once (the same string each time: no rebuilding or rehashing per read). */
+const readSqls = new Map<string, string>();
+function readSql(requireSteps: boolean, checkReconcile: boolean): string {
+  const key = `${requireSteps}:${checkReconcile}`;
+  let sql = readSqls.get(key);
+  if (sql) return sql;
+  const pending = checkReconcile
+    ? `exists (select 1 from payment_attempt where link_id = $2 and session_token is not null
+         and status in ('open', 'unknown', 'closed') and reconcile_due_at is not null)`
+    : 'false';
+  const served = [
+    'exists (select 1 from s)',
+    `exists (select 1 from l where ${USABLE_LINK_SQL('l')})`,
+    ...(requireSteps
+      ? ['exists (select 1 from link_step where link_id = $2)', 'exists (select 1 from payment where link_id = $2)']
+      : []),
+    `not (select pending from r)`,
+  ].join(' and ');
+  sql = `with s as (${LIVE_SESSION_SQL('$1', '$2')}),
+          l as (select * from link where id = $2),
+          r as (select ${pending} as pending),
+          a as (${auditInsertSql(3, `(select 1) one where ${served}`)})
+     select (select expires_at from s) as session_expires_at,
+            (select to_jsonb(l) from l) as link,
+            (select to_jsonb(p) from payment p where p.link_id = $2) as payment,
+            (select coalesce(jsonb_agg(to_jsonb(st) order by st.position), '[]'::jsonb)
+               from link_step st where st.link_id = $2) as steps,
+            (select pending from r) as pending, now() as db_now`;
+  readSqls.set(key, sql);
+  return sql;
+}
+
 export async function readPatientLink(opts: {
   db: Queryable;
   claim: SessionClaim;
@@ -45,18 +77,6 @@ export async function readPatientLink(opts: {
 }): Promise<PatientLinkRead> {
   const { claim } = opts;
   if (!LINK_ID_PATTERN.test(claim.linkId)) throw new LinkStateError(LINK_NOT_AUTHORIZED);
-  const pending = opts.checkReconcile
-    ? `exists (select 1 from payment_attempt where link_id = $2 and session_token is not null
-         and status in ('open', 'unknown', 'closed') and reconcile_due_at is not null)`
-    : 'false';
-  const served = [
-    'exists (select 1 from s)',
-    `exists (select 1 from l where ${USABLE_LINK_SQL('l')})`,
-    ...(opts.requireSteps
-      ? ['exists (select 1 from link_step where link_id = $2)', 'exists (select 1 from payment where link_id = $2)']
-      : []),
-    `not (select pending from r)`,
-  ].join(' and ');
   const r = await opts.db.query<{
     session_expires_at: Date | null;
     link: LinkRow | null;
@@ -65,16 +85,7 @@ export async function readPatientLink(opts: {
     pending: boolean;
     db_now: Date;
   }>(
-    `with s as (${LIVE_SESSION_SQL('$1', '$2')}),
-          l as (select * from link where id = $2),
-          r as (select ${pending} as pending),
-          a as (${auditInsertSql(3, `(select 1) one where ${served}`)})
-     select (select expires_at from s) as session_expires_at,
-            (select to_jsonb(l) from l) as link,
-            (select to_jsonb(p) from payment p where p.link_id = $2) as payment,
-            (select coalesce(jsonb_agg(to_jsonb(st) order by st.position), '[]'::jsonb)
-               from link_step st where st.link_id = $2) as steps,
-            (select pending from r) as pending, now() as db_now`,
+    readSql(!!opts.requireSteps, !!opts.checkReconcile),
     [claim.sessionId, claim.linkId, ...auditParams({ ...opts.actor, action: opts.action, linkId: claim.linkId })],
     { prepared: true },
   );
