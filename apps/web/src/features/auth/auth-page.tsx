@@ -11,7 +11,7 @@ import { LINK_ID_PATTERN, patientEndpoints, type AuthOptions } from '@paylink/sh
 import { PageLayout } from '../../components/page-layout';
 import { Spinner } from '../../components/spinner';
 import { useAppDispatch, useAppSelector } from '../../store/hooks';
-import { clearSessionData } from '../../store/store';
+import { clearSessionData, persistor } from '../../store/store';
 import { isSessionValid, signOut } from '../../store/auth-slice';
 import { setLink } from '../../store/link-slice';
 import { call } from '../../lib/api-client';
@@ -88,7 +88,13 @@ export default function AuthPage() {
   if (!validId) return <Navigate to="/notauthorized" replace />;
   if (signedInHere && !finishing) return <Navigate to="/patientinfo" replace />;
 
-  const onSignedIn = () => void navigate('/patientinfo', { replace: true });
+  // The signed-in state is written to storage before the next page shows: a reload right away (a phone's tab
+  // reloading as the SMS app opens) must not land on sign-in again.
+  const onSignedIn = () =>
+    void persistor
+      .flush()
+      .catch(() => undefined)
+      .then(() => navigate('/patientinfo', { replace: true }));
 
   if (finishing && oobCode) {
     return (
