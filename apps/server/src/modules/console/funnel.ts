@@ -1,5 +1,5 @@
 import type { FunnelResult, FunnelStageKey, funnelQuerySchema } from '@paylink/shared';
-import { StepRoutes } from '@paylink/shared';
+import { StepRoutes, funnelStageKeySchema } from '@paylink/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { writeAudit } from '../../lib/audit.js';
@@ -8,19 +8,8 @@ import { practiceTimeZone } from './practice-settings.js';
 
 type Query = z.output<typeof funnelQuerySchema>;
 
-const FUNNEL_STAGES: FunnelStageKey[] = [
-  'created',
-  'sent',
-  'opened',
-  'signed_in',
-  'patientInfo',
-  'invoice',
-  'patientId',
-  'payorId',
-  'contract',
-  'payment',
-  'paid',
-];
+/** The funnel's stages in order: the shared schema's list (one place for the order, client and server). */
+const FUNNEL_STAGES: readonly FunnelStageKey[] = funnelStageKeySchema.options;
 const STEP_STAGES = ['patientInfo', 'invoice', 'patientId', 'payorId', 'contract', 'payment'] as const;
 
 interface LinkFacts {
