@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { AppError } from '../lib/errors.js';
+import { restoreTemplate } from './pglite-template.js';
 
 /** The smallest surface both PGlite and node-postgres give us: parameterised queries and transactions. */
 export interface Queryable {
@@ -253,5 +254,8 @@ export async function openPglite(dataDir?: string): Promise<Db> {
 
 export async function openDb(opts: { databaseUrl?: string; dataDir: string; poolMax?: number }): Promise<Db> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolMax);
-  return openPglite(path.join(opts.dataDir, 'pglite'));
+  const dir = path.join(opts.dataDir, 'pglite');
+  // A fresh data dir starts as a copy of the build's migrated template when there is one (decision 0181).
+  restoreTemplate(dir);
+  return openPglite(dir);
 }

@@ -1,0 +1,45 @@
+/**
+ * Makes the migrated empty embedded database that a fresh data dir starts from (apps/server/src/db/pglite-template.ts,
+ * decision 0181), unless one for this PGlite and these migrations exists. `npm run build` runs it beside the Vite
+ * builds (scripts/build.ts). Older templates in the cache are removed.
+ *   node --import tsx scripts/pglite-template.ts
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { openPglite } from '../apps/server/src/db/client.js';
+import { migrate } from '../apps/server/src/db/migrate.js';
+import { TEMPLATE_CACHE, templatePath } from '../apps/server/src/db/pglite-template.js';
+
+/** Returns the template's directory and whether it was made now. */
+export async function makeTemplate(cache = TEMPLATE_CACHE): Promise<{ dir: string; made: boolean }> {
+  const dir = templatePath(cache);
+  if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return { dir, made: false };
+  fs.mkdirSync(cache, { recursive: true });
+  const tmp = `${dir}.making-${process.pid}`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  try {
+    const db = await openPglite(tmp);
+    await migrate(db);
+    await db.close();
+    // Atomic: a start never sees a half-made template. Another build that finished first wins.
+    fs.renameSync(tmp, dir);
+  } catch (err) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) throw err;
+    return { dir, made: false };
+  }
+  for (const e of fs.readdirSync(cache)) {
+    const other = path.join(cache, e);
+    if (e.startsWith('pglite-') && other !== dir && !e.includes('.making-')) {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
+  }
+  return { dir, made: true };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  const started = Date.now();
+  const { dir, made } = await makeTemplate();
+  const rel = path.relative(process.cwd(), dir);
+  console.log(made ? `database template: ${rel} made in ${Date.now() - started} ms` : `database template: ${rel} (up to date)`);
+}
