@@ -11,6 +11,7 @@ export default defineConfig({
             'packages/shared/src/**/*.test.ts',
             'apps/server/src/**/*.test.ts',
             'apps/server/test/**/*.test.ts',
+            'scripts/**/*.test.ts',
           ],
           environment: 'node',
           testTimeout: 30_000,

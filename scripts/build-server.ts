@@ -20,24 +20,32 @@ function sources(dir: string): string[] {
   });
 }
 
-const started = Date.now();
-let files = 0;
-for (const pkg of SERVER_PACKAGES) {
-  const src = path.join(ROOT, pkg, 'src');
-  const out = path.join(ROOT, pkg, 'dist');
-  fs.rmSync(out, { recursive: true, force: true });
-  const entryPoints = sources(src);
-  files += entryPoints.length;
-  await build({
-    entryPoints,
-    outdir: out,
-    outbase: src,
-    bundle: false,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    sourcemap: 'linked',
-    logLevel: 'warning',
-  });
+/** Compiles both packages; returns how many files. */
+export async function buildServer(): Promise<number> {
+  let files = 0;
+  for (const pkg of SERVER_PACKAGES) {
+    const src = path.join(ROOT, pkg, 'src');
+    const out = path.join(ROOT, pkg, 'dist');
+    fs.rmSync(out, { recursive: true, force: true });
+    const entryPoints = sources(src);
+    files += entryPoints.length;
+    await build({
+      entryPoints,
+      outdir: out,
+      outbase: src,
+      bundle: false,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      sourcemap: 'linked',
+      logLevel: 'warning',
+    });
+  }
+  return files;
 }
-console.log(`server: ${files} files compiled in ${Date.now() - started} ms`);
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  const started = Date.now();
+  const files = await buildServer();
+  console.log(`server: ${files} files compiled in ${Date.now() - started} ms`);
+}

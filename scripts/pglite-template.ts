@@ -41,5 +41,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
   const started = Date.now();
   const { dir, made } = await makeTemplate();
   const rel = path.relative(process.cwd(), dir);
-  console.log(made ? `database template: ${rel} made in ${Date.now() - started} ms` : `database template: ${rel} (up to date)`);
+  console.log(
+    made ? `database template: ${rel} made in ${Date.now() - started} ms` : `database template: ${rel} (up to date)`,
+  );
 }

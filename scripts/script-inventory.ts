@@ -1,6 +1,6 @@
 /**
  * PCI DSS 6.4.3 (issue 11): Subresource Integrity and the script inventory of the patient app's build, before
- * precompression (`npm run build` runs it as part of `postbuild`). See apps/server/src/modules/security/script-inventory.ts.
+ * precompression (`npm run build` runs it: scripts/build.ts). See apps/server/src/modules/security/script-inventory.ts.
  *   node --import tsx scripts/script-inventory.ts [dist-dir]
  */
 import path from 'node:path';

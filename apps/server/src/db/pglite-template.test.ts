@@ -53,7 +53,12 @@ describe('the embedded database template', () => {
       expect(await migrate(copied)).toEqual([]);
       expect(await migrate(created)).not.toEqual([]);
       const a = await schema(copied);
-      expect(a.migrations).toEqual(fs.readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort());
+      expect(a.migrations).toEqual(
+        fs
+          .readdirSync(MIGRATIONS_DIR)
+          .filter((f) => f.endsWith('.sql'))
+          .sort(),
+      );
       expect(a.rows).toEqual([]);
       expect(a).toEqual(await schema(created));
       // A working database, not only a catalogue: writes and reads back.

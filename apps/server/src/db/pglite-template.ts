@@ -39,7 +39,9 @@ export function templateKey(migrationsDir = MIGRATIONS_DIR): string {
   const h = createHash('sha256').update(`${FORMAT}\0${pgliteVersion()}\0`);
   for (const f of fs.readdirSync(migrationsDir).sort()) {
     if (!f.endsWith('.sql')) continue;
-    h.update(`${f}\0`).update(fs.readFileSync(path.join(migrationsDir, f))).update('\0');
+    h.update(`${f}\0`)
+      .update(fs.readFileSync(path.join(migrationsDir, f)))
+      .update('\0');
   }
   return h.digest('hex').slice(0, 20);
 }

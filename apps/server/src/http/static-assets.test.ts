@@ -46,7 +46,7 @@ describe('built web app over HTTP (precompressed, cache headers)', () => {
     fs.writeFileSync(path.join(dir, 'index.html'), HTML);
     fs.writeFileSync(path.join(dir, 'assets/index-AbC123.js'), JS);
     fs.writeFileSync(path.join(dir, 'locales/en/common.json'), LOCALE);
-    compressDist(dir);
+    await compressDist(dir);
 
     app = Fastify();
     // Generic: the same helper serves a second app under a prefix (the console at /console/).
