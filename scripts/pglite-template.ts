@@ -11,15 +11,20 @@ import { migrate } from '../apps/server/src/db/migrate.js';
 import { TEMPLATE_CACHE, templatePath } from '../apps/server/src/db/pglite-template.js';
 
 /** Returns the template's directory and whether it was made now. */
-export async function makeTemplate(cache = TEMPLATE_CACHE): Promise<{ dir: string; made: boolean }> {
+export async function makeTemplate(
+  cache = TEMPLATE_CACHE,
+): Promise<{ dir: string; made: boolean; migrateMs?: number }> {
   const dir = templatePath(cache);
   if (fs.existsSync(path.join(dir, 'PG_VERSION'))) return { dir, made: false };
   fs.mkdirSync(cache, { recursive: true });
   const tmp = `${dir}.making-${process.pid}`;
   fs.rmSync(tmp, { recursive: true, force: true });
+  let migrateMs = 0;
   try {
     const db = await openPglite(tmp);
+    const opened = Date.now();
     await migrate(db);
+    migrateMs = Date.now() - opened;
     await db.close();
     // Atomic: a start never sees a half-made template. Another build that finished first wins.
     fs.renameSync(tmp, dir);
@@ -34,14 +39,16 @@ export async function makeTemplate(cache = TEMPLATE_CACHE): Promise<{ dir: strin
       fs.rmSync(other, { recursive: true, force: true });
     }
   }
-  return { dir, made: true };
+  return { dir, made: true, migrateMs };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const started = Date.now();
-  const { dir, made } = await makeTemplate();
+  const { dir, made, migrateMs } = await makeTemplate();
   const rel = path.relative(process.cwd(), dir);
   console.log(
-    made ? `database template: ${rel} made in ${Date.now() - started} ms` : `database template: ${rel} (up to date)`,
+    made
+      ? `database template: ${rel} made in ${Date.now() - started} ms (migrations ${migrateMs} ms)`
+      : `database template: ${rel} (up to date)`,
   );
 }

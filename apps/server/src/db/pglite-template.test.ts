@@ -39,7 +39,7 @@ beforeAll(async () => {
 
 describe('the embedded database template', () => {
   it('is made once per PGlite version and migration set', async () => {
-    expect(made.made).toBe(true);
+    expect(made).toMatchObject({ made: true });
     expect(made.dir).toBe(templatePath(cache));
     expect(await makeTemplate(cache)).toEqual({ dir: made.dir, made: false });
   });
