@@ -44,11 +44,16 @@ export async function makeTemplate(
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const started = Date.now();
-  const { dir, made, migrateMs } = await makeTemplate();
-  const rel = path.relative(process.cwd(), dir);
-  console.log(
-    made
-      ? `database template: ${rel} made in ${Date.now() - started} ms (migrations ${migrateMs} ms)`
-      : `database template: ${rel} (up to date)`,
-  );
+  try {
+    const { dir, made, migrateMs } = await makeTemplate();
+    const rel = path.relative(process.cwd(), dir);
+    console.log(
+      made
+        ? `database template: ${rel} made in ${Date.now() - started} ms (migrations ${migrateMs} ms)`
+        : `database template: ${rel} (up to date)`,
+    );
+  } catch (err) {
+    // Only a faster first start is lost: a fresh data dir is then created at start, as without a template.
+    console.error(`database template not made (${(err as Error).message}): a fresh data dir is created at start`);
+  }
 }
