@@ -11,12 +11,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { buildScriptInventory } from '../apps/server/src/modules/security/script-inventory.js';
 import { buildServer } from './build-server.js';
 import { compressDist } from './compress-dist.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+const NICE = Number(process.env.BUILD_NICE ?? 5);
 
 /** One part of the build: a command run as a child process, or a function run in this process. */
 export type Step = { name: string; after?: string[] } & (
@@ -109,6 +111,13 @@ export function runSteps(steps: Step[], write: (line: string) => void = (l) => c
       const [file, ...args] = s.cmd;
       const child = spawn(file!, args, { cwd: s.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
       running.set(s.name, child);
+      if (s.nice && child.pid) {
+        try {
+          os.setPriority(child.pid, s.nice);
+        } catch {
+          /* not allowed here: same priority */
+        }
+      }
       const out = lines(s.name);
       const errOut = lines(s.name);
       child.stdout!.on('data', (c: Buffer) => out.push(c));
@@ -154,8 +163,9 @@ export function productSteps(): Step[] {
   return [
     // First: creating the database is the longest part (PGlite's initdb and the migrations, ~4 s of one core).
     { name: 'database', cmd: [process.execPath, ...tsx, 'scripts/pglite-template.ts'] },
-    { name: 'web', cmd: [process.execPath, vite, 'build'], cwd: path.join(ROOT, 'apps/web') },
-    { name: 'console', cmd: [process.execPath, vite, 'build'], cwd: path.join(ROOT, 'apps/console') },
+    // The Vite builds and their compression take less time than the database: on a busy machine they yield to it.
+    { name: 'web', cmd: [process.execPath, vite, 'build'], cwd: path.join(ROOT, 'apps/web'), nice: NICE },
+    { name: 'console', cmd: [process.execPath, vite, 'build'], cwd: path.join(ROOT, 'apps/console'), nice: NICE },
     {
       name: 'web:inventory',
       after: ['web'],
