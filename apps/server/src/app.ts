@@ -46,6 +46,14 @@ import { evidenceRoutes } from './modules/evidence/evidence-routes.js';
 import { exportRoutes } from './modules/refunds/export-routes.js';
 import { emitWebhookForAudit } from './modules/webhooks/audit-events.js';
 import { addAuditListener } from './lib/audit.js';
+import { AuditBatch } from './lib/audit-batch.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The patient reads' audit rows, committed in groups (decision 0179); one per app, closed with it. */
+    auditBatch: AuditBatch;
+  }
+}
 
 /** The practice console (apps/console), served under /console with its own index.html for client routing. */
 const CONSOLE_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../console/dist');
@@ -164,6 +172,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   installIdempotency(app, ctx);
   addAuditListener(emitWebhookForAudit);
+  // Through ctx.db at each insert, as the routes read it per request. Closing the app writes what is queued (or fails
+  // those reads with 503) and refuses later rows; the database closes after the app.
+  const auditBatch = new AuditBatch(() => ctx.db);
+  app.decorate('auditBatch', auditBatch);
+  app.addHook('onClose', () => auditBatch.close());
   for (const register of routeModules) await register(app, ctx);
 
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());

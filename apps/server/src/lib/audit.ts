@@ -19,7 +19,7 @@ export type Actor = Pick<AuditEvent, 'actorType' | 'actorId' | 'requestId' | 'ip
 /** The system acting on its own (boot seeding, demo data, the worker). */
 export const SYSTEM_ACTOR: Actor = { actorType: 'system', actorId: null, requestId: null, ip: null };
 
-const AUDIT_COLUMNS = 'actor_type, actor_id, action, link_id, request_id, ip, details';
+export const AUDIT_COLUMNS = 'actor_type, actor_id, action, link_id, request_id, ip, details';
 
 /** Append one audit row. Pass the transaction that makes the change so both commit or neither does. */
 export async function writeAudit(q: Queryable, e: AuditEvent): Promise<void> {

@@ -1,6 +1,7 @@
 import type { ContinueCheck } from '@paylink/shared';
 import type { Db } from '../../db/client.js';
 import type { Actor } from '../../lib/audit.js';
+import type { AuditBatch } from '../../lib/audit-batch.js';
 import { notFound } from '../../lib/errors.js';
 import type { CardGateway } from '../../providers/gateway/types.js';
 import { reconcileLink } from '../payments/reconcile-payment.js';
@@ -10,17 +11,19 @@ import { centsToDollars, currentRoutePath, toLinkStep, toPatientInfo } from './l
 
 /**
  * A returning patient: 200 restores where they were, 404 when no step list exists yet (the client loads fresh info).
- * One round trip in the common case; when an earlier payment attempt awaits reconciliation it is reconciled first
+ * One read statement and the batched audit row in the common case; when an earlier payment attempt awaits reconciliation it is reconciled first
  * (a charged patient lands on the end state) and the link read again.
  */
 export async function checkContinue(opts: {
   db: Db;
+  audits: AuditBatch;
   actor: Actor;
   claim: SessionClaim;
   gateway?: CardGateway;
 }): Promise<ContinueCheck> {
   const read = {
     db: opts.db,
+    audits: opts.audits,
     claim: opts.claim,
     actor: opts.actor,
     action: 'steps.continue_check',

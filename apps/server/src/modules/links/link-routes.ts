@@ -60,7 +60,7 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
       },
       async (request) => {
         const claim = await claimForLink(ctx, request, request.params.linkId);
-        return getPatientInfo({ db: ctx.db, actor: auditContext(request), claim });
+        return getPatientInfo({ db: ctx.db, audits: app.auditBatch, actor: auditContext(request), claim });
       },
     );
 
@@ -81,6 +81,7 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
         const claim = await claimForLink(ctx, request, request.params.linkId);
         return checkContinue({
           db: ctx.db,
+          audits: app.auditBatch,
           actor: auditContext(request),
           claim,
           gateway: ctx.providers.gateway,

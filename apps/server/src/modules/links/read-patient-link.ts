@@ -1,6 +1,7 @@
 import { LINK_ID_PATTERN } from '@paylink/shared';
 import type { Queryable } from '../../db/client.js';
-import { auditInsertSql, auditParams, type Actor } from '../../lib/audit.js';
+import type { Actor } from '../../lib/audit.js';
+import type { AuditBatch } from '../../lib/audit-batch.js';
 import { LIVE_SESSION_SQL, sessionEnded, type SessionClaim } from '../sessions/session-tokens.js';
 import {
   LINK_NOT_AUTHORIZED,
@@ -14,9 +15,12 @@ import {
 import { LinkStateError } from '../../lib/errors.js';
 
 /**
- * A patient's read of their link in ONE round trip to the database (issue 17): the session row check, the link, its
- * payment and steps, and the audit row, as one statement. The audit insert is a data-modifying CTE guarded by the
- * same conditions the answer is served on, so a refused read writes nothing and a served one always has its row.
+ * A patient's read of their link in ONE read-only statement (issue 17): the session row check, the link, its payment
+ * and steps, and whether the read is served (`served`: the session is live, the link usable, the steps and payment
+ * there when required, nothing awaiting reconciliation). A served read then waits for its audit row in the app's
+ * AuditBatch (decision 0179: many reads' rows share one insert and one commit) and returns only once that row is
+ * committed, so every answer served has its row; a refused read writes nothing. The batch failing fails the read
+ * (503, `AuditUnavailableError`) before any patient data leaves.
  */
 export interface PatientLinkRead {
   link: LinkRow;
@@ -53,20 +57,21 @@ function readSql(requireSteps: boolean, checkReconcile: boolean): string {
   ].join(' and ');
   sql = `with s as (${LIVE_SESSION_SQL('$1', '$2')}),
           l as (select * from link where id = $2),
-          r as (select ${pending} as pending),
-          a as (${auditInsertSql(3, `(select 1) one where ${served}`)})
+          r as (select ${pending} as pending)
      select (select expires_at from s) as session_expires_at,
             (select to_jsonb(l) from l) as link,
             (select to_jsonb(p) from payment p where p.link_id = $2) as payment,
             (select coalesce(jsonb_agg(to_jsonb(st) order by st.position), '[]'::jsonb)
                from link_step st where st.link_id = $2) as steps,
-            (select pending from r) as pending, now() as db_now`;
+            (select pending from r) as pending, ${served} as served, now() as db_now`;
   readSqls.set(key, sql);
   return sql;
 }
 
 export async function readPatientLink(opts: {
   db: Queryable;
+  /** Where a served read's audit row is written (and awaited). */
+  audits: AuditBatch;
   claim: SessionClaim;
   actor: Actor;
   action: string;
@@ -83,12 +88,9 @@ export async function readPatientLink(opts: {
     payment: PaymentRow | null;
     steps: StepRow[];
     pending: boolean;
+    served: boolean;
     db_now: Date;
-  }>(
-    readSql(!!opts.requireSteps, !!opts.checkReconcile),
-    [claim.sessionId, claim.linkId, ...auditParams({ ...opts.actor, action: opts.action, linkId: claim.linkId })],
-    { prepared: true },
-  );
+  }>(readSql(!!opts.requireSteps, !!opts.checkReconcile), [claim.sessionId, claim.linkId], { prepared: true });
   const row = r.rows[0]!;
   if (!row.session_expires_at) throw sessionEnded();
   const link = row.link
@@ -104,7 +106,9 @@ export async function readPatientLink(opts: {
   // Reconciliation may complete the link: the caller decides after it, on a fresh read.
   if (read.needsReconcile && link) return read;
   if (!link) throw new LinkStateError(LINK_NOT_AUTHORIZED);
-  // The database's clock decided the audit row; the same clock decides the answer.
+  // The database's clock decided `served`; the same clock decides the answer.
   throwForLinkState(linkState(link, new Date(row.db_now)));
+  // Committed before the answer leaves (a rejected write is the request's 503); a read not served has no row.
+  if (row.served) await opts.audits.write({ ...opts.actor, action: opts.action, linkId: claim.linkId });
   return read;
 }
