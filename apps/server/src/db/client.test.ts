@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPglite, type Db } from './client.js';
+import { openPglite, openPostgres, type Db } from './client.js';
 
 /**
  * The embedded database shares the server's event loop (issue 17, decision 0175): while statements queue up, the
@@ -82,5 +82,32 @@ describe('the embedded database (PGlite) and the event loop', () => {
     await expect(failed).rejects.toThrow('refused');
     expect((await after).rows[0]!.c).toBe(2);
     await db.query('delete from t');
+  });
+
+  it('runs a priority statement before those waiting their turn (the audit batch, decision 0179)', async () => {
+    const order: string[] = [];
+    const waiting = Array.from({ length: 5 }, (_, i) => db.query('select 1').then(() => order.push(`w${i}`)));
+    const first = db.query('select 1', [], { priority: true }).then(() => order.push('priority'));
+    await Promise.all([...waiting, first]);
+    // w0 was already running (started at once); the priority statement goes next.
+    expect(order).toEqual(['w0', 'priority', 'w1', 'w2', 'w3', 'w4']);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('a PostgreSQL server: priority statements (needs DATABASE_URL)', () => {
+  it('runs a priority statement while every pooled connection is busy and others queue', async () => {
+    const pgDb = openPostgres(process.env.DATABASE_URL!, 1);
+    try {
+      const order: string[] = [];
+      const busy = pgDb.query('select pg_sleep(0.3)').then(() => order.push('busy'));
+      const queued = pgDb.query('select 1').then(() => order.push('queued'));
+      const first = pgDb.query('select 1', [], { priority: true }).then(() => order.push('priority'));
+      await Promise.all([busy, queued, first]);
+      expect(order).toEqual(['priority', 'busy', 'queued']);
+    } finally {
+      await pgDb.close();
+    }
+    // Closed: a priority statement fails like any other instead of opening a connection again.
+    await expect(pgDb.query('select 1', [], { priority: true })).rejects.toThrow();
   });
 });

@@ -17,6 +17,12 @@ export interface QueryOptions {
    * Ignored by PGlite (one in-process connection, nothing on the wire).
    */
   prepared?: boolean;
+  /**
+   * A short statement that requests wait for (the audit batch's insert, decision 0179): on a PostgreSQL server it runs
+   * on a connection of its own instead of queueing behind the pool's waiting statements; on PGlite it runs before the
+   * statements waiting their turn. Not for transactions or long statements.
+   */
+  priority?: boolean;
 }
 export interface QueryResult<T> {
   rows: T[];
@@ -80,10 +86,10 @@ function statementName(sql: string): string {
   return name;
 }
 
-export function openPostgres(url: string, poolMax = 20): Db {
+function newPool(url: string, max: number): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
-    max: poolMax,
+    max,
     // While the server is down, fail a request in seconds (503) instead of queueing it for ever.
     connectionTimeoutMillis: 5000,
     keepAlive: true,
@@ -91,21 +97,31 @@ export function openPostgres(url: string, poolMax = 20): Db {
   pool.on('error', () => {
     /* a broken idle client is dropped by the pool; queries report their own errors */
   });
-  const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
+  return pool;
+}
+
+export function openPostgres(url: string, poolMax = 20): Db {
+  const pool = newPool(url, poolMax);
+  // `priority` statements: one connection of their own, opened on first use (one more than DATABASE_POOL_MAX).
+  let priorityPool: pg.Pool | undefined;
+  let closed = false;
+  const wrap = (c: () => pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: unknown[] = [], options: QueryOptions = {}) {
       try {
         const name = options.prepared ? statementName(sql) : undefined;
-        const r = await c.query(name ? { name, text: sql, values: params } : { text: sql, values: params });
+        const r = await c().query(name ? { name, text: sql, values: params } : { text: sql, values: params });
         return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
       } catch (err) {
         throw unavailableOr(err);
       }
     },
   });
-  const base = wrap(pool);
+  const base = wrap(() => pool);
+  // After close() the ended pool answers, so a priority statement fails as any other instead of connecting again.
+  const priority = wrap(() => (closed ? pool : (priorityPool ??= newPool(url, 1))));
   return {
     kind: 'postgres',
-    query: base.query,
+    query: (sql, params, options) => (options?.priority ? priority : base).query(sql, params, options),
     async transaction(fn) {
       let client: pg.PoolClient;
       try {
@@ -123,7 +139,7 @@ export function openPostgres(url: string, poolMax = 20): Db {
       try {
         await client.query('BEGIN');
         const tx: Transaction = {
-          ...wrap(client),
+          ...wrap(() => client),
           // No parameters: node-postgres uses the simple query protocol, which runs several statements.
           exec: async (sql) => {
             try {
@@ -153,7 +169,8 @@ export function openPostgres(url: string, poolMax = 20): Db {
       }
     },
     async close() {
-      await pool.end();
+      closed = true;
+      await Promise.all([pool.end(), priorityPool?.end()]);
     },
   };
 }
@@ -181,11 +198,13 @@ export function eventLoopTurns() {
     else held = false;
   };
   return {
-    /** Runs fn alone, after every unit asked before it, from an event-loop turn of its own. */
-    async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    /** Runs fn alone, after every unit asked before it (`first`: before those waiting), on a turn of its own. */
+    async exclusive<T>(fn: () => Promise<T>, first = false): Promise<T> {
       await new Promise<void>((resolve) => {
-        if (held) waiting.push(resolve);
-        else {
+        if (held) {
+          if (first) waiting.unshift(resolve);
+          else waiting.push(resolve);
+        } else {
           held = true;
           setImmediate(resolve);
         }
@@ -227,7 +246,8 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   };
   return {
     kind: 'pglite',
-    query: <T>(sql: string, params: unknown[] = []) => turns.exclusive(() => run<T>(db, sql, params)),
+    query: <T>(sql: string, params: unknown[] = [], options: QueryOptions = {}) =>
+      turns.exclusive(() => run<T>(db, sql, params), options.priority),
     transaction: (fn) =>
       turns.exclusive(() =>
         db.transaction((tx) =>

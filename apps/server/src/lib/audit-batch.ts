@@ -79,7 +79,7 @@ export class AuditBatch {
         const batch = this.queue.splice(0, this.maxRows);
         const columns = Array.from({ length: 7 }, (_, i) => batch.map((w) => w.params[i] ?? null));
         try {
-          await this.db().query(BATCH_SQL, columns, { prepared: true });
+          await this.db().query(BATCH_SQL, columns, { prepared: true, priority: true });
         } catch (err) {
           const failure = err instanceof AuditUnavailableError ? err : new AuditUnavailableError(err);
           for (const w of batch) w.reject(failure);
