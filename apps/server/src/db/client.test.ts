@@ -83,15 +83,6 @@ describe('the embedded database (PGlite) and the event loop', () => {
     expect((await after).rows[0]!.c).toBe(2);
     await db.query('delete from t');
   });
-
-  it('runs a priority statement before those waiting their turn (the audit batch, decision 0179)', async () => {
-    const order: string[] = [];
-    const waiting = Array.from({ length: 5 }, (_, i) => db.query('select 1').then(() => order.push(`w${i}`)));
-    const first = db.query('select 1', [], { priority: true }).then(() => order.push('priority'));
-    await Promise.all([...waiting, first]);
-    // w0 was already running (started at once); the priority statement goes next.
-    expect(order).toEqual(['w0', 'priority', 'w1', 'w2', 'w3', 'w4']);
-  });
 });
 
 describe.skipIf(!process.env.DATABASE_URL)('a PostgreSQL server: priority statements (needs DATABASE_URL)', () => {

@@ -19,8 +19,8 @@ export interface QueryOptions {
   prepared?: boolean;
   /**
    * A short statement that requests wait for (the audit batch's insert, decision 0179): on a PostgreSQL server it runs
-   * on a connection of its own instead of queueing behind the pool's waiting statements; on PGlite it runs before the
-   * statements waiting their turn. Not for transactions or long statements.
+   * on a connection of its own instead of queueing behind the pool's waiting statements. Ignored by PGlite (one
+   * connection: going first there would make every batch one row; waiting its turn lets the rows gather).
    */
   priority?: boolean;
 }
@@ -198,13 +198,11 @@ export function eventLoopTurns() {
     else held = false;
   };
   return {
-    /** Runs fn alone, after every unit asked before it (`first`: before those waiting), on a turn of its own. */
-    async exclusive<T>(fn: () => Promise<T>, first = false): Promise<T> {
+    /** Runs fn alone, after every unit asked before it, from an event-loop turn of its own. */
+    async exclusive<T>(fn: () => Promise<T>): Promise<T> {
       await new Promise<void>((resolve) => {
-        if (held) {
-          if (first) waiting.unshift(resolve);
-          else waiting.push(resolve);
-        } else {
+        if (held) waiting.push(resolve);
+        else {
           held = true;
           setImmediate(resolve);
         }
@@ -246,8 +244,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   };
   return {
     kind: 'pglite',
-    query: <T>(sql: string, params: unknown[] = [], options: QueryOptions = {}) =>
-      turns.exclusive(() => run<T>(db, sql, params), options.priority),
+    query: <T>(sql: string, params: unknown[] = []) => turns.exclusive(() => run<T>(db, sql, params)),
     transaction: (fn) =>
       turns.exclusive(() =>
         db.transaction((tx) =>

@@ -38,9 +38,11 @@ beforeAll(async () => {
     close: () => realDb.close(),
   } as Db;
 });
+let appClosed = false;
 afterAll(async () => {
   t.ctx.db = realDb;
-  await t.close();
+  if (appClosed) await realDb.close();
+  else await t.close();
 });
 
 async function newLink(withSteps = false) {
@@ -235,5 +237,17 @@ describe('patient reads: one read statement, audit rows committed in groups (iss
         expect(row.usable, `${status} ${offset}`).toBe(js === 'active');
       }
     }
+  });
+
+  // Last: it closes the app.
+  it('closing the app writes the rows already queued and refuses later ones (503), dropping none', async () => {
+    const l = await newLink();
+    const row = { actorType: 'link' as const, actorId: 'closing', action: 'patient.info_read', linkId: l.id };
+    const queued = [t.app.auditBatch.write(row), t.app.auditBatch.write(row)];
+    appClosed = true;
+    await t.app.close();
+    await expect(Promise.all(queued)).resolves.toBeDefined();
+    await expect(t.app.auditBatch.write(row)).rejects.toMatchObject({ code: 'database_unavailable' });
+    expect(await audits(l.id, 'patient.info_read')).toHaveLength(2);
   });
 });
