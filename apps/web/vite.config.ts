@@ -1,6 +1,9 @@
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, loadEnv, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { purgeCSSPlugin } from '@fullhuman/postcss-purgecss';
+import { earlyCallsScript } from './src/early-calls.js';
+import { LINK_ID_PATTERN } from '../../packages/shared/src/ids.js';
+import { PERSIST_STORAGE_KEY } from './src/store/persist-key.js';
 
 /**
  * Bootstrap's CSS, only what the app uses (decision 0171): PurgeCSS keeps the selectors whose class names appear in
@@ -45,9 +48,32 @@ function inlineEntryCss(): Plugin {
   };
 }
 
+/**
+ * The first screen's API calls started by an inline script while index.html is parsed (decision 0180,
+ * src/early-calls.ts). Built with the same API base and key the API client is built with; allowed by the CSP through
+ * its hash (the script inventory lists it).
+ */
+function earlyCallsInline(mode: string): Plugin {
+  const env = loadEnv(mode, process.cwd(), 'VITE_');
+  const script = earlyCallsScript({
+    base: (env.VITE_API_BASE || '').replace(/\/+$/, ''),
+    key: env.VITE_API_KEY || 'paylink-sandbox-api-key',
+    linkIdPattern: LINK_ID_PATTERN.source,
+    persistKey: PERSIST_STORAGE_KEY,
+  });
+  return {
+    name: 'paylink-early-calls',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'pre',
+      handler: (html) => html.replace('</title>', () => `</title>\n    <script>${script}</script>`),
+    },
+  };
+}
+
 // The dev server proxies the API to a running `npm run serve` (port 8080).
-export default defineConfig(({ command }) => ({
-  plugins: [react(), inlineEntryCss()],
+export default defineConfig(({ command, mode }) => ({
+  plugins: [react(), inlineEntryCss(), earlyCallsInline(mode)],
   css: command === 'build' ? { postcss: { plugins: [purge] } } : {},
   build: {
     outDir: 'dist',

@@ -10,6 +10,8 @@
  *     answer, or NetworkError when the server could not be reached or did not answer in time (30 s; 60 s on mobile).
  * Every call sends Content-Type JSON (when it has a body), x-api-key (VITE_API_KEY), ngrok-skip-browser-warning and, when auth is true
  * and a token is in memory, Authorization: Bearer. credentials 'same-origin' lets the httpOnly session cookie go too.
+ * A GET without a token that index.html's inline script already started (early-calls.ts, decision 0180) takes that
+ * answer instead of asking again.
  */
 
 import {
@@ -21,6 +23,7 @@ import {
   type ResponseOf,
   type RouteOf,
 } from '@paylink/shared';
+import { EARLY_CALLS_GLOBAL } from '../early-calls';
 
 export const API_KEY: string = import.meta.env.VITE_API_KEY || 'paylink-sandbox-api-key';
 const API_BASE: string = (import.meta.env.VITE_API_BASE || '').replace(/\/+$/, '');
@@ -75,6 +78,29 @@ export function isMobileUserAgent(ua = typeof navigator === 'undefined' ? '' : n
 }
 export const requestTimeoutMs = () => (isMobileUserAgent() ? 60_000 : 30_000);
 
+/**
+ * The answer to `url` if index.html's inline script started that call (early-calls.ts), once: a promise of the
+ * Response, or of null when the script decided not to make it after all (then the caller asks the server itself).
+ */
+export function takeEarlyCall(url: string): Promise<Response | null> | undefined {
+  if (typeof window === 'undefined') return undefined;
+  const calls = (window as unknown as Record<string, Record<string, Promise<Response | null>> | undefined>)[
+    EARLY_CALLS_GLOBAL
+  ];
+  const p = calls?.[url];
+  if (p) delete calls[url];
+  return p;
+}
+
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new DOMException('The call was aborted.', 'AbortError'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 type QueryValue = string | number | boolean | null | undefined;
 export interface RequestOptions {
   query?: Record<string, QueryValue>;
@@ -102,6 +128,9 @@ async function request<T>(method: string, path: string, opts: RequestOptions = {
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
   const token = opts.auth === false ? undefined : getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
+  const url = buildUrl(path, opts.query);
+  // The same request already started by index.html's inline script (early-calls.ts): same headers, no token.
+  const early = method === 'GET' && !token && opts.body === undefined ? takeEarlyCall(url) : undefined;
 
   const controller = new AbortController();
   let timedOut = false;
@@ -115,14 +144,18 @@ async function request<T>(method: string, path: string, opts: RequestOptions = {
   let res: Response;
   let raw: string;
   try {
-    res = await fetch(buildUrl(path, opts.query), {
-      method,
-      headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      credentials: 'same-origin',
-      signal: controller.signal,
-    });
-    raw = await res.text();
+    const adopted = early ? await untilAborted(early, controller.signal) : null;
+    res =
+      adopted ??
+      (await fetch(url, {
+        method,
+        headers,
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        credentials: 'same-origin',
+        signal: controller.signal,
+      }));
+    // An adopted answer's body cannot be cancelled by our signal: stop waiting for it instead.
+    raw = await (adopted ? untilAborted(res.text(), controller.signal) : res.text());
   } catch (e) {
     if (opts.signal?.aborted) throw e;
     throw new NetworkError(

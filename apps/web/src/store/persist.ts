@@ -8,9 +8,9 @@
  */
 import { createTransform, type PersistConfig, type Storage } from 'redux-persist';
 import { decryptText, encryptText } from '../lib/openssl-aes';
+import { PERSIST_KEY, PERSIST_STORAGE_KEY } from './persist-key';
 
-const PERSIST_KEY = 'paylink';
-export const PERSIST_STORAGE_KEY = `persist:${PERSIST_KEY}`;
+export { PERSIST_STORAGE_KEY };
 export const DEFAULT_PERSIST_PASSPHRASE = 'paylink-default-persist-passphrase';
 
 /**

@@ -29,7 +29,7 @@ export interface InventoryAsset {
 
 export interface ScriptInventory {
   generatedAt: string;
-  /** CSP hash sources ('sha256-…') of the inline scripts of index.html (the import map). */
+  /** CSP hash sources ('sha256-…') of the inline scripts of index.html (the import map, the early API calls). */
   inlineScripts: { purpose: string; cspHash: string }[];
   assets: InventoryAsset[];
   /** SHA-256 of the final index.html, so a changed page is noticed even when every script is unchanged. */
@@ -84,7 +84,12 @@ export function buildScriptInventory(distDir: string, now = new Date()): ScriptI
   fs.writeFileSync(indexPath, html);
 
   const inlineScripts = [...html.matchAll(INLINE_SCRIPT)].map((m) => ({
-    purpose: m[1] === importMap ? 'import map: integrity of every JavaScript chunk' : 'inline script',
+    purpose:
+      m[1] === importMap
+        ? 'import map: integrity of every JavaScript chunk'
+        : m[1]!.includes('__paylinkEarlyCalls')
+          ? "first screen's API calls started with the page (apps/web/src/early-calls.ts, decision 0180)"
+          : 'inline script',
     cspHash: cspHash(m[1]!),
   }));
   const assets: InventoryAsset[] = [...integrityOf].map(([url, v]) => {
