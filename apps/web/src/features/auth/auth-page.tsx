@@ -4,7 +4,7 @@
  * link uses (GET /api/auth/options) and shows the phone or the e-mail variant. An e-mailed link (oobCode) lands on a
  * one-click "Continue" that finishes signing in (opening the link alone changes nothing).
  */
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from '../../lib/router';
 import { useTranslation } from '../../i18n';
 import { LINK_ID_PATTERN, patientEndpoints, type AuthOptions } from '@paylink/shared';
@@ -72,9 +72,10 @@ export default function AuthPage() {
             responseType: 'text',
             signal: ac.signal,
           });
-          setPhone(masked);
+          startTransition(() => setPhone(masked));
         }
-        setOptions(opts);
+        // The sign-in form renders in slices (a transition), not in one long task (decision 0180).
+        startTransition(() => setOptions(opts));
       } catch (e) {
         if (ac.signal.aborted) return;
         const shown = fail(e, { lookup: true });
