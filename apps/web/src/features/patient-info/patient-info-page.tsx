@@ -2,7 +2,7 @@
  * /patientinfo (spec screen 2). 'Loading...' with a spinner until patient data is present; the back button does
  * nothing here. See load-patient-info.ts for the first-load rules and patient-info-form.tsx for the form.
  */
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { useNavigate } from '../../lib/router';
 import { useTranslation } from '../../i18n';
 import { useAppDispatch, useAppSelector } from '../../store/hooks';
@@ -32,7 +32,8 @@ export default function PatientInfoPage() {
     loadPatientInfo({ linkId, dispatch, signal: ac.signal })
       .then((r) => {
         if (r.kind === 'continue') void navigate(r.routePath, { replace: true });
-        else setLoaded(true);
+        // The form renders in slices (a transition), not in one long task on a slow phone (decision 0180).
+        else startTransition(() => setLoaded(true));
       })
       .catch((e: unknown) => {
         if (ac.signal.aborted) return;
