@@ -1,4 +1,4 @@
-import { defineConfig, loadEnv, type Plugin } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { purgeCSSPlugin } from '@fullhuman/postcss-purgecss';
 import { earlyCallsScript } from './src/early-calls.js';
@@ -53,17 +53,21 @@ function inlineEntryCss(): Plugin {
  * src/early-calls.ts). Built with the same API base and key the API client is built with; allowed by the CSP through
  * its hash (the script inventory lists it).
  */
-function earlyCallsInline(mode: string): Plugin {
-  const env = loadEnv(mode, process.cwd(), 'VITE_');
-  const script = earlyCallsScript({
-    base: (env.VITE_API_BASE || '').replace(/\/+$/, ''),
-    key: env.VITE_API_KEY || 'paylink-sandbox-api-key',
-    linkIdPattern: LINK_ID_PATTERN.source,
-    persistKey: PERSIST_STORAGE_KEY,
-  });
+function earlyCallsInline(): Plugin {
+  let script = '';
   return {
     name: 'paylink-early-calls',
     apply: 'build',
+    // config.env is what import.meta.env gives the app: the same base and key as the API client's.
+    configResolved(config) {
+      const env = config.env as Record<string, string | undefined>;
+      script = earlyCallsScript({
+        base: (env.VITE_API_BASE || '').replace(/\/+$/, ''),
+        key: env.VITE_API_KEY || 'paylink-sandbox-api-key',
+        linkIdPattern: LINK_ID_PATTERN.source,
+        persistKey: PERSIST_STORAGE_KEY,
+      });
+    },
     transformIndexHtml: {
       order: 'pre',
       handler: (html) => html.replace('</title>', () => `</title>\n    <script>${script}</script>`),
@@ -72,8 +76,8 @@ function earlyCallsInline(mode: string): Plugin {
 }
 
 // The dev server proxies the API to a running `npm run serve` (port 8080).
-export default defineConfig(({ command, mode }) => ({
-  plugins: [react(), inlineEntryCss(), earlyCallsInline(mode)],
+export default defineConfig(({ command }) => ({
+  plugins: [react(), inlineEntryCss(), earlyCallsInline()],
   css: command === 'build' ? { postcss: { plugins: [purge] } } : {},
   build: {
     outDir: 'dist',
