@@ -11,8 +11,8 @@ import { centsToDollars, currentRoutePath, toLinkStep, toPatientInfo } from './l
 
 /**
  * A returning patient: 200 restores where they were, 404 when no step list exists yet (the client loads fresh info).
- * One read statement and the batched audit row in the common case; when an earlier payment attempt awaits reconciliation it is reconciled first
- * (a charged patient lands on the end state) and the link read again.
+ * One read statement and the batched audit row in the common case; when an earlier payment attempt awaits
+ * reconciliation it is reconciled first (a charged patient lands on the end state) and the link read again.
  */
 export async function checkContinue(opts: {
   db: Db;
