@@ -16,6 +16,7 @@ import {
   linkState401,
 } from '../../http/route-support.js';
 import { route } from '../../http/route.js';
+import { jsonSchemaSuccess } from '../../http/json-schema-success.js';
 import { updateStep } from './update-step.js';
 
 /** The patient-facing calls of spec section 7 (the payment calls live in the payments module). */
@@ -51,6 +52,8 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
       patientRoutes.patientInfo,
       {
         preHandler: patientClaim,
+        // The patient reads run on every screen: their answers skip zod's per-answer encode (decision 0182).
+        serializerCompiler: jsonSchemaSuccess(),
         schema: {
           tags,
           summary: 'Patient information and the payment chosen so far',
@@ -69,6 +72,7 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
       patientRoutes.continueCheck,
       {
         preHandler: patientClaim,
+        serializerCompiler: jsonSchemaSuccess(),
         schema: {
           tags,
           summary: 'Continue check: restore a returning patient',

@@ -1,10 +1,10 @@
 import { StepStatus, type LinkStep, type PatientInfo } from '@paylink/shared';
-import type { LinkRow, PaymentRow, StepRow } from './link-queries.js';
+import type { PatientLink, PatientPayment, PatientStep } from './read-patient-link.js';
 
 /** Whole dollars as the patient typed them; cents that are not whole dollars keep their fraction. */
 export const centsToDollars = (cents: number): number => cents / 100;
 
-export function toPatientInfo(link: LinkRow, payment: PaymentRow | null): PatientInfo {
+export function toPatientInfo(link: PatientLink, payment: PatientPayment | null): PatientInfo {
   return {
     firstName: link.first_name,
     lastName: link.last_name,
@@ -23,7 +23,7 @@ export function toPatientInfo(link: LinkRow, payment: PaymentRow | null): Patien
   };
 }
 
-export function toLinkStep(step: StepRow): LinkStep {
+export function toLinkStep(step: PatientStep): LinkStep {
   return {
     linkStepId: step.id,
     routePath: step.route_path,
@@ -33,7 +33,7 @@ export function toLinkStep(step: StepRow): LinkStep {
 }
 
 /** The first step not completed (where a returning patient continues); the last step when all are complete. */
-export function currentRoutePath(steps: StepRow[]): string | null {
+export function currentRoutePath(steps: Pick<PatientStep, 'route_path' | 'status_id'>[]): string | null {
   const open = steps.find((s) => s.status_id !== StepStatus.Completed);
   return (open ?? steps.at(-1))?.route_path ?? null;
 }

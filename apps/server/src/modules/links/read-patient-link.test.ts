@@ -1,3 +1,4 @@
+import { continueCheckSchema, patientInfoSchema } from '@paylink/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db, Queryable } from '../../db/client.js';
 import { seedLink } from '../../seed/sample-links.js';
@@ -88,6 +89,8 @@ describe('patient reads: one read statement, audit rows committed in groups (iss
     expect(reads()).toBe(1);
     expect(auditInserts).toBe(1);
     expect(r.json()).toMatchObject({ firstName: expect.any(String), paymentAmount: null });
+    // The answer is the shared contract exactly (its serializer does not re-check it per answer: decision 0182).
+    expect(patientInfoSchema.strict().parse(r.json())).toEqual(r.json());
     // The row as the one-statement read wrote it: the patient's session acting, this request, no details.
     const rows = await audits(l.id, 'patient.info_read');
     expect(rows).toEqual([
@@ -110,6 +113,7 @@ describe('patient reads: one read statement, audit rows committed in groups (iss
     expect(auditInserts).toBe(1);
     expect(r.json()).toMatchObject({ paymentAmount: 500, currentRoutePath: expect.any(String) });
     expect(r.json().linkStepScript.length).toBeGreaterThan(0);
+    expect(continueCheckSchema.strict().parse(r.json())).toEqual(r.json());
     expect(await audits(l.id, 'steps.continue_check')).toHaveLength(1);
   });
 

@@ -108,10 +108,16 @@ async function verifySignedToken(opts: { keys: SessionKeys; token: string }): Pr
 /** The 401 for a claim whose row is revoked, expired or gone. */
 export const sessionEnded = () => unauthorized('Your session has ended. Sign in again.');
 
-/** The row check, as SQL: a claim ($sid, $linkId) is a live session. One place for reads that fold it into a query. */
+/**
+ * The row check as a condition on the session table's `alias`: a claim ($sid, $linkId) is a live session. One place
+ * for reads that fold it into a query.
+ */
+export const LIVE_SESSION_WHERE = (alias: string, sid: string, linkId: string) =>
+  `${alias}.id = ${sid} and ${alias}.link_id = ${linkId} and ${alias}.revoked_at is null and ${alias}.expires_at > now()`;
+
+/** The row check, as SQL: the live session row's expiry, or no row. */
 export const LIVE_SESSION_SQL = (sid: string, linkId: string) =>
-  `select expires_at from patient_session
-     where id = ${sid} and link_id = ${linkId} and revoked_at is null and expires_at > now()`;
+  `select s.expires_at from patient_session s where ${LIVE_SESSION_WHERE('s', sid, linkId)}`;
 
 /** Verifies signature, expiry and that the session row is neither revoked nor expired. Throws 401. */
 export async function verifySession(opts: {
