@@ -26,5 +26,11 @@ if (!built) console.error('Serving the TypeScript sources (`npm run build` compi
 // V8 keeps a second, optimised copy of hot WASM code; for the embedded database (PGlite's ~8 MB module) that copy
 // costs ~60-100 MB of memory for no measurable speed in its queries (docs/performance.md, decision 0172). `gc` lets
 // the embedded database drop what creating a fresh one leaves behind, ~350 MB (apps/server/src/db/client.ts, 0175).
-const flags = '--liftoff-only --expose-gc';
+// V8 derives how far its heap may grow before a full collection from the heap limit: with the default limit (~4 GB
+// on a machine with 16 GB or more) up to 4× the live objects, so under load the requests' garbage took the heap from
+// ~70 to ~210 MB and the process past 250 MB. A 1 GB limit, still ~15× the server's live heap, caps that factor at
+// ~1.6× for a few more collections (issue 17, decision 0183). That alone cost throughput: with 200 requests in
+// flight, the default 16 MB young generation promoted requests' objects still in use, filling the old one; 32 MB
+// lets most die young (PostgreSQL /check 0.38-0.47× → 0.50-0.59× the baseline, RSS ~170 → ~200 MB).
+const flags = '--liftoff-only --expose-gc --max-old-space-size=1024 --max-semi-space-size=32';
 console.log(built ? `${flags} --conditions=paylink-build ${BUILT}` : `${flags} --import tsx apps/server/src/main.ts`);

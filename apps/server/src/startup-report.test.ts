@@ -44,6 +44,9 @@ describe('binding and the start log (issue 11, findings 1 and 7)', () => {
     expect(pkg.scripts.serve).toMatch(/^node --env-file-if-exists=\.env \$\(node scripts\/server-entry\.mjs\)$/);
     const entry = execFileSync(process.execPath, ['scripts/server-entry.mjs'], { cwd: root, encoding: 'utf8' });
     expect(entry.trim()).toMatch(/ apps\/server\/(src\/main\.ts|dist\/main\.js)$/);
+    // The heap limit that keeps the memory under load bounded (decision 0183).
+    expect(entry).toMatch(/(^| )--max-old-space-size=1024 /);
+    expect(entry).toMatch(/(^| )--max-semi-space-size=32 /);
     expect(pkg.scripts.paylink).toMatch(/node --env-file-if-exists=\.env .*cli\/main\.ts/);
   });
 });
