@@ -1,9 +1,12 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { purgeCSSPlugin } from '@fullhuman/postcss-purgecss';
+import fs from 'node:fs';
 import { earlyCallsScript } from './src/early-calls.js';
+import { bootShellMarkup, bootShellScript, type BootPage } from './src/boot-shell.js';
 import { LINK_ID_PATTERN } from '../../packages/shared/src/ids.js';
 import { PERSIST_STORAGE_KEY } from './src/store/persist-key.js';
+import { LANGUAGES } from './src/i18n/index.js';
 
 /**
  * Bootstrap's CSS, only what the app uses (decision 0171): PurgeCSS keeps the selectors whose class names appear in
@@ -75,9 +78,38 @@ function earlyCallsInline(): Plugin {
   };
 }
 
+/**
+ * /patientinfo's loading frame painted from the HTML (decision 0184, src/boot-shell.ts): an inline script right after
+ * `#root`, with the app's own EN/ES texts read from the locale files. Allowed by the CSP through its hash.
+ */
+function bootShellInline(): Plugin {
+  const texts = (lng: string) => {
+    const common = JSON.parse(fs.readFileSync(new URL(`./public/locales/${lng}/common.json`, import.meta.url), 'utf8'));
+    return bootShellMarkup({
+      patientInfoTitle: common.patientInfo.title,
+      patientInfoIntro: common.patientInfo.intro,
+      loading: common.loading,
+    });
+  };
+  return {
+    name: 'paylink-boot-shell',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'pre',
+      handler: (html) => {
+        const markup: Record<BootPage, Record<string, string>> = {
+          patientinfo: Object.fromEntries(LANGUAGES.map((l) => [l, texts(l).patientinfo])),
+        };
+        const script = bootShellScript({ markup, languages: LANGUAGES, persistKey: PERSIST_STORAGE_KEY });
+        return html.replace('<div id="root"></div>', () => `<div id="root"></div>\n    <script>${script}</script>`);
+      },
+    },
+  };
+}
+
 // The dev server proxies the API to a running `npm run serve` (port 8080).
 export default defineConfig(({ command }) => ({
-  plugins: [react(), inlineEntryCss(), earlyCallsInline()],
+  plugins: [react(), inlineEntryCss(), earlyCallsInline(), bootShellInline()],
   css: command === 'build' ? { postcss: { plugins: [purge] } } : {},
   build: {
     outDir: 'dist',

@@ -1,7 +1,7 @@
 // The web shell in a real browser: a failed page chunk reloads once, focus moves to the heading, the back button is
 // neutralised right after sign-in, the language survives a reload (its first namespace preloaded with the page),
-// storage holds no readable patient data or token, the production build writes nothing to the console, and
-// web-vitals are stored per route (checked on PostgreSQL).
+// /patientinfo's loading frame comes with the HTML, storage holds no readable patient data or token, the production
+// build writes nothing to the console, and web-vitals are stored per route (checked on PostgreSQL).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
@@ -58,6 +58,18 @@ test('web shell: chunk reload, focus, back button, language, storage, console, v
     localeRequests.filter((r) => r.includes('/common.json')),
     ['/locales/es/common.json other'],
   );
+
+  // /patientinfo's loading frame from the HTML (decision 0184): React replaced it, one heading on the page, and
+  // with the JavaScript blocked it is what the patient sees, in the chosen language, as a loading status.
+  assert.equal(await page.locator('#paylink-boot').count(), 0);
+  assert.equal(await page.getByRole('heading', { level: 1 }).count(), 1);
+  const noScript = await context.newPage();
+  await noScript.route(/\/assets\/.*\.js$/, (route) => route.abort());
+  await noScript.goto(`${product.baseUrl}/patientinfo`);
+  await noScript.getByRole('heading', { level: 1, name: 'Información del paciente' }).waitFor();
+  assert.equal(await noScript.getByRole('status').textContent(), 'Cargando...');
+  assert.equal(await noScript.evaluate(() => document.documentElement.lang), 'es');
+  await noScript.close();
 
   const storage = await page.evaluate(() => JSON.stringify(localStorage));
   assert.match(storage, /U2FsdGVkX1/, 'the persisted state is there, AES-encrypted');

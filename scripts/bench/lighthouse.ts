@@ -41,6 +41,13 @@ async function audit(url: string, port: number, keepStorage: boolean): Promise<O
     fs.mkdirSync(process.env.BENCH_LHR_DIR, { recursive: true });
     const name = new URL(url).pathname.replace(/\W+/g, '') || 'root';
     fs.writeFileSync(path.join(process.env.BENCH_LHR_DIR, `${name}.json`), JSON.stringify(lhr, null, 1));
+    // The observed (unthrottled) trace too: which main-thread task is which (open it in Chrome's Performance panel).
+    if (result.artifacts?.Trace) {
+      fs.writeFileSync(
+        path.join(process.env.BENCH_LHR_DIR, `${name}.trace.json`),
+        JSON.stringify(result.artifacts.Trace),
+      );
+    }
   }
   const a = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   return {

@@ -4,13 +4,15 @@
  * - <main id="main">: the progress bar when showProgress, then the page heading <h1>{title}</h1>, then children;
  * - focus moves to the h1 whenever the route changes (screen readers announce the new page); document.title follows;
  * - footer: the practice's support phone and e-mail.
+ * The first one mounted removes index.html's frame of the first screen (decision 0184) before the browser paints.
  */
-import { useContext, useEffect, useRef, type ReactNode } from 'react';
+import { useContext, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useLocation } from '../lib/router';
 import { useTranslation } from '../i18n';
 import { AppConfigContext } from '../lib/app-config';
 import { LanguageSwitch } from './language-switch';
 import { ProgressBar } from './progress-bar';
+import { bootShellElement } from '../boot-shell';
 
 export function PageLayout(props: { title: string; showProgress?: boolean; children?: ReactNode }) {
   const { t } = useTranslation();
@@ -18,6 +20,10 @@ export function PageLayout(props: { title: string; showProgress?: boolean; child
   const practice = config?.practice;
   const location = useLocation();
   const heading = useRef<HTMLHeadingElement>(null);
+
+  useLayoutEffect(() => {
+    bootShellElement()?.remove();
+  }, []);
 
   useEffect(() => {
     heading.current?.focus({ preventScroll: false });

@@ -1,7 +1,13 @@
 import i18n from '../i18n';
+import { bootShellElement } from '../boot-shell';
 
-/** What shows while a page chunk, translations or the config load: the page frame's shape, so nothing jumps. */
+/**
+ * What shows while a page chunk, translations or the config load: the page frame's shape, so nothing jumps.
+ * Nothing while index.html's frame of the first screen is still in the page (decision 0184): that frame is the
+ * loading state until the first page's PageLayout replaces it.
+ */
 export function PageSkeleton() {
+  if (bootShellElement()) return null;
   return (
     <div className="app-shell" aria-busy="true">
       <div className="app-header">

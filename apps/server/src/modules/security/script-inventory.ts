@@ -89,7 +89,9 @@ export function buildScriptInventory(distDir: string, now = new Date()): ScriptI
         ? 'import map: integrity of every JavaScript chunk'
         : m[1]!.includes('__paylinkEarlyCalls')
           ? "first screen's API calls started with the page (apps/web/src/early-calls.ts, decision 0180)"
-          : 'inline script',
+          : m[1]!.includes('paylink-boot')
+            ? "first screen's loading frame painted from the HTML (apps/web/src/boot-shell.ts, decision 0184)"
+            : 'inline script',
     cspHash: cspHash(m[1]!),
   }));
   const assets: InventoryAsset[] = [...integrityOf].map(([url, v]) => {

@@ -48,11 +48,10 @@ export default function PatientInfoPage() {
   if (error) return <ErrorDisplay error={error} />;
   return (
     <PageLayout title={t('patientInfo.title')}>
+      {/* The intro shows with the heading from the first paint (index.html's frame shows both; decision 0184). */}
+      <p className="lead-hint">{t('patientInfo.intro')}</p>
       {loaded && patient ? (
-        <>
-          <p className="lead-hint">{t('patientInfo.intro')}</p>
-          <PatientInfoForm patient={patient} onError={setError} />
-        </>
+        <PatientInfoForm patient={patient} onError={setError} />
       ) : (
         <div className="app-loading flex-column gap-2" aria-live="polite">
           <Spinner label={t('loading')} />

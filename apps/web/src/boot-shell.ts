@@ -1,0 +1,116 @@
+/**
+ * The first screen's frame painted from the HTML (decision 0184): a small inline script in index.html, run while
+ * the body is parsed, puts the page's loading state before `#root` (`<div id="paylink-boot">`) on `/patientinfo`
+ * for a browser with a persisted store (a signed-in patient reopening the page): the page frame, the heading
+ * 'Patient information', the page's intro line and 'Loading...' with a spinner, what the page shows until the
+ * patient data is present. The patient sees the page at once instead of after the JavaScript, the decryption of the
+ * store and two API calls. (Not on /auth: its largest text, the sign-in instruction, depends on the link's sign-in
+ * method, so an early frame did not move its LCP and only added blocking time; decision 0184.)
+ *
+ * The texts are the app's own translations (`public/locales/{en,es}/common.json`, read at build time) in the
+ * language the app will start in (the same detection order as `detectLanguage` in i18n/index.ts); the script sets
+ * the html lang to it. The frame is `aria-busy` with a `role="status"` spinner: a screen reader hears a page that is
+ * loading, as it does once React shows the same state.
+ *
+ * While the frame is in the page, React's loading skeletons render nothing (`PageSkeleton`), and the first page
+ * frame React commits (`PageLayout`, every page's frame) removes it in a layout effect, before the browser paints:
+ * the same heading at the same place, no flash and no layout shift.
+ *
+ * `bootShell` runs in the page as written here (turned into text by `bootShellScript`): no imports, no closures over
+ * module values. Any error leaves the page to React as before.
+ */
+
+export const BOOT_SHELL_ID = 'paylink-boot';
+
+export type BootPage = 'patientinfo';
+
+/** The texts the frames show, per language: the keys of common.json. */
+export interface BootTexts {
+  patientInfoTitle: string;
+  patientInfoIntro: string;
+  loading: string;
+}
+
+export interface BootShellConfig {
+  /** The frame's markup per page and language. */
+  markup: Record<BootPage, Record<string, string>>;
+  /** The supported languages, the first one the default (i18n's LANGUAGES). */
+  languages: readonly string[];
+  /** The persisted store's localStorage key. */
+  persistKey: string;
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
+
+/** Bootstrap's spinner as `<Spinner />` renders it (components/spinner.tsx). */
+const spinner = (label: string) =>
+  `<span class="spinner-border" role="status" aria-live="polite"><span class="visually-hidden">${escapeHtml(label)}</span></span>`;
+
+/** The page frame as `PageLayout` lays it out (header of 4rem, main with the heading), without the controls. */
+const frame = (title: string, body: string) =>
+  `<div id="${BOOT_SHELL_ID}" class="app-shell" aria-busy="true"><header class="app-header"><div class="app-header-inner"></div></header>` +
+  `<main class="app-main"><h1 class="page-title">${escapeHtml(title)}</h1>${body}</main></div>`;
+
+/** The frames' markup for one language (built at build time). */
+export function bootShellMarkup(t: BootTexts): Record<BootPage, string> {
+  return {
+    patientinfo: frame(
+      t.patientInfoTitle,
+      `<p class="lead-hint">${escapeHtml(t.patientInfoIntro)}</p>` +
+        `<div class="app-loading flex-column gap-2" aria-live="polite">${spinner(t.loading)}` +
+        `<p class="mb-0" aria-hidden="true">${escapeHtml(t.loading)}</p></div>`,
+    ),
+  };
+}
+
+export function bootShell(c: BootShellConfig, w: Window = window): void {
+  try {
+    const d = w.document;
+    const loc = w.location;
+    const q = new URLSearchParams(loc.search);
+    const page: BootPage | null =
+      loc.pathname === '/patientinfo' && w.localStorage.getItem(c.persistKey) !== null ? 'patientinfo' : null;
+    const root = d.getElementById('root');
+    if (!page || !root) return;
+    // i18n's detection order: query lng, cookie i18next, localStorage and sessionStorage i18nextLng, the browser's
+    // languages, the html lang; the first supported one wins, else the first language.
+    const stored = (s: () => Storage) => {
+      try {
+        return s().getItem('i18nextLng');
+      } catch {
+        return null;
+      }
+    };
+    const candidates: unknown[] = [
+      q.get('lng'),
+      (/(?:^|;\s*)i18next=([^;]*)/.exec(d.cookie) || [])[1],
+      stored(() => w.localStorage),
+      stored(() => w.sessionStorage),
+    ].concat(Array.from(w.navigator.languages || []), [w.navigator.language, d.documentElement.getAttribute('lang')]);
+    let lng = c.languages[0]!;
+    for (const code of candidates) {
+      const l = typeof code === 'string' ? code.toLowerCase().split(/[-_]/)[0] : '';
+      if (l && c.languages.indexOf(l) >= 0) {
+        lng = l;
+        break;
+      }
+    }
+    const markup = c.markup[page][lng];
+    if (!markup) return;
+    d.documentElement.setAttribute('lang', lng);
+    root.insertAdjacentHTML('beforebegin', markup);
+  } catch {
+    // no frame: React paints the first screen
+  }
+}
+
+/** The inline script's text for index.html (`<` escaped: the markup never closes the script element). */
+export function bootShellScript(config: BootShellConfig): string {
+  return `(${bootShell.toString()})(${JSON.stringify(config).replace(/</g, '\\u003c')})`;
+}
+
+/** The frame, if it is still in the page. */
+export function bootShellElement(): HTMLElement | null {
+  return typeof document === 'undefined' ? null : document.getElementById(BOOT_SHELL_ID);
+}
