@@ -1,5 +1,5 @@
 import { emailSendBodySchema, emailVerifyBodySchema, patientRoutes, smsVerifyBodySchema } from '@paylink/shared';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
 import type { AppContext } from '../../context.js';
 import { bearerToken, requirePatient } from '../../http/guards.js';
@@ -30,16 +30,6 @@ function authFieldError(request: FastifyRequest, schema: ZodType, fields: Record
   throw request.validationError;
 }
 
-/** Rate-limit refusals carry Retry-After; everything else goes to the app's error handler untouched. */
-async function withRetryAfter<T>(reply: FastifyReply, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof AuthError && err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
-    throw err;
-  }
-}
-
 /** Sign-in (issue 3): SMS code, e-mailed link, session refresh and sign-out. Errors: `{ error: 'auth/<code>', message }`. */
 export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
   route(
@@ -65,8 +55,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
         summary: 'Send a sign-in code to the phone number on file',
       },
     },
-    async (request, reply) =>
-      withRetryAfter(reply, () => sendSmsCode(ctx, { ...request.body, actor: auditContext(request) })),
+    async (request) => sendSmsCode(ctx, { ...request.body, actor: auditContext(request) }),
   );
 
   route(
@@ -101,11 +90,11 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
       },
       attachValidation: true,
     },
-    async (request, reply) => {
+    async (request) => {
       authFieldError(request, emailSendBodySchema, {
         email: () => new AuthError('auth/invalid-email', 'Enter a valid e-mail address.'),
       });
-      return withRetryAfter(reply, () => sendEmailLink(ctx, { ...request.body, actor: auditContext(request) }));
+      return sendEmailLink(ctx, { ...request.body, actor: auditContext(request) });
     },
   );
 
