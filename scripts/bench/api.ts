@@ -26,12 +26,15 @@ export interface LoadFigure {
 }
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+const WARMUP_SECONDS = 2;
 
 async function load(
   url: string,
   headers: Record<string, string>,
   o: { connections: number; seconds: number; pid?: number },
 ): Promise<Omit<LoadFigure, 'target' | 'endpoint'>> {
+  // The same unmeasured warm-up for the product and the baseline (their JIT and connections settle first); the RSS
+  // peak still counts it.
   let peak = rssMb(o.pid) ?? 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(o.pid) ?? 0)), 250);
   try {
@@ -41,7 +44,10 @@ async function load(
       connections: o.connections,
       duration: o.seconds,
       timeout: 10,
+      warmup: { connections: o.connections, duration: WARMUP_SECONDS },
     });
+    const warm = (r as { warmup?: { errors: number; timeouts: number; non2xx: number } }).warmup;
+    const warmErrors = warm ? warm.errors + warm.timeouts + warm.non2xx : 0;
     return {
       connections: o.connections,
       seconds: o.seconds,
@@ -50,7 +56,7 @@ async function load(
       p50: r.latency.p50,
       p99: r.latency.p99,
       max: r.latency.max,
-      errors: r.errors,
+      errors: r.errors + warmErrors,
       timeouts: r.timeouts,
       non2xx: r.non2xx,
       rssPeakMb: o.pid ? peak : undefined,
