@@ -39,6 +39,19 @@ export async function startProduct(
   /** Node's arguments; the TypeScript sources through tsx unless given (the bench passes what `npm run serve` runs). */
   nodeArgs: string[] = ['--import', 'tsx', 'apps/server/src/main.ts'],
 ): Promise<RunningProduct> {
+  // A port free when picked can be taken by a parallel test file before the server binds it: pick again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startProductOnce(extraEnv, nodeArgs);
+    } catch (err) {
+      if (!(err instanceof PortTakenError) || attempt >= 3) throw err;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startProductOnce(extraEnv: Record<string, string>, nodeArgs: string[]): Promise<RunningProduct> {
   const [port, signPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'paylink-e2e-'));
   let databaseUrl: string | undefined;
@@ -92,7 +105,13 @@ export async function startProduct(
   const baseUrl = env.PUBLIC_URL!;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`The server exited during start:\n${output}`);
+    if (child.exitCode !== null) {
+      const message = `The server exited during start:\n${output}`;
+      if (!output.includes('EADDRINUSE')) throw new Error(message);
+      await dropDb?.();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      throw new PortTakenError(message);
+    }
     try {
       const r = await fetch(`${baseUrl}/healthz`);
       if (r.ok) break;
