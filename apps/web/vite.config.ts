@@ -4,7 +4,7 @@ import { purgeCSSPlugin } from '@fullhuman/postcss-purgecss';
 import fs from 'node:fs';
 import { earlyCallsScript } from './src/early-calls.js';
 import { bootShellMarkup, bootShellScript, type BootPage } from './src/boot-shell.js';
-import { LINK_ID_PATTERN } from '../../packages/shared/src/ids.js';
+import { LINK_ID_PATTERN, SIGN_IN_METHOD_META } from '../../packages/shared/src/ids.js';
 import { PERSIST_STORAGE_KEY } from './src/store/persist-key.js';
 import { LANGUAGES } from './src/i18n/index.js';
 
@@ -79,8 +79,9 @@ function earlyCallsInline(): Plugin {
 }
 
 /**
- * /patientinfo's loading frame painted from the HTML (decision 0184, src/boot-shell.ts): an inline script right after
- * `#root`, with the app's own EN/ES texts read from the locale files. Allowed by the CSP through its hash.
+ * The first screen's loading frame painted from the HTML (/patientinfo and /auth, decisions 0184 and 0185,
+ * src/boot-shell.ts): an inline script right after `#root`, with the app's own EN/ES texts read from the locale
+ * files. Allowed by the CSP through its hash.
  */
 function bootShellInline(): Plugin {
   const texts = (lng: string) => {
@@ -89,6 +90,10 @@ function bootShellInline(): Plugin {
       patientInfoTitle: common.patientInfo.title,
       patientInfoIntro: common.patientInfo.intro,
       loading: common.loading,
+      phoneTitle: common.auth.phoneTitle,
+      phoneInstruction: common.auth.phoneInstruction,
+      emailTitle: common.auth.emailTitle,
+      emailInstruction: common.auth.emailInstruction,
     });
   };
   return {
@@ -99,8 +104,15 @@ function bootShellInline(): Plugin {
       handler: (html) => {
         const markup: Record<BootPage, Record<string, string>> = {
           patientinfo: Object.fromEntries(LANGUAGES.map((l) => [l, texts(l).patientinfo])),
+          authSms: Object.fromEntries(LANGUAGES.map((l) => [l, texts(l).authSms])),
+          authEmail: Object.fromEntries(LANGUAGES.map((l) => [l, texts(l).authEmail])),
         };
-        const script = bootShellScript({ markup, languages: LANGUAGES, persistKey: PERSIST_STORAGE_KEY });
+        const script = bootShellScript({
+          markup,
+          languages: LANGUAGES,
+          persistKey: PERSIST_STORAGE_KEY,
+          signInMeta: SIGN_IN_METHOD_META,
+        });
         return html.replace('<div id="root"></div>', () => `<div id="root"></div>\n    <script>${script}</script>`);
       },
     },

@@ -1,7 +1,8 @@
 // The web shell in a real browser: a failed page chunk reloads once, focus moves to the heading, the back button is
 // neutralised right after sign-in, the language survives a reload (its first namespace preloaded with the page),
-// /patientinfo's loading frame comes with the HTML, storage holds no readable patient data or token, the production
-// build writes nothing to the console, and web-vitals are stored per route (checked on PostgreSQL).
+// the first screen's loading frame comes with the HTML (/patientinfo, and /auth with the link's method), storage
+// holds no readable patient data or token, the production build writes nothing to the console, and web-vitals are
+// stored per route (checked on PostgreSQL).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import pg from 'pg';
@@ -99,4 +100,35 @@ test('web shell: chunk reload, focus, back button, language, storage, console, v
       await c.end();
     }
   }
+});
+
+test("/auth's frame comes with the HTML: the link's sign-in heading and instruction before any JavaScript", async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  await context.route(/\/assets\/.*\.js$/, (route) => route.abort());
+  const page = await context.newPage();
+  const sms = await createLink(product, { signInMethod: 'sms' });
+  await page.goto(`${product.baseUrl}/auth?id=${sms.id}`);
+  await page.getByRole('heading', { level: 1, name: 'Verify your phone number' }).waitFor();
+  assert.match(
+    (await page.locator('#paylink-boot .card-panel p').textContent()) ?? '',
+    /text a 6-digit verification code/,
+  );
+  assert.equal(await page.getByRole('status').textContent(), 'Loading...');
+  const email = await createLink(product, { signInMethod: 'email' });
+  await page.goto(`${product.baseUrl}/auth?id=${email.id}&lng=es`);
+  await page.getByRole('heading', { level: 1, name: 'Inicie sesión con su correo electrónico' }).waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
+  // An unknown link gets no frame: what it is, only the server's answer to the app can say.
+  await page.goto(`${product.baseUrl}/auth?id=AbCdEfGhIjKlMnOpQrStUv12`);
+  assert.equal(await page.locator('#paylink-boot').count(), 0);
+  await context.close();
+
+  // With the JavaScript, React takes over: one heading, the frame gone, the form there.
+  const live = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const app = await live.newPage();
+  await app.goto(`${product.baseUrl}/auth?id=${sms.id}`);
+  await app.getByRole('button', { name: 'Get Verification code' }).waitFor();
+  assert.equal(await app.locator('#paylink-boot').count(), 0);
+  assert.equal(await app.getByRole('heading', { level: 1 }).count(), 1);
+  await live.close();
 });

@@ -16,9 +16,11 @@ import { guardsBeforeValidation } from './http/guards-first.js';
 import { recordRoutes } from './http/route-inventory.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { requireApiKey } from './http/guards.js';
+import { SIGN_IN_METHOD_META, SignInMethods } from '@paylink/shared';
 import {
   WEB_DIST,
   guessLanguage,
+  htmlVariants,
   localePreloadLink,
   pageModulePreloads,
   registerStaticDist,
@@ -26,6 +28,7 @@ import {
 import { linkRoutes } from './modules/links/link-routes.js';
 import { adminRoutes } from './modules/admin/admin-routes.js';
 import { authRoutes } from './modules/auth/auth-routes.js';
+import { getSignInHint } from './modules/auth/get-sign-in-hint.js';
 import { devOutboxRoutes } from './modules/outbox/dev-outbox-routes.js';
 import { paymentRoutes } from './modules/payments/payment-routes.js';
 import { appConfigRoutes } from './modules/app-config/app-config-routes.js';
@@ -182,7 +185,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
   await registerConsoleApp(app);
-  await registerWebApp(app, webDist);
+  await registerWebApp(app, ctx, webDist);
   return app;
 }
 
@@ -240,13 +243,18 @@ async function registerConsoleApp(app: FastifyInstance) {
 }
 
 /** The built web app: static files, /locales, and index.html for every other non-API GET (client routing). */
-async function registerWebApp(app: FastifyInstance, webDist: string) {
+async function registerWebApp(app: FastifyInstance, ctx: AppContext, webDist: string) {
   const hasBuild = fs.existsSync(path.join(webDist, 'index.html'));
   if (hasBuild) {
     // Precompressed Brotli/gzip by negotiation; immutable hashed assets; index.html and /locales revalidated.
     await registerStaticDist(app, { root: webDist });
   }
   const pagePreloads = pageModulePreloads(webDist);
+  // /auth?id=… names the link's sign-in method in its HTML, so its frame shows the instruction (decision 0185).
+  const signInPage = htmlVariants(
+    path.join(webDist, 'index.html'),
+    Object.fromEntries(SignInMethods.map((m) => [m, `<meta name="${SIGN_IN_METHOD_META}" content="${m}" />`])),
+  );
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0]!;
     if (url.startsWith('/api/') || request.method !== 'GET') {
@@ -260,6 +268,18 @@ async function registerWebApp(app: FastifyInstance, webDist: string) {
     }
     // The first i18n namespace and the page's own chunks download alongside the entry, not after it runs.
     const links = [localePreloadLink(guessLanguage(request)), ...pagePreloads(url)];
-    return reply.header('link', links.join(', ')).sendFile('index.html');
+    reply.header('link', links.join(', '));
+    if (url === '/auth') {
+      const query = request.query as Record<string, unknown>;
+      const method = await getSignInHint(ctx, { linkId: query.id, oobCode: query.oobCode });
+      const page = method && (await signInPage(method, request.headers['accept-encoding']));
+      if (page) {
+        reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').header('etag', page.etag);
+        if (request.headers['if-none-match'] === page.etag) return reply.status(304).send();
+        if (page.encoding) reply.header('content-encoding', page.encoding);
+        return reply.type('text/html; charset=utf-8').send(page.body);
+      }
+    }
+    return reply.sendFile('index.html');
   });
 }

@@ -2,7 +2,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BOOT_SHELL_ID, bootShell, bootShellMarkup, bootShellScript, type BootShellConfig } from './boot-shell';
+import {
+  BOOT_SHELL_ID,
+  bootShell,
+  bootShellMarkup,
+  bootShellScript,
+  type BootPage,
+  type BootShellConfig,
+  type BootTexts,
+} from './boot-shell';
+import { SIGN_IN_METHOD_META } from '@paylink/shared';
 import { LANGUAGES, detectLanguage } from './i18n';
 import { PERSIST_STORAGE_KEY } from './store/persist-key';
 import { PageSkeleton } from './components/page-skeleton';
@@ -12,24 +21,38 @@ import { setupMsw } from './test/msw';
 setupMsw();
 
 /** The frames built from the app's own locale files, as vite.config.ts builds them. */
+const textsOf = (common: Record<string, Record<string, string>> & { loading: string }): BootTexts => ({
+  patientInfoTitle: common.patientInfo!.title!,
+  patientInfoIntro: common.patientInfo!.intro!,
+  loading: common.loading,
+  phoneTitle: common.auth!.phoneTitle!,
+  phoneInstruction: common.auth!.phoneInstruction!,
+  emailTitle: common.auth!.emailTitle!,
+  emailInstruction: common.auth!.emailInstruction!,
+});
+
 function configFromLocales(): BootShellConfig {
-  const markup: BootShellConfig['markup'] = { patientinfo: {} };
+  const markup: BootShellConfig['markup'] = { patientinfo: {}, authSms: {}, authEmail: {} };
   for (const lng of LANGUAGES) {
     const common = JSON.parse(
       fs.readFileSync(path.join(__dirname, '..', 'public', 'locales', lng, 'common.json'), 'utf8'),
     );
-    const m = bootShellMarkup({
-      patientInfoTitle: common.patientInfo.title,
-      patientInfoIntro: common.patientInfo.intro,
-      loading: common.loading,
-    });
-    markup.patientinfo[lng] = m.patientinfo;
+    const m = bootShellMarkup(textsOf(common));
+    for (const page of Object.keys(markup) as BootPage[]) markup[page][lng] = m[page];
   }
-  return { markup, languages: LANGUAGES, persistKey: PERSIST_STORAGE_KEY };
+  return { markup, languages: LANGUAGES, persistKey: PERSIST_STORAGE_KEY, signInMeta: SIGN_IN_METHOD_META };
 }
 
 const config = configFromLocales();
 const es = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'public', 'locales', 'es', 'common.json'), 'utf8'));
+const en = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'public', 'locales', 'en', 'common.json'), 'utf8'));
+/** What the server writes into /auth's HTML for a link (decision 0185). */
+const servedMethod = (method: string) => {
+  const meta = document.createElement('meta');
+  meta.name = SIGN_IN_METHOD_META;
+  meta.content = method;
+  document.head.append(meta);
+};
 /** What a signed-in patient's browser holds: the persisted store. */
 const signedInBefore = () => localStorage.setItem(PERSIST_STORAGE_KEY, '{}');
 const frame = () => document.getElementById(BOOT_SHELL_ID);
@@ -47,6 +70,7 @@ describe("index.html's frame of the first screen (decision 0184)", () => {
   });
   afterEach(() => {
     document.body.innerHTML = '';
+    document.head.querySelectorAll('meta').forEach((m) => m.remove());
     window.history.replaceState(null, '', '/');
   });
 
@@ -64,11 +88,38 @@ describe("index.html's frame of the first screen (decision 0184)", () => {
   });
 
   it.each([
-    ['/patientinfo with nothing persisted (not signed in)', '/patientinfo'],
-    ['the sign-in page', '/auth?id=AbCdEfGhIjKlMnOpQrStUv'],
-    ['another page', '/invoicedetail'],
-  ])('%s: no frame', (_, url) => {
-    if (url !== '/patientinfo') signedInBefore();
+    ['sms', en.auth.phoneTitle, en.auth.phoneInstruction],
+    ['email', en.auth.emailTitle, en.auth.emailInstruction],
+  ])('/auth with the %s method named in the HTML: the heading, the instruction and a spoken Loading...', (m, h, p) => {
+    servedMethod(m);
+    window.history.replaceState(null, '', '/auth?id=AbCdEfGhIjKlMnOpQrStUv');
+    bootShell(config);
+    expect(frame()?.nextElementSibling?.id).toBe('root');
+    expect(frame()).toHaveAttribute('aria-busy', 'true');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(h);
+    expect(frame()?.querySelector('.card-panel > p')).toHaveTextContent(p);
+    expect(screen.getByRole('status')).toHaveTextContent('Loading...');
+  });
+
+  it('/auth in Spanish', () => {
+    servedMethod('sms');
+    window.history.replaceState(null, '', '/auth?id=AbCdEfGhIjKlMnOpQrStUv&lng=es');
+    bootShell(config);
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(es.auth.phoneTitle);
+    expect(frame()?.querySelector('.card-panel > p')).toHaveTextContent(es.auth.phoneInstruction);
+    expect(document.documentElement.lang).toBe('es');
+  });
+
+  it.each([
+    ['/patientinfo with nothing persisted (not signed in)', '/patientinfo', false, 'sms'],
+    ['/auth with no method in the HTML', '/auth?id=AbCdEfGhIjKlMnOpQrStUv', false, null],
+    ['/auth with an unknown method in the HTML', '/auth?id=AbCdEfGhIjKlMnOpQrStUv', false, 'fax'],
+    ['/auth with a persisted store (maybe signed in)', '/auth?id=AbCdEfGhIjKlMnOpQrStUv', true, 'sms'],
+    ['/auth from an e-mailed sign-in link', '/auth?id=AbCdEfGhIjKlMnOpQrStUv&mode=signIn&oobCode=x', false, 'email'],
+    ['another page', '/invoicedetail', true, 'sms'],
+  ])('%s: no frame', (_, url, persisted, method) => {
+    if (persisted) signedInBefore();
+    if (method) servedMethod(method);
     window.history.replaceState(null, '', url);
     bootShell(config);
     expect(frame()).toBeNull();
@@ -103,7 +154,7 @@ describe("index.html's frame of the first screen (decision 0184)", () => {
   });
 
   it('the inline script is the same function, runs on its own and cannot close its script element', () => {
-    const withMarkup = { ...config, markup: { patientinfo: { en: '</script><b>x</b>', es: '' } } };
+    const withMarkup = { ...config, markup: { ...config.markup, patientinfo: { en: '</script><b>x</b>', es: '' } } };
     const text = bootShellScript(withMarkup);
     expect(text).not.toContain('</script');
     signedInBefore();
@@ -113,8 +164,9 @@ describe("index.html's frame of the first screen (decision 0184)", () => {
   });
 
   it('texts are HTML-escaped in the markup', () => {
-    const m = bootShellMarkup({ patientInfoTitle: '<i>a</i> & "b"', patientInfoIntro: 'i', loading: 'l' });
+    const m = bootShellMarkup({ ...textsOf(en), patientInfoTitle: '<i>a</i> & "b"', phoneInstruction: '<b>' });
     expect(m.patientinfo).toContain('&lt;i&gt;a&lt;/i&gt; &amp; &quot;b&quot;');
+    expect(m.authSms).toContain('<p>&lt;b&gt;</p>');
   });
 
   it("React's loading skeleton stays empty while the frame is there; the first page frame removes it", async () => {

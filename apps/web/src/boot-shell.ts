@@ -1,11 +1,15 @@
 /**
- * The first screen's frame painted from the HTML (decision 0184): a small inline script in index.html, run while
- * the body is parsed, puts the page's loading state before `#root` (`<div id="paylink-boot">`) on `/patientinfo`
- * for a browser with a persisted store (a signed-in patient reopening the page): the page frame, the heading
- * 'Patient information', the page's intro line and 'Loading...' with a spinner, what the page shows until the
- * patient data is present. The patient sees the page at once instead of after the JavaScript, the decryption of the
- * store and two API calls. (Not on /auth: its largest text, the sign-in instruction, depends on the link's sign-in
- * method, so an early frame did not move its LCP and only added blocking time; decision 0184.)
+ * The first screen's frame painted from the HTML (decisions 0184, 0185): a small inline script in index.html, run
+ * while the body is parsed, puts the page's loading state before `#root` (`<div id="paylink-boot">`):
+ * - on `/patientinfo`, for a browser with a persisted store (a signed-in patient reopening the page): the page frame,
+ *   the heading 'Patient information', the page's intro line and 'Loading...' with a spinner, what the page shows
+ *   until the patient data is present;
+ * - on `/auth?id=…` (not an e-mailed sign-in link), for a browser with nothing persisted, when the server named the
+ *   link's sign-in method in the HTML (`<meta name="paylink-sign-in">`, decision 0185): the page frame, the sign-in
+ *   heading and instruction of that method and a spinner, what the sign-in page shows until the options and the
+ *   masked phone are there.
+ * The patient sees the page at once instead of after the JavaScript (and, on /patientinfo, the decryption of the
+ * store and two API calls).
  *
  * The texts are the app's own translations (`public/locales/{en,es}/common.json`, read at build time) in the
  * language the app will start in (the same detection order as `detectLanguage` in i18n/index.ts); the script sets
@@ -22,18 +26,24 @@
 
 export const BOOT_SHELL_ID = 'paylink-boot';
 
-export type BootPage = 'patientinfo';
+export type BootPage = 'patientinfo' | 'authSms' | 'authEmail';
 
 /** The texts the frames show, per language: the keys of common.json. */
 export interface BootTexts {
   patientInfoTitle: string;
   patientInfoIntro: string;
   loading: string;
+  phoneTitle: string;
+  phoneInstruction: string;
+  emailTitle: string;
+  emailInstruction: string;
 }
 
 export interface BootShellConfig {
   /** The frame's markup per page and language. */
   markup: Record<BootPage, Record<string, string>>;
+  /** The name of the meta tag naming /auth's sign-in method (SIGN_IN_METHOD_META). */
+  signInMeta: string;
   /** The supported languages, the first one the default (i18n's LANGUAGES). */
   languages: readonly string[];
   /** The persisted store's localStorage key. */
@@ -52,9 +62,19 @@ const frame = (title: string, body: string) =>
   `<div id="${BOOT_SHELL_ID}" class="app-shell" aria-busy="true"><header class="app-header"><div class="app-header-inner"></div></header>` +
   `<main class="app-main"><h1 class="page-title">${escapeHtml(title)}</h1>${body}</main></div>`;
 
+/** The sign-in page while it loads, as `SignInLoading` renders it (features/auth/sign-in-loading.tsx). */
+const signInFrame = (title: string, instruction: string, loading: string) =>
+  frame(
+    title,
+    `<div class="card-panel"><p>${escapeHtml(instruction)}</p>` +
+      `<div class="d-flex justify-content-center py-3">${spinner(loading)}</div></div>`,
+  );
+
 /** The frames' markup for one language (built at build time). */
 export function bootShellMarkup(t: BootTexts): Record<BootPage, string> {
   return {
+    authSms: signInFrame(t.phoneTitle, t.phoneInstruction, t.loading),
+    authEmail: signInFrame(t.emailTitle, t.emailInstruction, t.loading),
     patientinfo: frame(
       t.patientInfoTitle,
       `<p class="lead-hint">${escapeHtml(t.patientInfoIntro)}</p>` +
@@ -69,8 +89,15 @@ export function bootShell(c: BootShellConfig, w: Window = window): void {
     const d = w.document;
     const loc = w.location;
     const q = new URLSearchParams(loc.search);
-    const page: BootPage | null =
-      loc.pathname === '/patientinfo' && w.localStorage.getItem(c.persistKey) !== null ? 'patientinfo' : null;
+    const persisted = w.localStorage.getItem(c.persistKey) !== null;
+    let page: BootPage | null = null;
+    if (loc.pathname === '/patientinfo' && persisted) page = 'patientinfo';
+    if (loc.pathname === '/auth' && !persisted && !q.get('oobCode')) {
+      // A persisted store may be a signed-in patient the page sends on: no sign-in frame then.
+      const meta = d.querySelector('meta[name="' + c.signInMeta + '"]');
+      const method = meta ? meta.getAttribute('content') : null;
+      page = method === 'sms' ? 'authSms' : method === 'email' ? 'authEmail' : null;
+    }
     const root = d.getElementById('root');
     if (!page || !root) return;
     // i18n's detection order: query lng, cookie i18next, localStorage and sessionStorage i18nextLng, the browser's

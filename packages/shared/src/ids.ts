@@ -17,6 +17,8 @@ export type LinkStatusValue = (typeof LinkStatus)[keyof typeof LinkStatus];
 
 export const SignInMethods = ['sms', 'email'] as const;
 export type SignInMethod = (typeof SignInMethods)[number];
+/** The meta tag in /auth's HTML that names the link's sign-in method (decision 0185). */
+export const SIGN_IN_METHOD_META = 'paylink-sign-in';
 
 export const Languages = ['en', 'es'] as const;
 export type Language = (typeof Languages)[number];

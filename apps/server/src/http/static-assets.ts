@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -126,4 +129,69 @@ export function pageModulePreloads(webDist: string): (pathname: string) => strin
     );
   }
   return (pathname) => byRoute.get(pathname) ?? [];
+}
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** The content encoding to send for an `Accept-Encoding` header: Brotli, else gzip, else none (`q=0` refuses one). */
+export function pickEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | undefined {
+  const accepted = new Set<string>();
+  for (const part of String(acceptEncoding ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    if (name && (q === undefined || Number(q) > 0)) accepted.add(name);
+  }
+  return accepted.has('br') ? 'br' : accepted.has('gzip') || accepted.has('*') ? 'gzip' : undefined;
+}
+
+export interface HtmlVariant {
+  body: Buffer;
+  encoding: 'br' | 'gzip' | undefined;
+  /** Weak: the same for every encoding of one variant. */
+  etag: string;
+}
+
+/**
+ * A built index.html with one extra tag in its head per key (decision 0185: the sign-in page's method), compressed
+ * once, in the background, as the build compresses the file itself; `get(key, acceptEncoding)` gives the bytes to
+ * send, or null for an unknown key or an unreadable file.
+ */
+export function htmlVariants(
+  indexFile: string,
+  tags: Readonly<Record<string, string>>,
+): (key: string, acceptEncoding: string | undefined) => Promise<HtmlVariant | null> {
+  const built = new Map<string, Promise<Record<'br' | 'gzip' | 'identity', Buffer> & { etag: string }>>();
+  let html: string | null = null;
+  try {
+    html = fs.readFileSync(indexFile, 'utf8');
+  } catch {
+    // no build: the caller serves what it serves without one
+  }
+  for (const [key, tag] of Object.entries(tags)) {
+    if (html === null) break;
+    const source = html.includes('</title>')
+      ? html.replace('</title>', () => `</title>\n    ${tag}`)
+      : html.replace('</head>', () => `${tag}</head>`);
+    const identity = Buffer.from(source);
+    const variant = Promise.all([
+      brotliAsync(identity, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY } }),
+      gzipAsync(identity, { level: 9 }),
+    ]).then(([br, gzip]) => ({
+      br,
+      gzip,
+      identity,
+      etag: `W/"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
+    }));
+    variant.catch(() => undefined);
+    built.set(key, variant);
+  }
+  return async (key, acceptEncoding) => {
+    const variant = built.get(key);
+    if (!variant) return null;
+    const v = await variant.catch(() => null);
+    if (!v) return null;
+    const encoding = pickEncoding(acceptEncoding);
+    return { body: v[encoding ?? 'identity'], encoding, etag: v.etag };
+  };
 }

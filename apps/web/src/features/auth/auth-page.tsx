@@ -1,8 +1,9 @@
 /**
  * /auth (spec section 2 screen 1, issue 3 "Client: /auth"). Reads `id` (no id → /forbidden) and the full link,
  * remembers the link id, sends a signed-in user straight to /patientinfo, asks the server which sign-in method the
- * link uses (GET /api/auth/options) and shows the phone or the e-mail variant. An e-mailed link (oobCode) lands on a
- * one-click "Continue" that finishes signing in (opening the link alone changes nothing).
+ * link uses (GET /api/auth/options) and shows the phone or the e-mail variant. While it asks, the method the server
+ * named in the page's HTML (decision 0185) already gives the heading and instruction. An e-mailed link (oobCode)
+ * lands on a one-click "Continue" that finishes signing in (opening the link alone changes nothing).
  */
 import { startTransition, useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from '../../lib/router';
@@ -21,6 +22,8 @@ import { SmsSignIn } from './sms-sign-in';
 import { EmailSignIn } from './email-sign-in';
 import { FinishEmailSignIn } from './finish-email-sign-in';
 import { takeSignInOptions } from './early-sign-in-options';
+import { signInMethodHint } from './sign-in-hint';
+import { SignInLoading } from './sign-in-loading';
 
 /** The personal link as the coordinator sent it: no one-time codes or tokens are kept. */
 function personalLink(linkId: string): string {
@@ -108,6 +111,8 @@ export default function AuthPage() {
     );
   }
   if (!options || (options.method === 'sms' && phone === null)) {
+    const method = options?.method ?? signInMethodHint(linkId);
+    if (method) return <SignInLoading method={method} />;
     return (
       <PageLayout title={t('auth.checkingLink')}>
         <div className="app-loading">
