@@ -24,6 +24,7 @@ import {
   localePreloadLink,
   pageModulePreloads,
   registerStaticDist,
+  sendHtmlVariant,
 } from './http/static-assets.js';
 import { linkRoutes } from './modules/links/link-routes.js';
 import { adminRoutes } from './modules/admin/admin-routes.js';
@@ -273,12 +274,7 @@ async function registerWebApp(app: FastifyInstance, ctx: AppContext, webDist: st
       const query = request.query as Record<string, unknown>;
       const method = await getSignInHint(ctx, { linkId: query.id, oobCode: query.oobCode });
       const page = method && (await signInPage(method, request.headers['accept-encoding']));
-      if (page) {
-        reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').header('etag', page.etag);
-        if (request.headers['if-none-match'] === page.etag) return reply.status(304).send();
-        if (page.encoding) reply.header('content-encoding', page.encoding);
-        return reply.type('text/html; charset=utf-8').send(page.body);
-      }
+      if (page) return sendHtmlVariant(request, reply, page);
     }
     return reply.sendFile('index.html');
   });

@@ -89,14 +89,15 @@ export function bootShell(c: BootShellConfig, w: Window = window): void {
     const d = w.document;
     const loc = w.location;
     const q = new URLSearchParams(loc.search);
-    const persisted = w.localStorage.getItem(c.persistKey) !== null;
+    // Storage is read only on the two pages with a frame (a first read costs a few ms on a phone).
+    const persisted = () => w.localStorage.getItem(c.persistKey) !== null;
     let page: BootPage | null = null;
-    if (loc.pathname === '/patientinfo' && persisted) page = 'patientinfo';
-    if (loc.pathname === '/auth' && !persisted && !q.get('oobCode')) {
-      // A persisted store may be a signed-in patient the page sends on: no sign-in frame then.
+    if (loc.pathname === '/patientinfo' && persisted()) page = 'patientinfo';
+    if (loc.pathname === '/auth' && !q.get('oobCode')) {
       const meta = d.querySelector('meta[name="' + c.signInMeta + '"]');
       const method = meta ? meta.getAttribute('content') : null;
-      page = method === 'sms' ? 'authSms' : method === 'email' ? 'authEmail' : null;
+      // A persisted store may be a signed-in patient the page sends on: no sign-in frame then.
+      if ((method === 'sms' || method === 'email') && !persisted()) page = method === 'sms' ? 'authSms' : 'authEmail';
     }
     const root = d.getElementById('root');
     if (!page || !root) return;

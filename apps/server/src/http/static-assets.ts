@@ -154,44 +154,49 @@ export interface HtmlVariant {
 
 /**
  * A built index.html with one extra tag in its head per key (decision 0185: the sign-in page's method), compressed
- * once, in the background, as the build compresses the file itself; `get(key, acceptEncoding)` gives the bytes to
- * send, or null for an unknown key or an unreadable file.
+ * as the build compresses the file itself, once, on the variant's first use; `get(key, acceptEncoding)` gives the
+ * bytes to send, or null for an unknown key or an unreadable file.
  */
 export function htmlVariants(
   indexFile: string,
   tags: Readonly<Record<string, string>>,
 ): (key: string, acceptEncoding: string | undefined) => Promise<HtmlVariant | null> {
-  const built = new Map<string, Promise<Record<'br' | 'gzip' | 'identity', Buffer> & { etag: string }>>();
-  let html: string | null = null;
-  try {
-    html = fs.readFileSync(indexFile, 'utf8');
-  } catch {
-    // no build: the caller serves what it serves without one
-  }
-  for (const [key, tag] of Object.entries(tags)) {
-    if (html === null) break;
+  type Built = Record<'br' | 'gzip' | 'identity', Buffer> & { etag: string };
+  const built = new Map<string, Promise<Built | null>>();
+  const build = async (tag: string): Promise<Built | null> => {
+    const html = await fs.promises.readFile(indexFile, 'utf8').catch(() => null);
+    if (html === null) return null;
     const source = html.includes('</title>')
       ? html.replace('</title>', () => `</title>\n    ${tag}`)
       : html.replace('</head>', () => `${tag}</head>`);
     const identity = Buffer.from(source);
-    const variant = Promise.all([
+    const [br, gzip] = await Promise.all([
       brotliAsync(identity, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY } }),
       gzipAsync(identity, { level: 9 }),
-    ]).then(([br, gzip]) => ({
-      br,
-      gzip,
-      identity,
-      etag: `W/"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`,
-    }));
-    variant.catch(() => undefined);
-    built.set(key, variant);
-  }
+    ]);
+    const etag = `W/"${createHash('sha256').update(identity).digest('base64url').slice(0, 27)}"`;
+    return { br, gzip, identity, etag };
+  };
   return async (key, acceptEncoding) => {
-    const variant = built.get(key);
-    if (!variant) return null;
-    const v = await variant.catch(() => null);
+    const tag = Object.hasOwn(tags, key) ? tags[key] : undefined;
+    if (tag === undefined) return null;
+    let variant = built.get(key);
+    if (!variant) built.set(key, (variant = build(tag).catch(() => null)));
+    const v = await variant;
     if (!v) return null;
     const encoding = pickEncoding(acceptEncoding);
     return { body: v[encoding ?? 'identity'], encoding, etag: v.etag };
   };
+}
+
+/** Sends a variant with index.html's caching headers (revalidated, varied by encoding; 304 to a matching ETag). */
+export function sendHtmlVariant(
+  request: { headers: Record<string, string | string[] | undefined> },
+  reply: FastifyReply,
+  page: HtmlVariant,
+): FastifyReply {
+  reply.header('cache-control', REVALIDATE).header('vary', 'accept-encoding').header('etag', page.etag);
+  if (request.headers['if-none-match'] === page.etag) return reply.status(304).send();
+  if (page.encoding) reply.header('content-encoding', page.encoding);
+  return reply.type('text/html; charset=utf-8').send(page.body);
 }
