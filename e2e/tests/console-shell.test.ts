@@ -7,6 +7,7 @@ import type { Browser } from 'playwright-core';
 import { expectAccessible } from '../support/a11y.js';
 import type { RunningProduct } from '../support/server.js';
 import { setUpProduct } from '../support/suite.js';
+import { consoleSignIn, createStaff } from '../support/console.js';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -46,4 +47,21 @@ test('console: served at /console, deep links, sign-in screen in EN and ES, axe-
     await expectAccessible(page, `console sign-in ES ${viewport.width}px`);
     await context.close();
   }
+});
+
+test('console: a notification switch follows the click at once, is saved, and stays off after a reload', async () => {
+  const who = await createStaff(product, 'coordinator');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await consoleSignIn(page, product, who);
+  await page.goto(`${product.baseUrl}/console/security`);
+  const paid = page.getByRole('switch', { name: 'When a link I created is paid' });
+  assert.ok(await paid.isChecked());
+  // uncheck() fails when the click does not change the switch's state right away.
+  await paid.uncheck();
+  await page.getByRole('status').filter({ hasText: 'Notifications saved.' }).waitFor();
+  await page.reload();
+  await page.getByRole('switch', { name: 'When a link I created is paid' }).waitFor();
+  assert.equal(await page.getByRole('switch', { name: 'When a link I created is paid' }).isChecked(), false);
+  await context.close();
 });

@@ -27,8 +27,15 @@ export function NotificationPrefs() {
       setSaved(true);
     },
   });
-  const value = save.isPending && save.variables ? save.variables : prefs.data;
-  const toggle = (k: keyof Prefs, on: boolean) => value && save.mutate({ ...value, [k]: on });
+  // The switches follow the click at once (as the link page's reminders switch), cleared once the answer is in.
+  const [wanted, setWanted] = useState<Prefs | null>(null);
+  const value = wanted ?? prefs.data;
+  const toggle = (k: keyof Prefs, on: boolean) => {
+    if (!value) return;
+    const next = { ...value, [k]: on };
+    setWanted(next);
+    save.mutate(next, { onSettled: () => setWanted(null) });
+  };
   return (
     <section className="card mb-4" aria-labelledby={`${id}-heading`}>
       <div className="card-body">

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LinkMessage } from '../../shared/api/contract';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
@@ -84,7 +84,10 @@ function Reminders(props: {
   const errorMessage = useErrorMessage();
   const set = useSetReminders(props.id);
   const r = props.reminders;
-  const enabled = set.isPending && set.variables !== undefined ? set.variables : r.enabled;
+  // The switch follows the click at once: React would put a controlled checkbox back to the old value before the
+  // mutation reports pending (a flicker, and a click that seemed not to take). Cleared once the answer is in.
+  const [wanted, setWanted] = useState<boolean | null>(null);
+  const enabled = wanted ?? r.enabled;
   return (
     <div className="mb-3">
       {can('links.manage') && props.active ? (
@@ -97,7 +100,10 @@ function Reminders(props: {
             checked={enabled}
             disabled={set.isPending}
             aria-describedby={`${id}-reminders-hint`}
-            onChange={(e) => set.mutate(e.target.checked)}
+            onChange={(e) => {
+              setWanted(e.target.checked);
+              set.mutate(e.target.checked, { onSettled: () => setWanted(null) });
+            }}
           />
           <label className="form-check-label" htmlFor={`${id}-reminders`}>
             {t('messages.remindersSwitch')}
