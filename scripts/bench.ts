@@ -82,6 +82,8 @@ function medianFigures(runs: LighthouseFigure[][]): LighthouseFigure[] {
       cls: of('cls'),
       tbtMs: of('tbtMs'),
       speedIndexMs: of('speedIndexMs'),
+      observedLcpMs: of('observedLcpMs'),
+      benchmarkIndex: of('benchmarkIndex'),
     };
   });
 }
@@ -153,6 +155,22 @@ async function main() {
           check(`Lighthouse ${l.route} LCP`, l.lcpMs, 'ms', '≤ 1500', (v) => v <= 1500, all('lcpMs'));
           check(`Lighthouse ${l.route} CLS`, l.cls, '', '= 0', (v) => v === 0, all('cls'));
           check(`Lighthouse ${l.route} TBT`, l.tbtMs, 'ms', '≤ 50', (v) => v <= 50, all('tbtMs'));
+          check(
+            `Lighthouse ${l.route} LCP observed`,
+            l.observedLcpMs,
+            'ms',
+            '(info)',
+            () => true,
+            all('observedLcpMs'),
+          );
+          check(
+            `Lighthouse ${l.route} host benchmarkIndex`,
+            l.benchmarkIndex,
+            '',
+            '(info)',
+            () => true,
+            all('benchmarkIndex'),
+          );
         }
       }
     } finally {

@@ -325,7 +325,16 @@ export async function uploadIdStep(f: Flow, o: { axe?: string; seed?: number } =
     await frame.getByText(file.name).first().waitFor();
   }
   await press(f, frame.getByRole('button', { name: SIGN_UI.submitUpload }));
-  await assertEnabled(next, 'Next after the ID upload', 30_000);
+  try {
+    await assertEnabled(next, 'Next after the ID upload', 30_000);
+  } catch (e) {
+    // What the frame showed (its errors, the submit button, the done note), so a failure names its cause.
+    const shown = await frame
+      .locator('#form-error, #front-error, #back-error, #submit, #done, .preview')
+      .evaluateAll((els) => els.map((el) => `${el.id || el.className}: ${(el.textContent ?? '').trim()}`))
+      .catch((err: unknown) => [`frame not readable: ${String(err)}`]);
+    throw new Error(`${(e as Error).message}; the frame showed: ${shown.join(' | ')}`);
+  }
   if (o.axe) await expectAccessible(f.page, `${o.axe}, uploaded`);
 }
 

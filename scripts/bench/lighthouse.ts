@@ -21,6 +21,10 @@ export interface LighthouseFigure {
   cls: number;
   tbtMs: number;
   speedIndexMs: number;
+  /** LCP as seen in the unthrottled trace (before Lantern's simulation): when the frame actually showed. */
+  observedLcpMs: number;
+  /** Lighthouse's measure of this host's CPU speed; the simulated figures scale with it (docs/performance.md). */
+  benchmarkIndex: number;
 }
 
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'];
@@ -57,6 +61,11 @@ async function audit(url: string, port: number, keepStorage: boolean): Promise<O
     cls: Math.round(a('cumulative-layout-shift') * 1000) / 1000,
     tbtMs: Math.round(a('total-blocking-time')),
     speedIndexMs: Math.round(a('speed-index')),
+    observedLcpMs: Math.round(
+      (lhr.audits.metrics?.details as { items?: { observedLargestContentfulPaint?: number }[] } | undefined)?.items?.[0]
+        ?.observedLargestContentfulPaint ?? NaN,
+    ),
+    benchmarkIndex: Math.round(lhr.environment?.benchmarkIndex ?? NaN),
   };
 }
 

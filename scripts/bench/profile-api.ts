@@ -1,5 +1,6 @@
 /**
  * Side-by-side load of the product on PostgreSQL and the bare baseline, with an optional CPU profile of the product.
+ * Each target has 3 s of unmeasured load first.
  *   node --import tsx scripts/bench/profile-api.ts [--seconds=10] [--only=/check,/patientinfo] [--prof=DIR] [--rounds=2]
  */
 import { execFileSync } from 'node:child_process';
@@ -28,17 +29,24 @@ function cpuOf(pid: number): number {
     return 0;
   }
 }
-/** CPU seconds of every PostgreSQL server process. */
-function pgCpu(): number {
-  let t = 0;
+/** CPU seconds of each PostgreSQL server process, by pid. */
+function pgCpu(): Map<number, number> {
+  const t = new Map<number, number>();
   for (const d of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
-      if (fs.readFileSync(`/proc/${d}/comm`, 'utf8').startsWith('postgres')) t += cpuOf(Number(d));
+      if (fs.readFileSync(`/proc/${d}/comm`, 'utf8').startsWith('postgres')) t.set(Number(d), cpuOf(Number(d)));
     } catch {
       /* gone */
     }
   }
+  return t;
+}
+/** PostgreSQL CPU spent since `before`, over the processes alive now (a backend that exited meanwhile, such as the
+ * baseline's when it stops, would otherwise count negative). */
+function pgCpuSince(before: Map<number, number>): number {
+  let t = 0;
+  for (const [pid, cpu] of pgCpu()) t += cpu - (before.get(pid) ?? 0);
   return t;
 }
 function allCpu(): number {
@@ -54,7 +62,7 @@ async function load(url: string, headers: Record<string, string>, pid?: number) 
   const me = process.cpuUsage(c0[2]);
   const n = r.requests.total / 1e6;
   const srv = ((pid ? cpuOf(pid) : 0) - c0[0]) / n;
-  const pgc = (pgCpu() - c0[1]) / n;
+  const pgc = pgCpuSince(c0[1]) / n;
   const ac = (me.user + me.system) / 1e6 / n;
   const other = (allCpu() - c0[3]) / n - srv - pgc - ac;
   clearInterval(s);
@@ -90,6 +98,11 @@ try {
     child.stdout!.on('data', (d: Buffer) => d.toString().includes('baseline ready') && resolve()),
   );
   for (const e of eps) await fetch(e.url, { headers });
+  // An unmeasured warm-up of each (the JIT and the pools settle first), as the bench does.
+  const warm = (url: string, h: Record<string, string>) =>
+    autocannon({ url, headers: h, connections: 200, duration: 3 });
+  await warm(`http://127.0.0.1:${port}/link/${link.id}`, {});
+  for (const e of eps) await warm(e.url, headers);
   try {
     for (let i = 0; i < rounds; i++) {
       console.log(`baseline      ${await load(`http://127.0.0.1:${port}/link/${link.id}`, {}, child.pid)}`);
