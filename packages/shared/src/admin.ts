@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { linkIdSchema } from './api.js';
 import { Languages, SignInMethods } from './ids.js';
-import { freeTextString, nameString, safeString } from './text.js';
+import { freeTextString, nameString } from './text.js';
 
 /**
  * The coordinator (admin) API under /api/admin and the CLI that calls it. Amounts are US dollars on the wire
@@ -20,10 +20,16 @@ export const staffUserSchema = z.object({
 });
 export type StaffUser = z.infer<typeof staffUserSchema>;
 
+/** A password as typed at sign-in (any characters: it is compared, never shown or stored). */
+export const currentPasswordSchema = z.string().min(1, 'password is required').max(1000);
+/** A new password a staff user gets (created, or changed by an admin). */
+export const newPasswordSchema = z.string().min(12, 'password must be at least 12 characters').max(1000);
+
+/** Staff sign-in, the console's (POST /api/admin/session) and the token's (POST /api/admin/login). */
 export const loginBodySchema = z
   .object({
     email: z.email('email must be an e-mail address').max(320),
-    password: safeString().min(1, 'password is required').max(1000),
+    password: currentPasswordSchema,
     /** Needed when two-factor is on: a 6-digit authenticator code or a recovery code. */
     code: z.string().trim().max(40).optional(),
   })
@@ -39,7 +45,7 @@ export const createStaffBodySchema = z
   .object({
     email: z.email('email must be an e-mail address').max(320),
     name: nameString(200).optional().default(''),
-    password: z.string().min(12, 'password must be at least 12 characters').max(1000),
+    password: newPasswordSchema,
     role: staffRoleSchema.optional().default('coordinator'),
   })
   .strict();

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { linkIdSchema } from './api.js';
-import { linkStateSchema, staffRoleSchema } from './admin.js';
+import {
+  currentPasswordSchema,
+  linkStateSchema,
+  loginBodySchema,
+  newPasswordSchema,
+  staffRoleSchema,
+} from './admin.js';
 import { Languages, SignInMethods, StepRoutes } from './ids.js';
 
 /**
@@ -33,13 +39,7 @@ export const consoleUserSchema = z.object({
 export type ConsoleUser = z.infer<typeof consoleUserSchema>;
 
 /** POST /api/admin/session. `code` is a 6-digit authenticator code or a recovery code (xxxxx-xxxxx). */
-export const signInBodySchema = z
-  .object({
-    email: z.email('email must be an e-mail address').max(320),
-    password: z.string().min(1, 'password is required').max(1000),
-    code: z.string().trim().max(40).optional(),
-  })
-  .strict();
+export const signInBodySchema = loginBodySchema;
 export type SignInBody = z.infer<typeof signInBodySchema>;
 
 /**
@@ -94,7 +94,7 @@ export const twoFactorCodeBodySchema = z
 /** Shown once; each works once instead of an authenticator code. */
 export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) });
 /** POST /api/admin/me/2fa/disable (sandbox only; 409 `two_factor_required` in production). */
-export const twoFactorDisableBodySchema = z.object({ password: z.string().min(1).max(1000) }).strict();
+export const twoFactorDisableBodySchema = z.object({ password: currentPasswordSchema }).strict();
 
 // ───────────────────────────── steps ─────────────────────────────
 
@@ -456,7 +456,7 @@ export const updateStaffBodySchema = z
     name: z.string().trim().max(200).optional(),
     role: staffRoleSchema.optional(),
     disabled: z.boolean().optional(),
-    password: z.string().min(12, 'password must be at least 12 characters').max(1000).optional(),
+    password: newPasswordSchema.optional(),
   })
   .strict();
 // POST /api/admin/staff/:id/reset-2fa (empty body) → staffListItemSchema.

@@ -1,4 +1,4 @@
-import type { StaffRole } from '@paylink/shared';
+import { newPasswordSchema, type StaffRole } from '@paylink/shared';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
@@ -52,7 +52,10 @@ export async function ensureConfiguredAdmin(db: Db, config: Config): Promise<Sta
   const password = config.PAYLINK_ADMIN_PASSWORD;
   if (!email && !password) return null;
   if (!email || !password) throw new Error('Set both PAYLINK_ADMIN_EMAIL and PAYLINK_ADMIN_PASSWORD, or neither.');
-  if (password.length < 12) throw new Error('PAYLINK_ADMIN_PASSWORD must be at least 12 characters.');
+  // The same rule as a password an admin sets in the console.
+  if (!newPasswordSchema.safeParse(password).success) {
+    throw new Error('PAYLINK_ADMIN_PASSWORD must be at least 12 characters (and at most 1000).');
+  }
   return db.transaction(
     async (tx) => (await ensureStaffUser(tx, { email, password, name: 'Admin', role: 'admin' })).user,
   );
