@@ -1,12 +1,13 @@
 import { useId } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { call } from '../../shared/api/client';
 import { consoleEndpoints, type FunnelResult } from '../../shared/api/contract';
 import { useStepLabel } from '../../shared/components/link-labels';
 import { TableScroll } from '../../shared/components/table-scroll';
 import { PageTitle } from '../../shared/components/page-title';
+import { useUrlFilters } from '../../shared/lib/use-url-filters';
 import { ErrorAlert, Loading } from '../../shared/components/query-state';
 import { formatDuration, formatRelative } from '../../shared/lib/format';
 
@@ -15,7 +16,7 @@ type Stage = FunnelResult['stages'][number];
 export function FunnelPage() {
   const { t } = useTranslation();
   const id = useId();
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useUrlFilters();
   const query = {
     from: params.get('from') || undefined,
     to: params.get('to') || undefined,
@@ -26,16 +27,7 @@ export function FunnelPage() {
     queryFn: ({ signal }) => call(consoleEndpoints.funnel, { query, signal }),
     placeholderData: keepPreviousData,
   });
-  const set = (k: string, v: string) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (v) next.set(k, v);
-        else next.delete(k);
-        return next;
-      },
-      { replace: true },
-    );
+  const set = (k: string, v: string) => update({ [k]: v });
   const data = funnel.data;
   return (
     <>

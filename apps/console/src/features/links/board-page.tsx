@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import type { BoardQuery, BoardRow } from '../../shared/api/contract';
 import { TableScroll } from '../../shared/components/table-scroll';
 import { PageTitle } from '../../shared/components/page-title';
+import { useUrlFilters } from '../../shared/lib/use-url-filters';
 import { ErrorAlert, Loading } from '../../shared/components/query-state';
 import { StateBadge, useStepLabel } from '../../shared/components/link-labels';
 import { Pager } from '../../shared/components/pager';
@@ -16,9 +17,9 @@ const PAGE_SIZE = 25;
 const STATES = ['active', 'expired', 'cancelled', 'completed'] as const;
 const STEPS = ['not_started', 'patientInfo', 'invoice', 'patientId', 'payorId', 'contract', 'payment', 'done'] as const;
 
-/** Filters live in the address, so the back button and a shared URL keep them. */
+/** The board's filters, from the address (useUrlFilters). */
 function useBoardQuery(): [BoardQuery & { page: number }, (patch: Record<string, string | null>) => void] {
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useUrlFilters();
   const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
   const query = {
     q: params.get('q') || undefined,
@@ -31,21 +32,6 @@ function useBoardQuery(): [BoardQuery & { page: number }, (patch: Record<string,
     offset: (page - 1) * PAGE_SIZE,
     page,
   };
-  const update = useCallback(
-    (patch: Record<string, string | null>) =>
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          for (const [k, v] of Object.entries(patch))
-            if (v) next.set(k, v);
-            else next.delete(k);
-          if (!('page' in patch)) next.delete('page');
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
   return [query, update];
 }
 

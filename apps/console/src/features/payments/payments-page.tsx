@@ -1,12 +1,13 @@
 import { useId } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { buildUrl, call } from '../../shared/api/client';
 import { consoleEndpoints, type PaymentReportQuery } from '../../shared/api/contract';
 import { Pager } from '../../shared/components/pager';
 import { TableScroll } from '../../shared/components/table-scroll';
 import { PageTitle } from '../../shared/components/page-title';
+import { useUrlFilters } from '../../shared/lib/use-url-filters';
 import { ErrorAlert, Loading } from '../../shared/components/query-state';
 import { formatDate, formatDateTime, formatMoney } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
@@ -19,7 +20,7 @@ export function PaymentsPage() {
   const { t } = useTranslation();
   const can = useCan();
   const id = useId();
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useUrlFilters();
   const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
   const filters = {
     status: (params.get('status') || undefined) as PaymentReportQuery['status'],
@@ -34,17 +35,7 @@ export function PaymentsPage() {
     queryFn: ({ signal }) => call(consoleEndpoints.paymentReport, { query, signal }),
     placeholderData: keepPreviousData,
   });
-  const set = (k: string, v: string) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (v) next.set(k, v);
-        else next.delete(k);
-        if (k !== 'page') next.delete('page');
-        return next;
-      },
-      { replace: true },
-    );
+  const set = (k: string, v: string) => update({ [k]: v });
   const exportUrl = buildUrl(consoleEndpoints.paymentExport.path, filters);
 
   return (
