@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import { typed } from '../../db/typed.js';
 import { ProviderSendError } from '../../providers/sms/types.js';
 import { loadPracticeInfo } from './practice-info.js';
+import { startPoller, type Poller } from '../../lib/poller.js';
 
 /** How long a claimed message is hidden from other workers while this one sends it (a crash frees it after that). */
 const LEASE_SECONDS = 300;
@@ -141,32 +142,17 @@ async function redactCredential(ctx: WorkerContext, id: string): Promise<void> {
 }
 
 /** Polls the outbox until stopped. Started once per server process (main.ts). */
-export function startOutboxWorker(ctx: WorkerContext): { stop: () => Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let current: Promise<unknown> = Promise.resolve();
-  const tick = async () => {
-    if (stopped) return;
-    try {
-      // Drain: keep going while full batches come back.
+export function startOutboxWorker(ctx: WorkerContext): Poller {
+  return startPoller({
+    name: 'outbox worker',
+    intervalMs: ctx.config.OUTBOX_POLL_INTERVAL_MS,
+    log: ctx.log,
+    // Drain: keep going while full batches come back.
+    pass: async ({ stopping }) => {
       for (;;) {
         const r = await deliverDueMessages(ctx);
-        if (stopped || r.sent + r.retrying + r.failed < 20) break;
+        if (stopping() || r.sent + r.retrying + r.failed < 20) break;
       }
-    } catch (err) {
-      ctx.log.error({ err }, 'outbox worker pass failed');
-    }
-    if (!stopped) timer = setTimeout(run, ctx.config.OUTBOX_POLL_INTERVAL_MS);
-  };
-  const run = () => {
-    current = tick();
-  };
-  run();
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await current;
     },
-  };
+  });
 }

@@ -9,6 +9,7 @@ import { SYSTEM_ACTOR, type Actor } from '../../lib/audit.js';
 import type { PracticeInfo } from '../outbox/practice-info.js';
 import { recordApproval } from './confirm-payment.js';
 import { findAttempt, type AttemptRow } from './payment-queries.js';
+import { startPoller, type Poller } from '../../lib/poller.js';
 
 /**
  * Reconciliation (issue 10, docs/payments.md): an attempt whose token was handed out is checked with the gateway by
@@ -246,28 +247,11 @@ export async function reconcileDueAttempts(deps: ReconcileDeps, limit = 10): Pro
 export function startReconcileWorker(
   deps: ReconcileDeps & { log: { error: (o: object, m: string) => void } },
   intervalMs: number,
-): { stop: () => Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let current: Promise<unknown> = Promise.resolve();
-  const tick = async () => {
-    if (stopped) return;
-    try {
-      await reconcileDueAttempts(deps);
-    } catch (err) {
-      deps.log.error({ err }, 'payment reconciliation pass failed');
-    }
-    if (!stopped) timer = setTimeout(run, intervalMs);
-  };
-  const run = () => {
-    current = tick();
-  };
-  run();
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await current;
-    },
-  };
+): Poller {
+  return startPoller({
+    name: 'payment reconciliation',
+    intervalMs,
+    log: deps.log,
+    pass: () => reconcileDueAttempts(deps),
+  });
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { typed } from '../../db/typed.js';
 import { signWebhook } from './signature.js';
+import { startPoller, type Poller } from '../../lib/poller.js';
 
 /** A claimed delivery is hidden from other workers this long (a crash frees it for a retry after that). */
 const LEASE_SECONDS = 120;
@@ -117,31 +118,16 @@ export async function deliverDueWebhooks(
 }
 
 /** Polls for due deliveries until stopped; started once per server process (main.ts). */
-export function startWebhookWorker(ctx: Ctx, opts: WebhookWorkerOptions = {}): { stop: () => Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let current: Promise<unknown> = Promise.resolve();
-  const tick = async () => {
-    if (stopped) return;
-    try {
+export function startWebhookWorker(ctx: Ctx, opts: WebhookWorkerOptions = {}): Poller {
+  return startPoller({
+    name: 'webhook worker',
+    intervalMs: opts.pollMs ?? 1000,
+    log: ctx.log,
+    pass: async ({ stopping }) => {
       for (;;) {
         const r = await deliverDueWebhooks(ctx, opts);
-        if (stopped || r.delivered + r.retrying + r.failed < (opts.limit ?? 20)) break;
+        if (stopping() || r.delivered + r.retrying + r.failed < (opts.limit ?? 20)) break;
       }
-    } catch (err) {
-      ctx.log.error({ err }, 'webhook worker pass failed');
-    }
-    if (!stopped) timer = setTimeout(run, opts.pollMs ?? 1000);
-  };
-  const run = () => {
-    current = tick();
-  };
-  run();
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await current;
     },
-  };
+  });
 }
