@@ -8,8 +8,8 @@ import { Languages, SignInMethods } from './ids.js';
  * provider-style message, e.g. `Firebase: Error (auth/invalid-verification-code).` (spec section 8).
  */
 
-/** Every code the sign-in API (or the client, for network-request-failed) can produce. */
-export const AUTH_ERROR_CODES = [
+/** Every code the sign-in API answers with (the server's error codes include these). */
+export const AUTH_API_ERROR_CODES = [
   'auth/invalid-verification-code',
   'auth/code-expired',
   'auth/too-many-requests',
@@ -17,9 +17,9 @@ export const AUTH_ERROR_CODES = [
   'auth/invalid-email',
   'auth/expired-action-code',
   'auth/invalid-action-code',
-  'auth/network-request-failed',
-  'auth/invalid-phone-number',
 ] as const;
+/** Every code the patient app shows a sentence for: the API's, and the client's own when the server is unreachable. */
+export const AUTH_ERROR_CODES = [...AUTH_API_ERROR_CODES, 'auth/network-request-failed'] as const;
 export type AuthErrorCode = (typeof AUTH_ERROR_CODES)[number];
 
 /** Client helper: the text inside the parentheses, e.g. `auth/code-expired` → shown as `(auth/code-expired)`. */

@@ -1,4 +1,4 @@
-import type { AuthErrorCode } from '@paylink/shared';
+import { AUTH_API_ERROR_CODES } from '@paylink/shared';
 
 /**
  * Every refusal code a use case may throw. Use cases speak in these codes only; the HTTP status of each is decided in
@@ -88,14 +88,8 @@ export const APP_ERROR_CODES = [
   'contract_unreadable',
   'contract_no_pages',
   'no_upload',
-  // Sign-in (the codes the patient app shows, packages/shared AUTH_ERROR_CODES)
-  'auth/invalid-verification-code',
-  'auth/code-expired',
-  'auth/too-many-requests',
-  'auth/captcha-check-failed',
-  'auth/invalid-email',
-  'auth/expired-action-code',
-  'auth/invalid-action-code',
+  // Sign-in: the codes the patient app has sentences for (packages/shared)
+  ...AUTH_API_ERROR_CODES,
   // Too many
   'too_many_attempts',
   'too_many_payment_attempts',
@@ -105,7 +99,7 @@ export const APP_ERROR_CODES = [
   'refund_outcome_unknown',
   'payment_unconfirmed',
   'database_unavailable',
-] as const satisfies readonly (string | AuthErrorCode)[];
+] as const;
 
 export type AppErrorCode = (typeof APP_ERROR_CODES)[number];
 

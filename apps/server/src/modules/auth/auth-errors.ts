@@ -1,6 +1,6 @@
 import { AppError, type AppErrorCode } from '../../lib/errors.js';
 
-/** The sign-in codes the server answers with (a subset of packages/shared AUTH_ERROR_CODES). */
+/** The sign-in codes the server answers with (packages/shared AUTH_API_ERROR_CODES). */
 export type ServerAuthErrorCode = Extract<AppErrorCode, `auth/${string}`>;
 
 /** A sign-in refusal: `{ error: 'auth/<code>', message }`. The client shows the code and a translated message. */
