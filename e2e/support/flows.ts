@@ -510,10 +510,15 @@ export async function walkToPayment(f: Flow, choice: { type?: 1 | 2; source?: 1 
 }
 
 /**
- * From the first document step to the payment page: sign or upload each step the step list names, then Next. With
- * `reload`, the tab is reloaded on arrival at every step first (a phone back from the camera or the SMS app, issue 10).
+ * From the first document step to the payment page (or to `until`): sign (typing `name`) or upload each step the step
+ * list names, then Next. With `reload`, the tab is reloaded on arrival at every step first (a phone back from the
+ * camera or the SMS app, issue 10).
  */
-export async function completeDocumentSteps(f: Flow, o: { reload?: boolean } = {}): Promise<void> {
+export async function completeDocumentSteps(
+  f: Flow,
+  o: { reload?: boolean; until?: string; name?: string } = {},
+): Promise<void> {
+  const until = o.until ?? '/paymentauthorization';
   for (let guard = 0; guard < 8; guard++) {
     await f.page.waitForURL((u) => u.pathname !== '/patientinfo', { waitUntil: 'commit' });
     const route = new URL(f.page.url()).pathname;
@@ -524,11 +529,11 @@ export async function completeDocumentSteps(f: Flow, o: { reload?: boolean } = {
       await f.page.reload();
       await expectRoute(f.page, route);
     }
-    if (route === '/paymentauthorization') return;
+    if (route === until) return;
     await nextButton(f).waitFor();
     if (route === '/patientiddocs' || route === '/payoriddocs') await uploadIdStep(f, { seed: guard + 1 });
-    else await signDocumentStep(f, { by: 'type' });
+    else await signDocumentStep(f, { by: 'type', name: o.name });
     await nextStep(f);
   }
-  throw new Error(`Did not reach /paymentauthorization (stuck at ${f.page.url()})`);
+  throw new Error(`Did not reach ${until} (stuck at ${f.page.url()})`);
 }

@@ -11,16 +11,14 @@ import { expectAccessible } from '../support/a11y.js';
 import { createLink } from '../support/admin.js';
 import { consoleSignIn, createStaff } from '../support/console.js';
 import {
+  completeDocumentSteps,
   expectRoute,
-  nextButton,
-  nextStep,
   openLink,
   sayRe,
   signDocumentStep,
   signingFrame,
   signInBySms,
   submitPatientInfo,
-  uploadIdStep,
   type Flow,
 } from '../support/flows.js';
 import type { RunningProduct } from '../support/server.js';
@@ -90,15 +88,7 @@ test('console: an admin uploads the Spanish contract; a Spanish reader signs tha
     await signInBySms(f);
     await page.getByLabel(sayRe('es', 'patientInfo.amount')).fill('500');
     await submitPatientInfo(f);
-    for (let guard = 0; guard < 4; guard++) {
-      await page.waitForURL((u) => u.pathname !== '/patientinfo', { waitUntil: 'commit' });
-      const route = new URL(page.url()).pathname;
-      if (route === '/patientcontract') break;
-      await nextButton(f).waitFor();
-      if (route === '/patientiddocs') await uploadIdStep(f, { seed: guard + 1 });
-      else await signDocumentStep(f, { by: 'type', name: 'Lucía Ortega' });
-      await nextStep(f);
-    }
+    await completeDocumentSteps(f, { until: '/patientcontract', name: 'Lucía Ortega' });
     await expectRoute(page, '/patientcontract');
     const frame = signingFrame(f);
     await frame.locator('#pdf-text').getByText('Patient Financial Agreement and Consent').first().waitFor();

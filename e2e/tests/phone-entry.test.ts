@@ -4,6 +4,7 @@ import type { Browser, Locator } from 'playwright-core';
 import { expectAccessible } from '../support/a11y.js';
 import { createLink } from '../support/admin.js';
 import {
+  completeDocumentSteps,
   CARDS,
   answerChallenge,
   assertEnabled,
@@ -184,15 +185,7 @@ test('en: a gateway error is titled neutrally; closing it puts focus on the card
       await signInWithSpacedCode(f);
       await page.getByLabel(sayRe('en', 'patientInfo.amount')).fill('500');
       await submitPatientInfo(f);
-      for (let guard = 0; guard < 6; guard++) {
-        await page.waitForURL((u) => u.pathname !== '/patientinfo', { waitUntil: 'commit' });
-        const route = new URL(page.url()).pathname;
-        if (route === '/paymentauthorization') break;
-        await nextButton(f).waitFor();
-        if (route === '/patientiddocs') await uploadIdStep(f, { seed: guard + 1 });
-        else await signDocumentStep(f, { by: 'type' });
-        await nextStep(f);
-      }
+      await completeDocumentSteps(f);
       await expectRoute(page, '/paymentauthorization');
       await paste(page.getByLabel('Card number'), CARDS.luhnInvalid);
       await paste(page.getByLabel(sayRe('en', 'payment:fields.expiry')), '12/40');
