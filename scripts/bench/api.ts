@@ -126,8 +126,15 @@ export async function loadBaseline(
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    // The product's pool size (DATABASE_POOL_MAX's default).
-    ['--import', 'tsx', 'scripts/bench/baseline-server.ts', String(port), databaseUrl, '20'],
+    // The product's pool size (DATABASE_POOL_MAX, as the product reads it; 20 by default).
+    [
+      '--import',
+      'tsx',
+      'scripts/bench/baseline-server.ts',
+      String(port),
+      databaseUrl,
+      process.env.DATABASE_POOL_MAX ?? '20',
+    ],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -91,7 +91,14 @@ try {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'scripts/bench/baseline-server.ts', String(port), product.env.DATABASE_URL!, '20'],
+    [
+      '--import',
+      'tsx',
+      'scripts/bench/baseline-server.ts',
+      String(port),
+      product.env.DATABASE_URL!,
+      process.env.DATABASE_POOL_MAX ?? '20',
+    ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   await new Promise<void>((resolve) =>
