@@ -98,8 +98,12 @@ export async function openLink(f: Flow, query: Record<string, string> = {}): Pro
 
 // ---------------------------------------------------------------------------------------------------------- sign-in
 
-/** SMS sign-in on /auth: request the code, read it from the sandbox outbox, enter it, land on /patientinfo. */
-export async function signInBySms(f: Flow, opts: { axe?: boolean } = {}): Promise<OutboxMessage> {
+/**
+ * SMS sign-in on /auth: request the code, read it from the sandbox outbox, enter it, land on /patientinfo, or on
+ * `landing` for a returning patient: the app passes through /patientinfo, whose continue check moves on at once, so
+ * only the last route is a place the test can wait for.
+ */
+export async function signInBySms(f: Flow, opts: { axe?: boolean; landing?: string } = {}): Promise<OutboxMessage> {
   const { page } = f;
   await expectRoute(page, '/auth');
   const seen = await outboxIds(f.product, f.link.phone);
@@ -110,7 +114,7 @@ export async function signInBySms(f: Flow, opts: { axe?: boolean } = {}): Promis
   if (opts.axe) await expectAccessible(page, 'auth, code sent');
   await typeInto(f, code, smsCode(sms));
   await press(f, page.getByRole('button', { name: sayRe(f.lng, 'auth.signIn') }));
-  await expectRoute(page, '/patientinfo');
+  await expectRoute(page, opts.landing ?? '/patientinfo');
   return sms;
 }
 

@@ -51,8 +51,7 @@ test('reload mid-flow, then a second browser resumes at the right step', async (
     try {
       const g: Flow = { page: second.page, product, link, lng: 'en' };
       await openLink(g);
-      await signInBySms(g);
-      await expectRoute(second.page, '/patientiddocs');
+      await signInBySms(g, { landing: '/patientiddocs' });
       await uploadIdStep(g, { seed: 7 });
       await nextStep(g);
       await expectRoute(second.page, '/patientcontract');
