@@ -5,6 +5,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { freePort } from '../../apps/server/test/support/ports.js';
+import { serveArgs } from '../../scripts/server-entry.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 /**
@@ -31,13 +32,15 @@ export interface RunningProduct {
 }
 
 /**
- * Starts the product the way `npm start` runs it (built web app, sandbox providers) on free ports with a fresh
- * database: a new data dir for PGlite, or a new database on DATABASE_URL's server.
+ * Starts the product the way `npm start` runs it — the compiled server with `npm run serve`'s flags
+ * (scripts/server-entry.mjs), the built web app and console, sandbox providers — on free ports with a fresh database:
+ * a new data dir for PGlite, or a new database on DATABASE_URL's server. The one difference: `.env` is not read, so a
+ * developer's own settings never reach a test (decision 0187).
  */
 export async function startProduct(
   extraEnv: Record<string, string> = {},
-  /** Node's arguments; the TypeScript sources through tsx unless given (the bench passes what `npm run serve` runs). */
-  nodeArgs: string[] = ['--import', 'tsx', 'apps/server/src/main.ts'],
+  /** Node's arguments: what `npm run serve` runs, refusing a missing or stale build. */
+  nodeArgs: string[] = serveArgs({ requireBuilt: true }),
 ): Promise<RunningProduct> {
   // A port free when picked can be taken by a parallel test file before the server binds it: pick again.
   for (let attempt = 1; ; attempt++) {

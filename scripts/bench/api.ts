@@ -3,11 +3,12 @@
  * embedded database (PGlite) and on the machine's PostgreSQL server, and a bare Fastify + pg baseline on the same
  * PostgreSQL in the same run. Memory is sampled from /proc while the load runs.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort } from '../../e2e/support/server.js';
 import { apiKey, rssMb, signedInPatient, startProduct, type RunningProduct } from './product.js';
+import { serveArgs } from '../server-entry.mjs';
 
 export interface LoadFigure {
   target: 'pglite' | 'postgres' | 'baseline';
@@ -91,10 +92,9 @@ export async function loadProduct(
   // The per-IP layer off: one loopback client is exactly what it refuses; its own tests cover it (429s would be counted
   // as fast answers and flatter the figures).
   // What `npm run serve` runs: the compiled server when it is up to date (scripts/server-entry.mjs).
-  const entry = execFileSync(process.execPath, ['scripts/server-entry.mjs'], { cwd: ROOT, encoding: 'utf8' });
   const product = await startProduct(
     { LOG_LEVEL: 'warn', RATE_LIMIT_DEFAULT_PER_MINUTE: '0', RATE_LIMIT_LOOKUP_PER_MINUTE: '0' },
-    entry.trim().split(' '),
+    serveArgs(),
   );
 
   const patient = await signedInPatient(product);

@@ -6,13 +6,11 @@
  *   node --import tsx scripts/bench/burst.ts [--path=patientinfo|check|notoken|healthz] [--connections=50]
  *     [--seconds=5] [--rounds=2] [--node-args="--cpu-prof --cpu-prof-dir=/tmp/prof"]
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { apiKey, rssMb, signedInPatient, startProduct } from './product.js';
+import { serveArgs } from '../server-entry.mjs';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const connections = Number(arg('connections') ?? 50);
 const seconds = Number(arg('seconds') ?? 5);
@@ -45,10 +43,9 @@ async function connection(url: URL, headers: Record<string, string>, end: number
   return log;
 }
 
-const entry = execFileSync(process.execPath, ['scripts/server-entry.mjs'], { cwd: ROOT, encoding: 'utf8' });
 const product = await startProduct(
   { LOG_LEVEL: 'warn', RATE_LIMIT_DEFAULT_PER_MINUTE: '0', RATE_LIMIT_LOOKUP_PER_MINUTE: '0' },
-  [...nodeArgs, ...entry.trim().split(' ')],
+  [...nodeArgs, ...serveArgs()],
 );
 try {
   const patient = await signedInPatient(product);

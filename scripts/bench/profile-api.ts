@@ -3,7 +3,6 @@
  * Each target has 3 s of unmeasured load first.
  *   node --import tsx scripts/bench/profile-api.ts [--seconds=10] [--only=/check,/patientinfo] [--prof=DIR] [--rounds=2]
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -11,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { apiKey, rssMb, signedInPatient, startProduct } from './product.js';
 import { freePort } from '../../e2e/support/server.js';
 import { createLink } from '../../e2e/support/admin.js';
+import { serveArgs } from '../server-entry.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
@@ -70,9 +70,7 @@ async function load(url: string, headers: Record<string, string>, pid?: number) 
   return `${String(Math.round(r.requests.average)).padStart(6)} req/s p50 ${r.latency.p50} p99 ${r.latency.p99} max ${r.latency.max} err ${r.errors + r.timeouts + r.non2xx} rss ${peak} | CPU µs/req server ${us(srv)} pg ${us(pgc)} autocannon ${us(ac)} rest ${us(other)}`;
 }
 
-const entry = execFileSync(process.execPath, ['scripts/server-entry.mjs'], { cwd: ROOT, encoding: 'utf8' })
-  .trim()
-  .split(' ');
+const entry = serveArgs();
 const args = prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`, ...entry] : entry;
 console.log('node', args.join(' '));
 const product = await startProduct(

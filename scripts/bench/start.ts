@@ -2,12 +2,13 @@
  * Start time: `npm run serve` (node, the compiled server or tsx, migrations, seed, listen) until /healthz answers 200, on a fresh data
  * dir and again on the same (existing) one. The process is started exactly as `npm run serve` starts it.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../e2e/support/server.js';
 import { rssMb } from './product.js';
+import { serveArgs } from '../server-entry.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -24,8 +25,7 @@ async function timeToHealthy(dataDir: string): Promise<{ ms: number; idleRssMb?:
   delete env.DATABASE_URL;
   const t0 = performance.now();
   // What `npm run serve` runs (the compiled server when it is up to date), without npm's own start-up.
-  const entry = execFileSync(process.execPath, ['scripts/server-entry.mjs'], { cwd: ROOT, encoding: 'utf8' });
-  const child = spawn(process.execPath, entry.trim().split(' '), {
+  const child = spawn(process.execPath, serveArgs(), {
     cwd: ROOT,
     env,
     stdio: 'ignore',

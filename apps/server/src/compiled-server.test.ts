@@ -2,17 +2,15 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSETS_DIR } from './modules/signing/documents.js';
+import { serveArgs, V8_FLAGS } from '../../../scripts/server-entry.mjs';
 import { ROOT, startServerProcess, stopServerProcesses, type ServerProcess } from '../test/support/server-process.js';
 
 // `npm run serve` runs the compiled server (scripts/build-server.ts) when it is up to date: it must behave as the
-// TypeScript sources do, paths and worker threads included.
+// TypeScript sources do, paths and worker threads included, started with the flags `npm run serve` gives it.
 let server: ServerProcess;
 beforeAll(async () => {
   execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build-server.ts'], { cwd: ROOT, stdio: 'pipe' });
-  server = await startServerProcess({}, 'paylink-compiled-', [
-    '--conditions=paylink-build',
-    'apps/server/dist/main.js',
-  ]);
+  server = await startServerProcess({}, 'paylink-compiled-', serveArgs({ requireBuilt: true }));
 }, 120_000);
 afterAll(() => stopServerProcesses());
 
@@ -29,12 +27,13 @@ describe('the compiled server', () => {
     expect(await r.text()).toMatch(/\*\*\*.*\d{4}$/);
   });
 
-  it('converts a HEIC photo in its worker thread, compiled as well', () => {
+  it('converts a HEIC photo in its worker thread, compiled and with the V8 flags `npm run serve` passes', () => {
     const pool = path.join(ROOT, 'apps/server/dist/modules/signing/normalise-upload-pool.js');
     const heic = path.join(ASSETS_DIR, 'test-fixtures', 'id-photo.heic');
     const out = execFileSync(
       process.execPath,
       [
+        ...V8_FLAGS,
         '--conditions=paylink-build',
         '--input-type=module',
         '-e',

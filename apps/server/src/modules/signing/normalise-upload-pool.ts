@@ -9,15 +9,31 @@ import type normaliseTask from './normalise-upload-worker.js';
  */
 let pool: Piscina | undefined;
 
+/**
+ * The process's Node arguments a worker thread may take: only the module-resolution conditions (`--conditions`,
+ * `-C`), which the compiled server needs to find `@paylink/shared`'s build. Node refuses V8 flags such as
+ * `--liftoff-only` or `--max-old-space-size` in a worker's execArgv (ERR_WORKER_INVALID_EXEC_ARGV), and `npm run serve`
+ * starts the server with them (scripts/server-entry.mjs).
+ */
+export function workerExecArgv(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const a = execArgv[i]!;
+    if (a.startsWith('--conditions=') || (a.startsWith('-C') && a.length > 2)) kept.push(a);
+    else if ((a === '--conditions' || a === '-C') && i + 1 < execArgv.length) kept.push(a, execArgv[++i]!);
+  }
+  return kept;
+}
+
 function workerPool(): Piscina {
   if (pool) return pool;
-  // Compiled (scripts/build-server.ts) the worker is JavaScript and inherits the process's flags; from the sources it
-  // is TypeScript and needs tsx's loader.
+  // Compiled (scripts/build-server.ts) the worker is JavaScript and takes the process's resolution conditions; from
+  // the sources it is TypeScript and needs tsx's loader.
   const compiled = import.meta.url.endsWith('.js');
   const filename = fileURLToPath(new URL(`./normalise-upload-worker.${compiled ? 'js' : 'ts'}`, import.meta.url));
   pool = new Piscina({
     filename,
-    execArgv: compiled ? process.execArgv : ['--import', 'tsx'],
+    execArgv: compiled ? workerExecArgv(process.execArgv) : ['--import', 'tsx'],
     minThreads: 0,
     maxThreads: 2,
     idleTimeout: 30_000,
