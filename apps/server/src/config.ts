@@ -104,6 +104,13 @@ const envSchema = z.object({
   TURNSTILE_SITE_KEY: optional,
   TURNSTILE_SECRET_KEY: optional,
   TURNSTILE_VERIFY_URL: z.url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  /**
+   * Where the patient app loads Turnstile's browser widget from (the CSP allows its origin; the tamper check watches
+   * it). Cloudflare's own URL unless a stand-in replaces it, as the production rehearsal does (decision 0189).
+   */
+  TURNSTILE_SCRIPT_URL: z
+    .url({ protocol: /^https?$/ })
+    .default('https://challenges.cloudflare.com/turnstile/v0/api.js'),
   // Outbox worker (SMS and e-mail delivery with retries)
   OUTBOX_POLL_INTERVAL_MS: int(1000, 50, 60_000),
   OUTBOX_MAX_ATTEMPTS: int(8, 1, 50),
