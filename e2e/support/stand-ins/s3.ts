@@ -1,7 +1,23 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import S3rver from '@20minutes/s3rver';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+
+/** The parts of @20minutes/s3rver (CommonJS, no type declarations) used here. */
+interface S3rverServer {
+  run(): Promise<AddressInfo>;
+  close(): Promise<void>;
+}
+type S3rverClass = new (options: {
+  address: string;
+  port: number;
+  silent: boolean;
+  directory: string;
+  vhostBuckets: boolean;
+  configureBuckets: { name: string }[];
+}) => S3rverServer;
+const S3rver = createRequire(import.meta.url)('@20minutes/s3rver') as S3rverClass;
 
 /**
  * An S3-compatible server on 127.0.0.1 (@20minutes/s3rver, a maintained fork of s3rver): path-style buckets, files in

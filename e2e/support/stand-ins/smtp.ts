@@ -20,7 +20,10 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string | null;
+  /** mailparser's structured headers (List-* headers are under `list`). */
   headers: Map<string, unknown>;
+  /** Each header as sent, by lower-case name: `header('list-unsubscribe')` → `<https://…>`. */
+  header(name: string): string | undefined;
   attachments: { filename: string | undefined; contentType: string; size: number }[];
   receivedAt: Date;
 }
@@ -73,6 +76,11 @@ export async function startSmtpStandIn(opts: { user?: string; password?: string 
             text: parsed.text ?? '',
             html: typeof parsed.html === 'string' ? parsed.html : null,
             headers: parsed.headers,
+            header: (name) =>
+              parsed.headerLines
+                .find((h) => h.key === name.toLowerCase())
+                ?.line.replace(/^[^:]*:\s*/, '')
+                .replace(/\r?\n\s+/g, ' '),
             attachments: parsed.attachments.map((a) => ({
               filename: a.filename,
               contentType: a.contentType,
