@@ -260,6 +260,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!e.SIGN_ORIGIN) problems.push('SIGN_ORIGIN is required in production mode');
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production mode');
   }
+  if (e.TURNSTILE_SECRET_KEY && !e.TURNSTILE_SITE_KEY) {
+    // Without it the browser renders no widget and sends no token: every sign-in would fail the check.
+    problems.push('TURNSTILE_SITE_KEY is required with TURNSTILE_SECRET_KEY (the browser widget needs it)');
+  }
   if (e.PAYLINK_SESSION_SECRET && e.PAYLINK_SESSION_SECRET.length < 32) {
     problems.push('PAYLINK_SESSION_SECRET must be at least 32 characters');
   }
