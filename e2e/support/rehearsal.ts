@@ -110,7 +110,9 @@ export async function startRehearsal(
     const s3 = opts.storage === 'local' ? null : await startS3StandIn();
     if (s3) started.push(s3);
 
-    const apiKey = `plk_rehearsal_${randomBytes(12).toString('hex')}`;
+    // The patient app carries its API key from the build (VITE_API_KEY, default the sandbox key; docs/web-app.md): the
+    // server must be given the key of the build it serves, as a practice's is.
+    const apiKey = process.env.VITE_API_KEY || 'paylink-sandbox-api-key';
     const admin = { email: 'owner@rehearsal.example', password: `Rehearsal-${randomBytes(9).toString('base64url')}` };
     const env: Record<string, string> = {
       PAYLINK_MODE: 'production',
