@@ -3,8 +3,9 @@
  * Converge gateway, S3) and the compiled server in PAYLINK_MODE=production pointed at them, then proves the path a
  * patient's sign-in takes: /healthz, an admin signs in with two-factor, creates a link through the staff API, the
  * patient API asks for an SMS code (with a Turnstile token), Twilio's stand-in receives it, its signed status callbacks
- * are accepted by the webhook and the message's delivery status becomes `delivered`, the code signs in, and the real
- * Converge adapter gets a session token from the gateway stand-in.
+ * are accepted by the webhook and the message's delivery status becomes `delivered`, the code signs in, the real
+ * Converge adapter gets a session token from the gateway stand-in, an e-mail sign-in link arrives at the SMTP stand-in,
+ * and a coordinator created by the admin signs in to the console with a two-factor code.
  *
  *   npm run build && node --import tsx scripts/rehearsal.ts [--keep] [--local-storage]
  *
@@ -142,6 +143,33 @@ try {
   );
   const signInCode = messages.find((m) => m.kind === 'signin-code');
   check(signInCode?.deliveryStatus === 'delivered', `GET /api/admin/links/:id/messages: ${JSON.stringify(signInCode)}`);
+
+  step('e-mail: a sign-in link through SMTP with AUTH');
+  const emailLink = await createLink(product, { signInMethod: 'email' });
+  const mailSince = new Date();
+  const emailSend = await fetch(`${product.baseUrl}/api/auth/email/send`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ linkId: emailLink.id, email: emailLink.email, captchaToken: stand.turnstile.issueToken() }),
+  });
+  check(emailSend.status === 200, `POST /api/auth/email/send → ${emailSend.status}`);
+  const mail = await rehearsal.mail.waitFor(emailLink.email, { since: mailSince });
+  const received = rehearsal.mail.raw(emailLink.email)!;
+  check(/oobCode=/.test(mail.text), `"${mail.subject}" to ${mail.to}, signed in to SMTP as ${received.user}`);
+
+  step('a coordinator, created by the admin, signs in to the console with a two-factor code');
+  const coordinator = await rehearsal.addStaff(product, staff);
+  const code = await coordinator.nextCode();
+  const consoleSignIn = await fetch(`${product.baseUrl}/api/admin/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-paylink-console': '1', origin: product.baseUrl },
+    body: JSON.stringify({ email: coordinator.email, password: coordinator.password, code }),
+  });
+  const signedIn = (await consoleSignIn.json()) as { status?: string; session?: { user?: { role?: string } } };
+  check(
+    signedIn.status === 'signed_in' && signedIn.session?.user?.role === 'coordinator',
+    `${coordinator.email} → ${consoleSignIn.status} ${signedIn.status} (${signedIn.session?.user?.role})`,
+  );
 
   if (keep) {
     console.log(`\nRunning. Patient link: ${link.url}\nConsole: ${product.baseUrl}/console`);
