@@ -33,11 +33,24 @@ export interface TestLink {
   input: Required<Pick<LinkOptions, 'firstName' | 'lastName' | 'address' | 'city' | 'state' | 'zipCode'>> & LinkOptions;
 }
 
+/** Tokens given to a running product after it started (production mode has no data-dir token: see setAdminToken). */
+const signedInTokens = new WeakMap<RunningProduct, string>();
+
 /**
- * The staff token the server writes into its data dir on first start (the CLI's zero-config credential), or
- * PAYLINK_ADMIN_TOKEN when the product was started with one.
+ * Makes `token` the one admin() sends to this product. In production mode the server writes no token file: a staff
+ * member signs in with two-factor first (e2e/support/rehearsal.ts signInStaff does, and calls this).
+ */
+export function setAdminToken(product: RunningProduct, token: string): void {
+  signedInTokens.set(product, token);
+}
+
+/**
+ * The staff token given with setAdminToken, else PAYLINK_ADMIN_TOKEN when the product was started with one, else the
+ * one the server writes into its data dir on first start in sandbox mode (the CLI's zero-config credential).
  */
 export async function adminToken(product: RunningProduct): Promise<string> {
+  const given = signedInTokens.get(product);
+  if (given) return given;
   if (product.env.PAYLINK_ADMIN_TOKEN) return product.env.PAYLINK_ADMIN_TOKEN;
   return eventually(
     () => {

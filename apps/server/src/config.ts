@@ -104,6 +104,13 @@ const envSchema = z.object({
   TURNSTILE_SITE_KEY: optional,
   TURNSTILE_SECRET_KEY: optional,
   TURNSTILE_VERIFY_URL: z.url().default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  /**
+   * Where the patient app loads Turnstile's browser widget from (the CSP allows its origin; the tamper check watches
+   * it). Cloudflare's own URL unless a stand-in replaces it, as the production rehearsal does (decision 0189).
+   */
+  TURNSTILE_SCRIPT_URL: z
+    .url({ protocol: /^https?$/ })
+    .default('https://challenges.cloudflare.com/turnstile/v0/api.js'),
   // Outbox worker (SMS and e-mail delivery with retries)
   OUTBOX_POLL_INTERVAL_MS: int(1000, 50, 60_000),
   OUTBOX_MAX_ATTEMPTS: int(8, 1, 50),
@@ -252,6 +259,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!e.PAYLINK_SESSION_SECRET) problems.push('PAYLINK_SESSION_SECRET is required in production mode');
     if (!e.SIGN_ORIGIN) problems.push('SIGN_ORIGIN is required in production mode');
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production mode');
+  }
+  if (e.TURNSTILE_SECRET_KEY && !e.TURNSTILE_SITE_KEY) {
+    // Without it the browser renders no widget and sends no token: every sign-in would fail the check.
+    problems.push('TURNSTILE_SITE_KEY is required with TURNSTILE_SECRET_KEY (the browser widget needs it)');
   }
   if (e.PAYLINK_SESSION_SECRET && e.PAYLINK_SESSION_SECRET.length < 32) {
     problems.push('PAYLINK_SESSION_SECRET must be at least 32 characters');

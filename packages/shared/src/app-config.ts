@@ -17,6 +17,8 @@ export const appConfigSchema = z.object({
   }),
   /** Cloudflare Turnstile site key; null when the captcha runs in sandbox mode. */
   captchaSiteKey: z.string().nullable(),
+  /** Where the Turnstile widget script is loaded from (TURNSTILE_SCRIPT_URL); null when the captcha runs in sandbox mode. */
+  captchaScriptUrl: z.string().nullable(),
   sandbox: z.boolean(),
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;

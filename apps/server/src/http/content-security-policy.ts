@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { captchaScriptUrl } from '../providers/captcha/browser-config.js';
 import { gatewayCspOrigins } from '../providers/gateway/browser-config.js';
 import type { ScriptInventory } from '../modules/security/script-inventory.js';
 
@@ -6,18 +7,19 @@ export type CspDirectives = Record<string, string[]>;
 
 export const CSP_REPORT_PATH = '/api/csp-report';
 const CSP_REPORT_GROUP = 'csp-endpoint';
-const TURNSTILE = 'https://challenges.cloudflare.com';
 
 /**
  * The Content-Security-Policy of the patient app, the payment page included (PCI DSS 6.4.3, issue 11): scripts from
  * our origin, the inline scripts of the script inventory by hash (the SRI import map), the gateway's Checkout.js and
- * 3-D Secure SDK origins and, when the real captcha is on, Cloudflare Turnstile; nothing else. Violations are
+ * 3-D Secure SDK origins and, when the real captcha is on, Turnstile's widget origin (TURNSTILE_SCRIPT_URL); nothing else. Violations are
  * reported to CSP_REPORT_PATH. The complete list (no implicit defaults), so the tamper check can compare the header
  * a browser receives with it directive by directive.
  */
 export function appCspDirectives(config: Config, inventory: ScriptInventory | null): CspDirectives {
   const gateway = gatewayCspOrigins(config);
-  const captcha = config.sandbox.captcha ? [] : [TURNSTILE];
+  const captchaScript = captchaScriptUrl(config);
+  // Turnstile's script renders its challenge in a frame from the same origin.
+  const captcha = captchaScript ? [new URL(captchaScript).origin] : [];
   const inline = (inventory?.inlineScripts ?? []).map((s) => s.cspHash);
   const reportUri = `${config.publicUrl}${CSP_REPORT_PATH}`;
   return {

@@ -31,6 +31,7 @@ export const testConfig: AppConfig = {
     threeDSBaseUrl: 'http://127.0.0.1:7002/3ds2',
   },
   captchaSiteKey: null,
+  captchaScriptUrl: null,
   sandbox: true,
 };
 

@@ -18,6 +18,7 @@ export const testConfig: AppConfig = {
     threeDSBaseUrl: 'http://gw.test/3ds',
   },
   captchaSiteKey: null,
+  captchaScriptUrl: null,
   sandbox: true,
 };
 

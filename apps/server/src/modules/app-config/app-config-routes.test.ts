@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appConfigSchema } from '@paylink/shared';
 import { apiHeaders, createTestApp } from '../../../test/support/context.js';
+import { staffToken } from '../../seed/seed-staff.js';
 
 describe('GET /api/config', () => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -53,6 +54,48 @@ describe('GET /api/config with a real captcha', () => {
     try {
       const r = await t.app.inject({ method: 'GET', url: '/api/config', headers: apiHeaders(t.ctx) });
       expect(r.json().captchaSiteKey).toBe('0x4AAAAAAAtest');
+      expect(r.json().captchaScriptUrl).toBe('https://challenges.cloudflare.com/turnstile/v0/api.js');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('TURNSTILE_SCRIPT_URL moves the widget script: the app config, the CSP and the script inventory name it', async () => {
+    const widget = 'http://127.0.0.1:7355/turnstile/v0/api.js';
+    const t = await createTestApp({
+      PAYLINK_MODE: 'sandbox',
+      TURNSTILE_SITE_KEY: '0x4AAAAAAAtest',
+      TURNSTILE_SECRET_KEY: '0x4AAAAAAAsecret',
+      TURNSTILE_SCRIPT_URL: widget,
+    });
+    try {
+      const r = await t.app.inject({ method: 'GET', url: '/api/config', headers: apiHeaders(t.ctx) });
+      expect(r.json().captchaScriptUrl).toBe(widget);
+      const page = await t.app.inject({ method: 'GET', url: '/auth' });
+      const csp = Object.fromEntries(
+        String(page.headers['content-security-policy'])
+          .split(';')
+          .map((d) => d.trim().split(/\s+/))
+          .map(([name, ...values]) => [name, values]),
+      );
+      expect(csp['script-src']).toContain('http://127.0.0.1:7355');
+      expect(csp['frame-src']).toContain('http://127.0.0.1:7355');
+      expect(String(page.headers['content-security-policy'])).not.toContain('challenges.cloudflare.com');
+      const admin = { authorization: `Bearer ${await staffToken(t.ctx.db, { email: 'owner@example.com' })}` };
+      const inventory = await t.app.inject({ method: 'GET', url: '/api/admin/compliance/scripts', headers: admin });
+      expect(inventory.json().scripts.filter((s: { owner: string }) => s.owner === 'captcha')).toEqual([
+        expect.objectContaining({ url: widget }),
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('the sandbox captcha loads no widget', async () => {
+    const t = await createTestApp({ PAYLINK_MODE: 'sandbox' });
+    try {
+      const r = await t.app.inject({ method: 'GET', url: '/api/config', headers: apiHeaders(t.ctx) });
+      expect(r.json()).toMatchObject({ captchaSiteKey: null, captchaScriptUrl: null });
     } finally {
       await t.close();
     }

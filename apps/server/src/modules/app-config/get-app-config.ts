@@ -1,5 +1,6 @@
 import type { AppConfig } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
+import { captchaScriptUrl } from '../../providers/captcha/browser-config.js';
 import { gatewayBrowserConfig } from '../../providers/gateway/browser-config.js';
 import { loadPracticeInfo } from '../outbox/practice-info.js';
 
@@ -23,6 +24,7 @@ export async function getAppConfig(ctx: AppContext): Promise<AppConfig> {
     gateway: gatewayBrowserConfig(config),
     // A site key without the secret would render a widget whose answer nobody checks.
     captchaSiteKey: config.sandbox.captcha ? null : (config.TURNSTILE_SITE_KEY ?? null),
+    captchaScriptUrl: captchaScriptUrl(config),
     sandbox: config.mode === 'sandbox',
   };
 }

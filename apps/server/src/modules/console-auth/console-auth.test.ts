@@ -262,6 +262,7 @@ describe('two-factor is required in production mode', () => {
       TWILIO_AUTH_TOKEN: 'x',
       TWILIO_FROM: '+15550000000',
       SMTP_HOST: 'localhost',
+      TURNSTILE_SITE_KEY: 'x',
       TURNSTILE_SECRET_KEY: 'x',
       CONVERGE_MERCHANT_ID: 'm',
       CONVERGE_USER_ID: 'u',

@@ -7,6 +7,7 @@ import { auditContext } from '../../lib/audit.js';
 import { badRequest } from '../../lib/errors.js';
 import { errorResponses } from '../../http/route-support.js';
 import { appCspDirectives, CSP_REPORT_PATH, serializeCsp } from '../../http/content-security-policy.js';
+import { captchaScriptUrl } from '../../providers/captcha/browser-config.js';
 import { gatewayBrowserConfig } from '../../providers/gateway/browser-config.js';
 import { requireStaff } from '../admin/require-staff.js';
 import { WEB_DIST } from '../../http/static-assets.js';
@@ -140,9 +141,10 @@ export async function complianceRoutes(app: FastifyInstance, ctx: AppContext): P
           justification: "Elavon 3-D Secure web SDK: the card issuer's authentication (liability shift).",
         },
       );
-      if (!ctx.config.sandbox.captcha) {
+      const captchaScript = captchaScriptUrl(ctx.config);
+      if (captchaScript) {
         scripts.push({
-          url: 'https://challenges.cloudflare.com/turnstile/v0/api.js',
+          url: captchaScript,
           owner: 'captcha',
           loadedAs: 'sign-in page',
           integrity: null,

@@ -2,6 +2,7 @@ import { StepRoutes } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { appCspDirectives, cspDifferences, parseCsp } from '../../http/content-security-policy.js';
+import { captchaScriptUrl } from '../../providers/captcha/browser-config.js';
 import { gatewayBrowserConfig } from '../../providers/gateway/browser-config.js';
 import { enqueueMessage } from '../outbox/enqueue-message.js';
 import { cspHash, readScriptInventory, sri } from './script-inventory.js';
@@ -156,7 +157,8 @@ export async function runTamperCheck(opts: {
   const before = previous.rows[0];
   const gateway = gatewayBrowserConfig(config);
   const external = [gateway.checkoutJsUrl, gateway.threeDSSdkUrl];
-  if (!config.sandbox.captcha) external.push('https://challenges.cloudflare.com/turnstile/v0/api.js');
+  const captchaScript = captchaScriptUrl(config);
+  if (captchaScript) external.push(captchaScript);
   for (const url of external) {
     const r = await get(url);
     scriptsChecked++;

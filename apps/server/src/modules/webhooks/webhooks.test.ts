@@ -119,6 +119,7 @@ describe('webhook endpoints', () => {
       TWILIO_AUTH_TOKEN: 'x'.repeat(32),
       TWILIO_FROM: '+15125550100',
       SMTP_HOST: 'smtp.example.com',
+      TURNSTILE_SITE_KEY: 'x',
       TURNSTILE_SECRET_KEY: 'x',
       CONVERGE_MERCHANT_ID: '1',
       CONVERGE_USER_ID: 'u',

@@ -56,7 +56,11 @@ export function EmailSignIn(props: { linkId: string; captchaSiteKey: string | nu
       let captchaToken: string | undefined;
       if (props.captchaSiteKey && captchaBox.current) {
         try {
-          captchaToken = await getCaptchaToken(props.captchaSiteKey, captchaBox.current, i18n.language);
+          captchaToken = await getCaptchaToken(
+            { siteKey: props.captchaSiteKey, scriptUrl: config.captchaScriptUrl },
+            captchaBox.current,
+            i18n.language,
+          );
         } catch {
           setError('auth/captcha-check-failed');
           return;

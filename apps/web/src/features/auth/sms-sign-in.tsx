@@ -6,6 +6,7 @@ import { ButtonSpinner } from '../../components/spinner';
 import { useAppDispatch } from '../../store/hooks';
 import { signedIn } from '../../store/auth-slice';
 import { call } from '../../lib/api-client';
+import { useAppConfig } from '../../lib/app-config';
 import { useApiFailure } from '../../lib/use-api-failure';
 import { authErrorCode, authErrorText, isLinkStateFailure } from './auth-errors';
 import { messageLanguage } from './message-language';
@@ -22,6 +23,7 @@ export function SmsSignIn(props: {
   onSignedIn: () => void;
 }) {
   const { t, i18n } = useTranslation();
+  const config = useAppConfig();
   const dispatch = useAppDispatch();
   const fail = useApiFailure();
   const ids = { phone: useId(), code: useId(), codeHint: useId(), error: useId() };
@@ -57,7 +59,11 @@ export function SmsSignIn(props: {
       let captchaToken: string | undefined;
       if (props.captchaSiteKey && captchaBox.current) {
         try {
-          captchaToken = await getCaptchaToken(props.captchaSiteKey, captchaBox.current, i18n.language);
+          captchaToken = await getCaptchaToken(
+            { siteKey: props.captchaSiteKey, scriptUrl: config.captchaScriptUrl },
+            captchaBox.current,
+            i18n.language,
+          );
         } catch {
           setError('auth/captcha-check-failed');
           return;
