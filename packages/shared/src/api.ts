@@ -194,11 +194,15 @@ export const confirmPaymentResultSchema = z.object({
 });
 export type ConfirmPaymentResult = z.infer<typeof confirmPaymentResultSchema>;
 
-/** Every 4xx this API sends: a machine code, a sentence for people, and per-field messages for forms. */
+/**
+ * Every 4xx this API sends: a machine code, a sentence for people, per-field messages for forms, and the values a
+ * client's own sentence for the code needs (`details`, e.g. `consoleUrl` of `wrong_console_address`).
+ */
 export const apiErrorSchema = z.object({
   error: z.string(),
   message: z.string(),
   fields: z.record(z.string(), z.string()).optional(),
+  details: z.record(z.string(), z.string()).optional(),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
 
