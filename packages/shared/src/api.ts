@@ -139,6 +139,10 @@ export const updateStepResultSchema = z.object({
 });
 export type UpdateStepResult = z.infer<typeof updateStepResultSchema>;
 
+/** GET /api/converge/state: whether a payment of the signed-in link is under way (issue 25, decision 0192). */
+export const paymentStateSchema = z.object({ inProgress: z.boolean() });
+export type PaymentState = z.infer<typeof paymentStateSchema>;
+
 export const convergeQuerySchema = z
   .object({
     amount: z
