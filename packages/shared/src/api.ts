@@ -139,6 +139,10 @@ export const updateStepResultSchema = z.object({
 });
 export type UpdateStepResult = z.infer<typeof updateStepResultSchema>;
 
+/** GET /api/converge/state: whether a payment of the signed-in link is under way (issue 25, decision 0192). */
+export const paymentStateSchema = z.object({ inProgress: z.boolean() });
+export type PaymentState = z.infer<typeof paymentStateSchema>;
+
 export const convergeQuerySchema = z
   .object({
     amount: z
@@ -194,11 +198,15 @@ export const confirmPaymentResultSchema = z.object({
 });
 export type ConfirmPaymentResult = z.infer<typeof confirmPaymentResultSchema>;
 
-/** Every 4xx this API sends: a machine code, a sentence for people, and per-field messages for forms. */
+/**
+ * Every 4xx this API sends: a machine code, a sentence for people, per-field messages for forms, and the values a
+ * client's own sentence for the code needs (`details`, e.g. `consoleUrl` of `wrong_console_address`).
+ */
 export const apiErrorSchema = z.object({
   error: z.string(),
   message: z.string(),
   fields: z.record(z.string(), z.string()).optional(),
+  details: z.record(z.string(), z.string()).optional(),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
 

@@ -1,6 +1,7 @@
 // The signing page's behaviour (served from SIGN_ORIGIN with a strict CSP: no inline script, no eval).
-// Server-rendered HTML works on its own; this adds the signature pad, uploads with previews, the PDF viewer and the
-// completion message to the app (only after the server has recorded completion).
+// The server-rendered HTML shows the document on its own; its forms submit nothing natively and their submit button says
+// "Loading…" until this script is ready (issue 25). This adds the signature pad, uploads with previews, the PDF
+// viewer and the completion message to the app (only after the server has recorded completion).
 
 const config = JSON.parse(document.getElementById('sign-config').textContent);
 const t = config.t;
@@ -22,6 +23,17 @@ function showDone() {
   done.hidden = false;
   done.setAttribute('tabindex', '-1');
   done.focus();
+}
+
+/**
+ * The submit button is served disabled, busy and saying "Loading…" (the HTML arrives before this script): once the
+ * form's handlers are attached it gets its real label and can be pressed (issue 25).
+ */
+function submitReady() {
+  const submit = $('submit');
+  submit.textContent = submit.dataset.label;
+  submit.removeAttribute('aria-busy');
+  submit.disabled = false;
 }
 
 function showError(el, message) {
@@ -193,6 +205,7 @@ function setupSignForm() {
     showError(errorEl, r.message);
     errorEl.focus?.();
   });
+  submitReady();
 }
 
 // ------------------------------------------------------------------------------------------------------ uploads
@@ -319,6 +332,7 @@ function setupUploadForm() {
     submit.textContent = label;
     showError(errorEl, r.message);
   });
+  submitReady();
 }
 
 // --------------------------------------------------------------------------------------------------- PDF viewer

@@ -230,6 +230,7 @@ export interface PaymentAttempt {
   reconcile_error: string | null;
   reconcile_tries: Generated<number>;
   reconciled_at: Timestamp | null;
+  session_id: string | null;
   session_token: string | null;
   status: Generated<'creating' | 'open' | 'unknown' | 'closed' | 'approved' | 'duplicate' | 'failed'>;
   transaction_id: string | null;

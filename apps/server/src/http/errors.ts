@@ -38,6 +38,7 @@ const HTTP_STATUS = {
 
   forbidden: 403,
   csrf: 403,
+  wrong_console_address: 403,
   two_factor_enrolment_required: 403,
   sandbox_local_only: 403,
   outbox_local_only: 403,
@@ -145,6 +146,7 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
       error: name,
       message: error.message,
       ...(error.fields ? { fields: error.fields } : {}),
+      ...(error.details ? { details: error.details } : {}),
       ...(retry !== undefined ? { retryAfterSeconds: retry } : {}),
     });
   }

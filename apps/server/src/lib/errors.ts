@@ -20,6 +20,7 @@ export const APP_ERROR_CODES = [
   'link_unavailable',
   'forbidden',
   'csrf',
+  'wrong_console_address',
   'two_factor_enrolment_required',
   'sandbox_local_only',
   'outbox_local_only',
@@ -108,6 +109,8 @@ export interface AppErrorOptions {
   fields?: Record<string, string>;
   /** Sent as the Retry-After header and `retryAfterSeconds` in the body. */
   retryAfterSeconds?: number;
+  /** Values the client's own sentence for the code needs (e.g. the console's address), sent as `details`. */
+  details?: Record<string, string>;
   cause?: unknown;
 }
 
@@ -115,6 +118,7 @@ export interface AppErrorOptions {
 export class AppError extends Error {
   readonly fields?: Record<string, string>;
   readonly retryAfterSeconds?: number;
+  readonly details?: Record<string, string>;
   constructor(
     readonly code: AppErrorCode,
     message: string,
@@ -124,6 +128,7 @@ export class AppError extends Error {
     this.name = 'AppError';
     if (opts.fields) this.fields = opts.fields;
     if (opts.retryAfterSeconds !== undefined) this.retryAfterSeconds = opts.retryAfterSeconds;
+    if (opts.details) this.details = opts.details;
   }
 }
 

@@ -21,6 +21,7 @@ export const patientEndpoints = defineEndpoints({
   createStepList: { method: 'POST', path: '/api/linksteps/script' },
   updateStep: { method: 'PUT', path: '/api/linksteps' },
   paymentSession: { method: 'POST', path: '/api/converge' },
+  paymentState: { method: 'GET', path: '/api/converge/state' },
   confirmPayment: { method: 'PUT', path: '/api/linkpaymenthistory' },
   logPaymentResponse: { method: 'POST', path: '/api/linkpaymenthistory/:linkId/log' },
 });

@@ -11,6 +11,7 @@ import {
   patientInfoSchema,
   paymentChoiceSchema,
   paymentLogBodySchema,
+  paymentStateSchema,
   phoneLookupQuerySchema,
   recordPaymentChoiceBodySchema,
   updateStepQuerySchema,
@@ -71,6 +72,7 @@ export const patientRoutes = {
   }),
   /** text/plain: the gateway session token. */
   paymentSession: defineRoute({ ...e.paymentSession, query: convergeQuerySchema, response: z.string() }),
+  paymentState: defineRoute({ ...e.paymentState, response: paymentStateSchema }),
   confirmPayment: defineRoute({
     ...e.confirmPayment,
     body: confirmPaymentBodySchema,

@@ -38,6 +38,13 @@ export class ApiError extends Error {
       ? (b.fields as Record<string, string>)
       : {};
   }
+  /** Values the console's own sentence for the code needs ({ details: { consoleUrl } }). */
+  get details(): Record<string, string> {
+    const b = this.body as { details?: unknown } | null;
+    return b && typeof b === 'object' && b.details && typeof b.details === 'object'
+      ? (b.details as Record<string, string>)
+      : {};
+  }
 }
 
 export class NetworkError extends Error {

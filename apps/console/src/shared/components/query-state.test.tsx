@@ -43,6 +43,19 @@ describe('server refusals in the console language', () => {
     ).toBe('Demasiados intentos. Espere 12 segundos e inténtelo de nuevo.');
   });
 
+  it("fills a sentence's placeholders from the answer's details: the console's address (issue 25)", async () => {
+    const elsewhere = refusal(
+      403,
+      'wrong_console_address',
+      'This console is served at https://pay.example.com/console; open it there.',
+      { details: { consoleUrl: 'https://pay.example.com/console' } },
+    );
+    await i18n.changeLanguage('es');
+    expect(shown(elsewhere)).toBe('Esta consola se abre en https://pay.example.com/console; ábrala en esa dirección.');
+    await i18n.changeLanguage('en');
+    expect(shown(elsewhere)).toBe('This console is served at https://pay.example.com/console; open it there.');
+  });
+
   it('falls back to the server sentence for a code the console does not know', async () => {
     await i18n.changeLanguage('es');
     expect(shown(refusal(409, 'brand_new_code', 'Something new the server says.'))).toBe(

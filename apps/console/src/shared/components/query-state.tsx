@@ -13,7 +13,8 @@ export function Loading(props: { label?: string }) {
 
 /**
  * The human message for a failed call, in the console's language: a refusal code the console knows has its own text
- * (errors.codes.<code>, shared/i18n/error-codes.ts; `values` fills its placeholders, e.g. maxMb); too-many answers say
+ * (errors.codes.<code>, shared/i18n/error-codes.ts; the answer's `details` and `values` fill its placeholders, e.g.
+ * consoleUrl, maxMb); too-many answers say
  * how long to wait; an unknown 4xx code falls back to the server's own (English) sentence.
  */
 export function useErrorMessage(): (error: unknown, values?: Record<string, unknown>) => string {
@@ -31,7 +32,7 @@ export function useErrorMessage(): (error: unknown, values?: Record<string, unkn
       // keep it; other languages get the translated general one rather than English.
       if (error.code === 'invalid_request' && i18n.language === 'en') return error.message;
       const key = `errors.codes.${error.code}`;
-      if (error.code && i18n.exists(key)) return t(key, values);
+      if (error.code && i18n.exists(key)) return t(key, { ...error.details, ...values });
       if (error.status === 403) return t('errors.forbidden');
       if (error.status === 404) return t('errors.notFound');
       if (error.status >= 500) return t('errors.server');

@@ -18,6 +18,8 @@ export const errorCodesEn = {
   code_required: 'Two-factor sign-in is on: enter the code from the authenticator app.',
   forbidden: 'Your role cannot do this. Ask an admin if you need it.',
   csrf: 'This request did not come from the console. Reload the page and try again.',
+  // {{consoleUrl}} comes with the answer (details.consoleUrl): PUBLIC_URL + /console
+  wrong_console_address: 'This console is served at {{consoleUrl}}; open it there.',
   two_factor_enrolment_required: 'Set up two-factor sign-in to continue.',
   not_a_session: 'This needs a console session. Sign in to the console again.',
   not_found: 'We could not find it. It may have been removed.',
@@ -70,6 +72,7 @@ export const errorCodesEs: Dictionary<typeof errorCodesEn> = {
   code_required: 'El acceso en dos pasos está activado: escriba el código de la aplicación de autenticación.',
   forbidden: 'Su rol no permite hacer esto. Pídaselo a un administrador si lo necesita.',
   csrf: 'Esta solicitud no vino de la consola. Recargue la página e inténtelo de nuevo.',
+  wrong_console_address: 'Esta consola se abre en {{consoleUrl}}; ábrala en esa dirección.',
   two_factor_enrolment_required: 'Configure el acceso en dos pasos para continuar.',
   not_a_session: 'Esto necesita una sesión de la consola. Vuelva a iniciar sesión en la consola.',
   not_found: 'No lo encontramos. Puede que se haya eliminado.',

@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, forbidden } from '../../lib/errors.js';
 import { markGuardFirst } from '../../http/guards-first.js';
 import { STAFF_COOKIE, verifyStaffSession } from '../console-auth/staff-sessions.js';
+import { assertConsoleOrigin } from './console-origin.js';
 import { verifyStaffToken } from './staff-tokens.js';
 
 declare module 'fastify' {
@@ -40,11 +41,11 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * preHandler for /api/admin: a bearer token (`Authorization: Bearer plk_...`, the CLI) or the console's session cookie.
  * Cookie-authenticated mutations must carry `x-paylink-console: 1` and, when the browser sends an Origin, come from
- * PUBLIC_URL's origin (CSRF, on top of SameSite=Strict). `roles` limits the route to those roles (else 403).
+ * PUBLIC_URL's origin, or the request's own origin when PUBLIC_URL was not set (CSRF, on top of SameSite=Strict;
+ * console-origin.ts). `roles` limits the route to those roles (else 403).
  */
 export function requireStaff(ctx: AppContext, opts: RequireStaffOptions = {}) {
   const roles: readonly StaffRole[] | undefined = opts.roles ?? (opts.role ? [opts.role] : undefined);
-  const publicOrigin = new URL(ctx.config.publicUrl).origin;
   // Runs as onRequest even when a route lists it as preHandler: 401/403 before any body validation (400).
   return markGuardFirst(async (request: FastifyRequest, reply: FastifyReply) => {
     const h = request.headers.authorization;
@@ -58,10 +59,10 @@ export function requireStaff(ctx: AppContext, opts: RequireStaffOptions = {}) {
       request.staffAuth = { via: 'bearer', tokenId: t.tokenId };
     } else if (cookie) {
       if (!SAFE_METHODS.has(request.method)) {
-        const origin = request.headers.origin;
-        if (request.headers[CONSOLE_CSRF_HEADER] !== '1' || (origin !== undefined && origin !== publicOrigin)) {
+        if (request.headers[CONSOLE_CSRF_HEADER] !== '1') {
           throw new AppError('csrf', 'This request did not come from the console. Reload the page and retry.');
         }
+        assertConsoleOrigin(ctx.config, request);
       }
       const background = request.headers[CONSOLE_BACKGROUND_HEADER] === '1';
       const s = await verifyStaffSession(ctx.db, cookie, { touch: !background });

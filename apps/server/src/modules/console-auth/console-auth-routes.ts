@@ -9,6 +9,8 @@ import type { AppContext } from '../../context.js';
 import { auditContext, writeAudit } from '../../lib/audit.js';
 import { AppError } from '../../lib/errors.js';
 import { requireStaff } from '../admin/require-staff.js';
+import { assertConsoleOrigin } from '../admin/console-origin.js';
+import { markGuardFirst } from '../../http/guards-first.js';
 import { allowEmptyJsonBodies, errorResponses } from '../../http/route-support.js';
 import { checkStaffCredentials, recordSignIn, twoFactorRequired, type StaffAuthRow } from './check-credentials.js';
 import {
@@ -67,19 +69,24 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
       return a;
     };
 
+    // A sign-in from a page of another site is refused (login CSRF); one from this server at another address than
+    // PUBLIC_URL is told where the console is, before the password is checked (issue 25, decision 0191).
+    const consolePageOnly = markGuardFirst(async (request: FastifyRequest) => assertConsoleOrigin(ctx.config, request));
     route(
       scope,
       consoleRoutes.signIn,
       {
+        preHandler: consolePageOnly,
         schema: {
           tags,
           summary: 'Console sign-in: e-mail + password (+ two-factor code) → session cookie',
           description:
             'Sets the httpOnly, SameSite=Strict `paylink_staff` cookie (Path=/api/admin). Answers `code_required` ' +
             'when two-factor is on and no code was sent. Failed sign-ins slow the next try (429 with Retry-After); ' +
-            'an account is never locked.',
+            'an account is never locked. From a browser page at another address than PUBLIC_URL: 403 ' +
+            '`wrong_console_address` with `details.consoleUrl`; from a page of another site: 403 `csrf`.',
           security: [],
-          response: { 429: throttledErrorSchema, ...errorResponses(400, 401) },
+          response: { 429: throttledErrorSchema, ...errorResponses(400, 401, 403) },
         },
       },
       async (request, reply) => {

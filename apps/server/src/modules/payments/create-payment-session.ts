@@ -25,18 +25,31 @@ const paymentChecking = () =>
     'We are checking your last payment, please wait. Do not pay again: this page will update on its own.',
   );
 
+/**
+ * Another browser (another patient session) holds the link's live token: it is paying now. Sharing its single-use
+ * token would let only one of the two pay and tell the other that the processor did not answer (issue 25).
+ */
+export const paymentInProgress = () =>
+  new AppError(
+    'payment_in_progress',
+    'A payment for this link is already in progress in another window or on another device. Wait for its result: this page will show it.',
+  );
+
 type Step = { token: string } | { waitFor: string } | { create: AttemptRow; firstName: string; lastName: string };
 
 /**
  * POST /api/converge?amount=: a gateway session token for this link's recorded amount. The token carries our payment
  * attempt id as ssl_merchant_txn_id, so an approval can be tied back to the link and amount. While a token is live,
- * further submits (another tab, a double click, 50 at once) get the same single-use token: at most one charge.
+ * further submits of the same session (a double click, a retried request, 50 at once) get the same single-use token:
+ * at most one charge. Another session asking meanwhile is answered 409 payment_in_progress (decision 0192).
  */
 export async function createPaymentSession(opts: {
   db: Db;
   gateway: CardGateway;
   actor: Actor;
   linkId: string;
+  /** The patient session asking (one browser's sign-in). */
+  sessionId: string;
   amount: string;
   /** New tokens allowed per link per hour (card-testing brake). */
   maxAttemptsPerHour?: number;
@@ -59,7 +72,7 @@ export async function createPaymentSession(opts: {
 }
 
 async function planSession(
-  opts: { db: Db; gateway: CardGateway; actor: Actor; linkId: string; maxAttemptsPerHour?: number },
+  opts: { db: Db; gateway: CardGateway; actor: Actor; linkId: string; sessionId: string; maxAttemptsPerHour?: number },
   amountCents: number,
 ): Promise<Step> {
   return opts.db.transaction(async (tx): Promise<Step> => {
@@ -92,6 +105,9 @@ async function planSession(
     }
     await retireStaleAttempts(tx, link.id, amountCents);
     const live = await findLiveAttempt(tx, link.id);
+    if (live?.status === 'unknown') throw paymentChecking();
+    // Another browser's token (attempts made before they named their session are shared as before).
+    if (live && live.session_id !== null && live.session_id !== opts.sessionId) throw paymentInProgress();
     if (live?.status === 'open' && live.session_token) {
       await writeAudit(tx, {
         ...opts.actor,
@@ -101,7 +117,6 @@ async function planSession(
       });
       return { token: live.session_token };
     }
-    if (live?.status === 'unknown') throw paymentChecking();
     if (live) return { waitFor: live.id };
     const recent = await typed(tx)
       .selectFrom('payment_attempt')
@@ -118,7 +133,14 @@ async function planSession(
     const id = newAttemptId();
     const created = await typed(tx)
       .insertInto('payment_attempt')
-      .values({ id, link_id: link.id, payment_id: payment.id, amount_cents: amountCents, gateway: opts.gateway.kind })
+      .values({
+        id,
+        link_id: link.id,
+        payment_id: payment.id,
+        amount_cents: amountCents,
+        gateway: opts.gateway.kind,
+        session_id: opts.sessionId,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     await writeAudit(tx, {

@@ -19,12 +19,15 @@ function kindOf(payload: string): string | null {
 
 /**
  * POST /api/linkpaymenthistory/{linkId}/log: a decline or error the browser got from the gateway, stored redacted
- * (no card number beyond the last 4, never a CVC). The link's live token is retired: the next submit gets a new one.
+ * (no card number beyond the last 4, never a CVC). The reporting session's live token is retired: its next submit gets
+ * a new one.
  */
 export async function logPaymentResponse(opts: {
   db: Db;
   actor: Actor;
   linkId: string;
+  /** The patient session (browser) reporting: only its own open attempts are closed. */
+  sessionId: string;
   linkStepId: number;
   payload: string;
 }): Promise<{ id: number }> {
@@ -45,7 +48,7 @@ export async function logPaymentResponse(opts: {
       .values({ link_id: link.id, link_step_id: opts.linkStepId, payload })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const closed = await closeOpenAttempts(tx, link.id);
+    const closed = await closeOpenAttempts(tx, link.id, opts.sessionId);
     await writeAudit(tx, {
       ...opts.actor,
       action: 'payment.failure_logged',

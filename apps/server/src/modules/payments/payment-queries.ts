@@ -58,15 +58,32 @@ export async function findLiveAttempt(q: Queryable, linkId: string): Promise<Att
   return live ?? null;
 }
 
-/** A decline or error was reported: the next submit gets a fresh token. */
-export async function closeOpenAttempts(q: Queryable, linkId: string): Promise<number> {
+/**
+ * A decline or error was reported by `sessionId`: its next submit gets a fresh token. Only that session's attempts
+ * (and those made before attempts named their session) are closed: another browser's failure never retires the token
+ * a browser is paying with (issue 25).
+ */
+export async function closeOpenAttempts(q: Queryable, linkId: string, sessionId: string): Promise<number> {
   const r = await typed(q)
     .updateTable('payment_attempt')
     .set({ status: 'closed', updated_at: sql`now()` })
     .where('link_id', '=', linkId)
     .where('status', '=', 'open')
+    .where((eb) => eb.or([eb('session_id', '=', sessionId), eb('session_id', 'is', null)]))
     .executeTakeFirstOrThrow();
   return Number(r.numUpdatedRows);
+}
+
+/** Whether a payment of this link is under way: a token being fetched, handed out and live, or its outcome unknown. */
+export async function hasPaymentInProgress(q: Queryable, linkId: string): Promise<boolean> {
+  if (await hasLiveToken(q, linkId)) return true;
+  const unknown = await typed(q)
+    .selectFrom('payment_attempt')
+    .select(sql<number>`1`.as('unknown'))
+    .where('link_id', '=', linkId)
+    .where('status', '=', 'unknown')
+    .executeTakeFirst();
+  return unknown !== undefined;
 }
 
 /** A token handed out in the last TOKEN_REUSE_MINUTES (or being fetched) that may still charge the card. */

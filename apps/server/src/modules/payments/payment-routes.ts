@@ -10,6 +10,7 @@ import { route } from '../../http/route.js';
 import { confirmPayment } from './confirm-payment.js';
 import { createPaymentSession } from './create-payment-session.js';
 import { logPaymentResponse } from './log-payment-response.js';
+import { readPaymentState } from './read-payment-state.js';
 
 /** The card-payment calls of spec section 7 (the payment choice, POST /api/linkpaymenthistory, is in links). */
 export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -26,23 +27,48 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
         summary: 'A card-gateway session token for the amount recorded for the signed-in link',
         description:
           'text/plain token for Checkout.js (ssl_txn_auth_token). 409 when the amount differs from the recorded one; ' +
-          "401 'Process has completed.' after the payment.",
+          '409 `payment_in_progress` while another browser (another session) holds the live token, `payment_checking` ' +
+          "while an earlier attempt's outcome is unknown; 401 'Process has completed.' after the payment.",
         security: PATIENT_SECURITY,
         response: { 401: linkState401, ...errorResponses(400, 409, 429, 502) },
       },
     },
     async (request, reply) => {
-      const linkId = request.patient?.linkId;
-      if (!linkId) throw unauthorized('Sign in to continue.');
+      const session = request.patient;
+      if (!session) throw unauthorized('Sign in to continue.');
       const token = await createPaymentSession({
         db: ctx.db,
         gateway: ctx.providers.gateway,
         actor: auditContext(request),
-        linkId,
+        linkId: session.linkId,
+        sessionId: session.sessionId,
         amount: request.query.amount,
         maxAttemptsPerHour: ctx.config.PAYMENT_MAX_ATTEMPTS_PER_HOUR,
       });
       return reply.header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(token);
+    },
+  );
+
+  route(
+    app,
+    patientRoutes.paymentState,
+    {
+      preHandler: patient,
+      schema: {
+        tags,
+        summary: 'Whether a card payment of the signed-in link is under way (another browser paying)',
+        description:
+          'After 409 `payment_in_progress`: `inProgress` stays true while another browser pays; false once that ' +
+          "payment ended without being recorded; 401 'Process has completed.' once it was recorded.",
+        security: PATIENT_SECURITY,
+        response: { 401: linkState401 },
+      },
+    },
+    async (request, reply) => {
+      const session = request.patient;
+      if (!session) throw unauthorized('Sign in to continue.');
+      const state = await readPaymentState({ db: ctx.db, linkId: session.linkId });
+      return reply.header('cache-control', 'no-store').send(state);
     },
   );
 
@@ -95,6 +121,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
         db: ctx.db,
         actor: auditContext(request),
         linkId: request.params.linkId,
+        sessionId: request.patient!.sessionId,
         linkStepId: request.body.linkStepId,
         payload: request.body.payload,
       });

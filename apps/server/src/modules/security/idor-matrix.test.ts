@@ -65,6 +65,7 @@ export const APP_ROUTES: Record<string, Access> = {
   'POST /api/linkpaymenthistory': { access: 'patient', bind: 'body' },
   'PUT /api/linkpaymenthistory': { access: 'patient', bind: 'body' },
   'POST /api/converge': { access: 'patient', bind: 'session' },
+  'GET /api/converge/state': { access: 'patient', bind: 'session' },
   'POST /api/auth/session/refresh': { access: 'patient', bind: 'session' },
   'POST /api/auth/logout': { access: 'patient', bind: 'session' },
 

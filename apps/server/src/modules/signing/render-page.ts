@@ -95,9 +95,19 @@ ${joinHtml(
 </section>`;
 }
 
+/**
+ * The form's submit button as the HTML arrives: disabled, busy and saying "Loading…" until sign.js has attached the
+ * form's handlers and puts the real label (`data-label`) in (issue 25). The forms themselves have no native submit
+ * path either (`method="dialog"` outside a dialog submits nothing, and the CSP's form-action is 'none'): a press or an
+ * Enter in the name field before the script is ready can never reload the frame and lose what was typed.
+ */
+function pendingSubmit(t: Texts, label: string): SafeHtml {
+  return markup`<button type="submit" id="submit" class="primary" disabled aria-busy="true" data-label="${label}">${t.preparing}</button>`;
+}
+
 function signForm(t: Texts, signer: string, lang: Lang, previous: PreviousTyped | null): SafeHtml {
   const today = formatDate(new Date(), lang);
-  return markup`<form id="sign-form" class="card" novalidate aria-labelledby="sign-h">
+  return markup`<form id="sign-form" class="card" method="dialog" novalidate aria-labelledby="sign-h">
 <h2 id="sign-h" tabindex="-1">${t.signHeading}</h2>
 <div class="field">
   <label for="signer-name">${t.signerName}</label>
@@ -142,7 +152,7 @@ ${
 <p class="date"><span>${t.signDate}:</span> <time id="sign-date">${today}</time></p>
 <p class="consent small">${t.consent}</p>
 <p id="form-error" class="error" role="alert"></p>
-<button type="submit" id="submit" class="primary">${t.submitSign}</button>
+${pendingSubmit(t, t.submitSign)}
 </form>`;
 }
 
@@ -165,13 +175,13 @@ function uploadForm(t: Texts, maxMb: number): SafeHtml {
     markup`<input type="file" id="${side}-camera-input" class="file-input" accept="image/*" capture="environment" tabindex="-1" aria-hidden="true">`;
   // No guidance list here: the patient app shows the spec's five-item list once, beside this frame (issue 16, item 2),
   // so the upload controls are the first thing in the frame.
-  return markup`<form id="upload-form" novalidate>
+  return markup`<form id="upload-form" method="dialog" novalidate>
 <div class="slots">
 ${slot('front', t.front)}
 ${slot('back', t.back)}
 </div>
 <p id="form-error" class="error" role="alert"></p>
-<button type="submit" id="submit" class="primary">${t.submitUpload}</button>
+${pendingSubmit(t, t.submitUpload)}
 ${camera('front')}
 ${camera('back')}
 </form>`;

@@ -64,7 +64,8 @@ function signingCsp(publicUrl: string): string {
     "font-src 'self' data:",
     "connect-src 'self'",
     "worker-src 'self'",
-    "form-action 'self'",
+    // The pages' forms never submit natively (sign.js posts them; decision 0190).
+    "form-action 'none'",
     "base-uri 'none'",
     `frame-ancestors ${publicUrl}`,
   ].join('; ');

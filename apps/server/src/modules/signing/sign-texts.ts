@@ -78,6 +78,8 @@ const en = {
   submitSign: 'Sign document',
   submitUpload: 'Submit documents',
   working: 'Saving…',
+  /** The submit button's label until the page's script is ready to handle it (issue 25). */
+  preparing: 'Loading…',
   front: 'Front',
   back: 'Back',
   chooseFile: (side: string) => `Choose or take a photo of the ${side.toLowerCase()}`,
@@ -218,6 +220,7 @@ const es: typeof en = {
   submitSign: 'Firmar el documento',
   submitUpload: 'Enviar los documentos',
   working: 'Guardando…',
+  preparing: 'Cargando…',
   front: 'Frente',
   back: 'Reverso',
   chooseFile: (side) => `Elegir o tomar una foto del ${side.toLowerCase()}`,

@@ -169,6 +169,23 @@ describe('signing pages', () => {
     expect(en.body).toContain('Patient contract');
   });
 
+  it('serves forms that cannot submit natively, their button "Loading…" until sign.js is ready (issue 25)', async () => {
+    const l = await preparedLink();
+    for (const [route, lng, form, label, loading] of [
+      [StepRoutes.invoice, 'en', 'sign-form', 'Sign document', 'Loading…'],
+      [StepRoutes.contract, 'es', 'sign-form', 'Firmar el documento', 'Cargando…'],
+      [StepRoutes.patientId, 'en', 'upload-form', 'Submit documents', 'Loading…'],
+      [StepRoutes.patientId, 'es', 'upload-form', 'Enviar los documentos', 'Cargando…'],
+    ] as const) {
+      const r = await sign.inject({ method: 'GET', url: `/s/${l.token(route)}?lng=${lng}` });
+      expect(r.body).toMatch(new RegExp(`<form id="${form}"[^>]* method="dialog"`));
+      expect(r.body).toContain(
+        `<button type="submit" id="submit" class="primary" disabled aria-busy="true" data-label="${label}">${loading}</button>`,
+      );
+      expect(r.headers['content-security-policy']).toContain("form-action 'none'");
+    }
+  });
+
   it('answers an unknown token with a 404 page', async () => {
     const r = await sign.inject({ method: 'GET', url: `/s/${'A'.repeat(43)}` });
     expect(r.statusCode).toBe(404);

@@ -289,6 +289,72 @@ describe('paying', () => {
   });
 });
 
+describe('another browser paying the same link (409 payment_in_progress, issue 25)', () => {
+  const inProgress = { error: 'payment_in_progress', message: 'A payment for this link is already in progress.' };
+
+  it('says so in English, keeps PAY NOW locked, then says that payment was not completed and pays', async () => {
+    let states = 0;
+    let tokens = 0;
+    const { calls, gateway } = await renderPage({
+      respond: (c) => {
+        if (c.path === '/api/converge') {
+          return tokens++ === 0 ? { status: 409, statusText: 'Conflict', json: inProgress } : { text: 'session-tok' };
+        }
+        if (c.path === '/api/converge/state') return { json: { inProgress: states++ === 0 } };
+        return server(c);
+      },
+    });
+    await screen.findByRole('heading', { name: 'Payment Authorization' });
+    await fillCard();
+    await user.click(payNow());
+    expect(
+      await screen.findByText(
+        'A payment for this link is already in progress, in another window or on another device. Please wait: this page will show its result.',
+      ),
+    ).toHaveAttribute('role', 'status');
+    // Not "processing": this page is not paying; no modal, no gateway, nothing logged.
+    expect(screen.getByRole('button', { name: 'PAY NOW' })).toBeDisabled();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(gateway.calls.pay).toHaveLength(0);
+    expect(logCalls(calls)).toHaveLength(0);
+    // The other payment ended without a payment: said honestly (not "nothing was charged"), PAY NOW released.
+    expect(
+      await screen.findByText('That payment was not completed. You can pay now.', {}, { timeout: 10_000 }),
+    ).toHaveAttribute('role', 'status');
+    expect(screen.queryByText(/not charged/)).not.toBeInTheDocument();
+    expect(calls.filter((c) => c.path === '/api/converge/state').length).toBeGreaterThanOrEqual(2);
+    await waitFor(() => expect(payNow()).toBeEnabled());
+    await user.click(payNow());
+    expect(await screen.findByTestId('landed')).toHaveTextContent('/confirmation');
+  });
+
+  it('says so in Spanish, and goes to the steps-complete page once that payment is recorded', async () => {
+    await renderPage({
+      lng: 'es',
+      respond: (c) => {
+        if (c.path === '/api/converge') return { status: 409, statusText: 'Conflict', json: inProgress };
+        if (c.path === '/api/converge/state') {
+          return { status: 401, statusText: 'Unauthorized', text: 'Process has completed.' };
+        }
+        return server(c);
+      },
+    });
+    await screen.findByRole('heading', { name: 'Autorización de pago' });
+    await user.type(screen.getByLabelText('Número de tarjeta'), '4000000000000002');
+    await user.type(screen.getByLabelText('Fecha de vencimiento (MMAA)'), '1230');
+    await user.type(screen.getByLabelText('CVC/CVV'), '123');
+    await user.click(screen.getByLabelText('Acepto los términos'));
+    await user.click(screen.getByRole('button', { name: 'PAGAR AHORA' }));
+    expect(
+      await screen.findByText(
+        'Ya hay un pago en curso para este enlace, en otra ventana o en otro dispositivo. Espere por favor: esta página mostrará su resultado.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'PAGAR AHORA' })).toBeDisabled();
+    expect(await screen.findByTestId('landed', {}, { timeout: 10_000 })).toHaveTextContent('/stepscomplete');
+  });
+});
+
 describe('decline messages in Spanish', () => {
   it.each([
     [

@@ -99,6 +99,8 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
   const ctx = { paymentSource, authorisationSigned: signed, now: today };
   const errors = validateCardForm(form, ctx);
   const payEnabled = canPayNow(form, { ...ctx, submitting: payment.submitting });
+  // Waiting for another browser's payment (issue 25): PAY NOW is locked but this page is not processing anything.
+  const processing = payment.submitting && payment.otherPayment !== 'in_progress';
   const brand = detectCardBrand(form.CardNumber);
   const locale = i18n.resolvedLanguage === 'es' ? 'es-US' : 'en-US';
 
@@ -428,7 +430,7 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
 
         <div className="pay-actions">
           <button ref={payButton} type="submit" className="btn btn-primary btn-lg w-100" disabled={!payEnabled}>
-            {payment.submitting ? (
+            {processing ? (
               <>
                 <Spinner small label={t('processing')} /> <span aria-hidden="true">{t('processing')}</span>
               </>
@@ -439,6 +441,17 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
           {payment.checking && (
             <p className="alert alert-info mt-3" role="status">
               {t('checkingLastPayment')}
+            </p>
+          )}
+          {payment.otherPayment === 'in_progress' && (
+            <p className="alert alert-info mt-3" role="status">
+              <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />
+              {t('paymentInProgress')}
+            </p>
+          )}
+          {payment.otherPayment === 'ended' && (
+            <p className="alert alert-warning mt-3" role="status">
+              {t('paymentInProgressEnded')}
             </p>
           )}
           {!payEnabled && !payment.submitting && <p className="form-text text-center">{t('completeToPay')}</p>}

@@ -3,8 +3,13 @@
  * (3-D Secure, pay) → on approval our server verifies and records it; on anything else the attempt is logged and a
  * modal explains. One submission at a time: the lock is taken before the first await and released only when the
  * modal closes (or the page is replaced by an error).
+ *
+ * Another browser paying the same link (409 payment_in_progress, issue 25, decision 0192): the page says so and asks
+ * the server every few seconds how that payment is going, keeping PAY NOW locked: once it is recorded the link is
+ * completed (401 'Process has completed.': the steps-complete page); once it ended without a payment, PAY NOW is
+ * released with a note saying that payment was not completed (never that nothing was charged: this page cannot know).
  */
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from '../../lib/router';
 import {
   patientEndpoints,
@@ -43,6 +48,12 @@ const CONFIRM_BACKOFF_MS = [1000, 2000, 4000, 8000, 15000];
 /** While the server checks an earlier attempt with the gateway (409 payment_checking), ask again this often. */
 const CHECKING_POLL_MS = 3000;
 const CHECKING_MAX_POLLS = 60;
+/** While another browser pays (409 payment_in_progress), ask how it is going this often; its token lives 10 min. */
+export const OTHER_PAYMENT_POLL_MS = 3000;
+const OTHER_PAYMENT_MAX_POLLS = 240;
+
+/** Another browser's payment of this link: under way, or ended without a payment being recorded. */
+export type OtherPayment = 'in_progress' | 'ended' | null;
 
 const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 
@@ -56,6 +67,15 @@ export function useCardPayment(opts: CardPaymentOptions) {
   const [failure, setFailure] = useState<FailedOutcome | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [checking, setChecking] = useState(false);
+  const [otherPayment, setOtherPayment] = useState<OtherPayment>(null);
+  // Polls stop when the page goes away.
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
 
   const release = useCallback(() => {
     lock.current = false;
@@ -145,11 +165,40 @@ export function useCardPayment(opts: CardPaymentOptions) {
     [config.gateway, loadGatewayGlobals],
   );
 
+  /**
+   * Follows another browser's payment until it ends: true when it ended without a payment (this page may pay now);
+   * false when the page was sent elsewhere (the link completed) or an error is shown.
+   */
+  const followOtherPayment = useCallback(async (): Promise<boolean> => {
+    setOtherPayment('in_progress');
+    for (let poll = 0; poll < OTHER_PAYMENT_MAX_POLLS && mounted.current; poll++) {
+      await new Promise((r) => setTimeout(r, OTHER_PAYMENT_POLL_MS));
+      if (!mounted.current) return false;
+      try {
+        const state = await call(patientEndpoints.paymentState);
+        if (!state.inProgress) {
+          setOtherPayment('ended');
+          return true;
+        }
+      } catch (e) {
+        if (e instanceof NetworkError) continue; // a phone losing the network for a moment: ask again
+        setOtherPayment(null);
+        const shown = fail(e); // 401 'Process has completed.' → the steps-complete page
+        if (shown) setError(shown);
+        return false;
+      }
+    }
+    // Still under way after the longest a token lives: PAY NOW asks the server again.
+    setOtherPayment(null);
+    return true;
+  }, [fail]);
+
   const submit = useCallback(
     async (card: CardForm) => {
       if (lock.current) return;
       lock.current = true;
       setSubmitting(true);
+      setOtherPayment(null);
       const amountCents = dollarsToCents(amountDollars);
       try {
         let sessionToken = '';
@@ -186,14 +235,19 @@ export function useCardPayment(opts: CardPaymentOptions) {
         logFailure(outcome, card);
         setFailure(outcome);
       } catch (e) {
+        if (e instanceof ApiError && e.code === 'payment_in_progress') {
+          // Another browser is paying this link: wait for its result, never share its token.
+          if (await followOtherPayment()) release();
+          return;
+        }
         // Our server refused or could not be reached before anything was charged.
         const shown = fail(e);
         if (shown) setError(shown);
         release();
       }
     },
-    [amountDollars, gatewayAttempt, recordApproval, logFailure, fail, navigate, release],
+    [amountDollars, gatewayAttempt, recordApproval, logFailure, fail, navigate, release, followOtherPayment],
   );
 
-  return { submit, submitting, failure, closeModal, error, checking };
+  return { submit, submitting, failure, closeModal, error, checking, otherPayment };
 }
