@@ -23,7 +23,9 @@ export async function startQuickStart(): Promise<RunningProduct> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
       ([k]) =>
-        !/^(PAYLINK_|RATE_LIMIT_|REMINDER_|OTP_|DATABASE_URL$|PUBLIC_URL$|SIGN_ORIGIN$|GATEWAY_ORIGIN$|HOST$|PORT$)/.test(k),
+        !/^(PAYLINK_|RATE_LIMIT_|REMINDER_|OTP_|DATABASE_URL$|PUBLIC_URL$|SIGN_ORIGIN$|GATEWAY_ORIGIN$|HOST$|PORT$)/.test(
+          k,
+        ),
     ),
   );
   // Its own process group, so stopping it stops npm, the build's children and the server together.
