@@ -102,3 +102,25 @@ export async function inSession(
     await session.context.close().catch(() => undefined);
   }
 }
+
+/**
+ * Records uncaught exceptions and console errors/warnings of every page the context opens (call it before the
+ * first page is created, or pass that page, so nothing is missed).
+ */
+export function watchContext(context: BrowserContext, page: Page): Session {
+  const pageErrors: string[] = [];
+  const consoleLines: string[] = [];
+  const watched = new WeakSet<Page>();
+  const watch = (p: Page) => {
+    if (watched.has(p)) return;
+    watched.add(p);
+    p.on('pageerror', (e) => pageErrors.push(`${p.url()}: ${e.message}`));
+    p.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') consoleLines.push(`[${m.type()}] ${p.url()}: ${m.text()}`);
+    });
+  };
+  context.on('page', watch);
+  for (const p of context.pages()) watch(p);
+  watch(page);
+  return { context, page, pageErrors, console: consoleLines };
+}
