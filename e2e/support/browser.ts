@@ -1,13 +1,11 @@
 import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM_ARGS } from './chromium.js';
+import { launchOptions } from './chromium.js';
 
 /**
- * A fresh headless Chromium. Playwright gives every launch its own temporary profile (and refuses a
- * --user-data-dir flag), so no state leaks between test files.
+ * A fresh headless Chromium, for the scripts that drive the product outside the test runner (docs screenshots, the
+ * bench); the browser suite gets its browser from Playwright Test with the same launch options. Playwright gives every
+ * launch its own temporary profile (and refuses a --user-data-dir flag), so no state leaks between runs.
  */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+  return chromium.launch(launchOptions());
 }

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import type { LaunchOptions } from 'playwright-core';
 
 const CANDIDATES = [
   '/usr/bin/chromium',
@@ -58,3 +59,15 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
   '--disable-dev-shm-usage',
 ];
+
+/**
+ * How the suite launches Chromium (playwright.config.ts, e2e/support/browser.ts): the system binary (CHROMIUM_PATH,
+ * else the first one found; ensureChromium in the global setup installs one first when it can) with CHROMIUM_ARGS.
+ * A file that needs more flags passes them here; test.use({ launchOptions }) replaces, not merges, the config's.
+ */
+export function launchOptions(extraArgs: string[] = []): LaunchOptions {
+  return {
+    executablePath: process.env.CHROMIUM_PATH ?? CANDIDATES.find((p) => fs.existsSync(p)) ?? CANDIDATES[0],
+    args: [...CHROMIUM_ARGS, ...extraArgs],
+  };
+}

@@ -4,29 +4,26 @@
 // holds no readable patient data or token, the production build writes nothing to the console, and web-vitals are
 // stored per route (checked on PostgreSQL).
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
 import pg from 'pg';
-import type { Browser } from 'playwright-core';
-import { createLink } from '../support/admin.js';
-import type { RunningProduct } from '../support/server.js';
-import { setUpProduct } from '../support/suite.js';
 import { openLink, signInBySms, expectRoute } from '../support/flows.js';
+import { test } from '../support/test.js';
 import { eventually } from '../support/wait.js';
 
-let product: RunningProduct;
-let browser: Browser;
-setUpProduct((p, b) => ((product = p), (browser = b)));
+test.use({ viewport: { width: 390, height: 844 } });
 
-test('web shell: chunk reload, focus, back button, language, storage, console, vitals', async () => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  const page = await context.newPage();
+test('web shell: chunk reload, focus, back button, language, storage, console, vitals', async ({
+  product,
+  admin,
+  page,
+  context,
+}) => {
   const consoleLines: string[] = [];
   page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
   let chunkRequests = 0;
   await page.route(/\/assets\/auth-page-.*\.js$/, async (route) =>
     chunkRequests++ === 0 ? route.abort() : route.continue(),
   );
-  const link = await createLink(product, { signInMethod: 'sms' });
+  const link = await admin.createLink({ signInMethod: 'sms' });
   const f = { page, product, link, lng: 'en' as const };
   await openLink(f);
   await page.getByRole('button', { name: 'Get Verification code' }).waitFor();
@@ -102,11 +99,15 @@ test('web shell: chunk reload, focus, back button, language, storage, console, v
   }
 });
 
-test("/auth's frame comes with the HTML: the link's sign-in heading and instruction before any JavaScript", async () => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+test("/auth's frame comes with the HTML: the link's sign-in heading and instruction before any JavaScript", async ({
+  product,
+  admin,
+  page,
+  context,
+  openSession,
+}) => {
   await context.route(/\/assets\/.*\.js$/, (route) => route.abort());
-  const page = await context.newPage();
-  const sms = await createLink(product, { signInMethod: 'sms' });
+  const sms = await admin.createLink({ signInMethod: 'sms' });
   await page.goto(`${product.baseUrl}/auth?id=${sms.id}`);
   await page.getByRole('heading', { level: 1, name: 'Verify your phone number' }).waitFor();
   assert.match(
@@ -114,7 +115,7 @@ test("/auth's frame comes with the HTML: the link's sign-in heading and instruct
     /text a 6-digit verification code/,
   );
   assert.equal(await page.getByRole('status').textContent(), 'Loading...');
-  const email = await createLink(product, { signInMethod: 'email' });
+  const email = await admin.createLink({ signInMethod: 'email' });
   await page.goto(`${product.baseUrl}/auth?id=${email.id}&lng=es`);
   await page.getByRole('heading', { level: 1, name: 'Inicie sesión con su correo electrónico' }).waitFor();
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
@@ -124,11 +125,9 @@ test("/auth's frame comes with the HTML: the link's sign-in heading and instruct
   await context.close();
 
   // With the JavaScript, React takes over: one heading, the frame gone, the form there.
-  const live = await browser.newContext({ viewport: { width: 390, height: 844 } });
-  const app = await live.newPage();
+  const { page: app } = await openSession({ label: 'with JavaScript' });
   await app.goto(`${product.baseUrl}/auth?id=${sms.id}`);
   await app.getByRole('button', { name: 'Get Verification code' }).waitFor();
   assert.equal(await app.locator('#paylink-boot').count(), 0);
   assert.equal(await app.getByRole('heading', { level: 1 }).count(), 1);
-  await live.close();
 });

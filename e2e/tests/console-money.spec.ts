@@ -8,27 +8,19 @@ import assert from 'node:assert/strict';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { test, after, before } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { expectAccessible } from '../support/a11y.js';
-import { createLink } from '../support/admin.js';
-import { consoleSignIn, createStaff, demoCoordinator } from '../support/console.js';
 import { CARDS, expectConfirmation, fillCard, payNow, walkToPayment, type Flow } from '../support/flows.js';
-import { messageText, waitForMessage } from '../support/outbox.js';
-import type { RunningProduct } from '../support/server.js';
-import { DESKTOP, inSession, PHONE } from '../support/session.js';
-import { setUpProduct } from '../support/suite.js';
+import { messageText } from '../support/outbox.js';
+import { PHONE } from '../support/session.js';
+import { test } from '../support/test.js';
 import { eventually } from '../support/wait.js';
-
-let product: RunningProduct;
-let browser: Browser;
-setUpProduct((p, b) => ((product = p), (browser = b)));
 
 /** The receiver of docs/money.md: answers 200 and keeps each request's raw body and signature header. */
 const received: { body: string; signature: string }[] = [];
 let receiver: http.Server;
 let receiverUrl: string;
-before(async () => {
+test.beforeAll(async () => {
   receiver = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -43,7 +35,7 @@ before(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/paylink`;
 });
-after(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+test.afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
 /** docs/money.md, "Verifying a signature", as a receiver would run it. */
 function verifyPaylink(secret: string, rawBody: string, header: string, toleranceSec = 300): boolean {
@@ -66,14 +58,20 @@ const settled = (page: Page) =>
     },
   );
 
-test('webhook registered in the console; billing refunds part of a paid link; receipt, signed delivery, replay', async (t) => {
-  const adminUser = await createStaff(product, 'admin');
-  const billing = await createStaff(product, 'billing');
+test('webhook registered in the console; billing refunds part of a paid link; receipt, signed delivery, replay', async ({
+  product,
+  admin,
+  outbox,
+  openSession,
+  staff,
+}) => {
+  const adminUser = await admin.createStaff('admin');
+  const billing = await admin.createStaff('billing');
   let secret = '';
 
   // 1. The admin registers the receiver: the secret is shown once.
-  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
-    await consoleSignIn(page, product, adminUser);
+  {
+    const { page, close } = await staff(adminUser, { label: 'admin' });
     await page.getByRole('navigation').getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
     await settled(page);
@@ -95,18 +93,21 @@ test('webhook registered in the console; billing refunds part of a paid link; re
     await page.reload();
     await page.getByTestId('webhook-endpoint').filter({ hasText: receiverUrl }).waitFor();
     assert.equal(await page.getByText(secret).count(), 0, 'the secret is not shown again');
-  });
+    await close();
+  }
 
   // 2. A patient pays $500 in the browser.
-  const link = await createLink(product, { firstName: 'Lucia', lastName: 'Refundtest' });
+  const link = await admin.createLink({ firstName: 'Lucia', lastName: 'Refundtest' });
   let transactionId = '';
-  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+  {
+    const { page, close } = await openSession({ label: 'patient' });
     const f: Flow = { page, product, link, lng: 'en' };
     await walkToPayment(f, { type: 1, source: 1, amount: '500' });
     await fillCard(f, { number: CARDS.visaFrictionless });
     await payNow(f);
     ({ transactionId } = await expectConfirmation(f, { amount: '$500.00' }));
-  });
+    await close();
+  }
 
   // 3. The batch closes (the sandbox's ccsettle), so part of the payment can be given back.
   const s = await fetch(`${product.baseUrl}/api/dev/gateway/settle`, {
@@ -117,8 +118,8 @@ test('webhook registered in the console; billing refunds part of a paid link; re
   assert.equal(s.status, 200, await s.text());
 
   // 4. Billing refunds $120.50 from the link page.
-  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
-    await consoleSignIn(page, product, billing);
+  {
+    const { page, close } = await staff(billing, { label: 'billing' });
     await page.goto(`${product.baseUrl}/console/links/${link.id}`);
     await page.getByRole('heading', { level: 1, name: 'Lucia Refundtest' }).waitFor();
     const card = page.getByRole('region', { name: 'Refunds and evidence' });
@@ -163,10 +164,11 @@ test('webhook registered in the console; billing refunds part of a paid link; re
     assert.match(csvText, new RegExp(`${link.id},return,120\\.50,succeeded`), 'the refunds CSV has the refund');
     await page.getByText('No second charges are waiting.').waitFor();
     await expectAccessible(page, 'console payments with money tools (en)');
-  });
+    await close();
+  }
 
   // 5. The patient's refund receipt is in the outbox.
-  const receipt = await waitForMessage(product, {
+  const receipt = await outbox.waitFor({
     to: link.email,
     channel: 'email',
     match: (m) => /refund/i.test(m.subject ?? '') && messageText(m).includes('$120.50'),
@@ -185,10 +187,8 @@ test('webhook registered in the console; billing refunds part of a paid link; re
   assert.equal(body.data.linkId, link.id);
 
   // 7. The admin sees the delivery (status code, time) and replays it, on a phone in Spanish.
-  await inSession(t, browser, product, { viewport: PHONE }, async ({ page }) => {
-    await page.goto(`${product.baseUrl}/console/sign-in`);
-    await page.getByRole('button', { name: 'Español' }).click();
-    await consoleSignIn(page, product, adminUser, { lng: 'es' });
+  {
+    const { page } = await staff(adminUser, { label: 'admin', lng: 'es', viewport: PHONE });
     await page.goto(`${product.baseUrl}/console/webhooks`);
     await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
     const endpoint = page.getByTestId('webhook-endpoint').filter({ hasText: receiverUrl });
@@ -204,19 +204,17 @@ test('webhook registered in the console; billing refunds part of a paid link; re
       timeout: 30_000,
       message: 'the replayed event (same bytes) at the receiver',
     });
-  });
+  }
 });
 
-test('a coordinator sees no refund action and no money tools', async (t) => {
-  const link = await createLink(product);
-  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
-    await consoleSignIn(page, product, await demoCoordinator(product));
-    await page.goto(`${product.baseUrl}/console/links/${link.id}`);
-    await page.getByRole('region', { name: 'Timeline' }).waitFor();
-    assert.equal(await page.getByRole('region', { name: 'Refunds and evidence' }).count(), 0);
-    await page.goto(`${product.baseUrl}/console/payments`);
-    await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
-    assert.equal(await page.getByRole('heading', { name: 'Bookkeeping exports (CSV)' }).count(), 0);
-    assert.equal(await page.getByRole('navigation').getByRole('link', { name: 'Webhooks' }).count(), 0);
-  });
+test('a coordinator sees no refund action and no money tools', async ({ product, admin, staff }) => {
+  const link = await admin.createLink();
+  const { page } = await staff('demo');
+  await page.goto(`${product.baseUrl}/console/links/${link.id}`);
+  await page.getByRole('region', { name: 'Timeline' }).waitFor();
+  assert.equal(await page.getByRole('region', { name: 'Refunds and evidence' }).count(), 0);
+  await page.goto(`${product.baseUrl}/console/payments`);
+  await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
+  assert.equal(await page.getByRole('heading', { name: 'Bookkeeping exports (CSV)' }).count(), 0);
+  assert.equal(await page.getByRole('navigation').getByRole('link', { name: 'Webhooks' }).count(), 0);
 });

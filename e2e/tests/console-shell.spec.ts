@@ -2,18 +2,13 @@
 // index.html, a signed-out visit lands on the sign-in screen (keeping where it was going), EN/ES switch, axe-clean
 // in both languages on a phone and a desktop.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import type { Browser } from 'playwright-core';
 import { expectAccessible } from '../support/a11y.js';
-import type { RunningProduct } from '../support/server.js';
-import { setUpProduct } from '../support/suite.js';
-import { consoleSignIn, createStaff } from '../support/console.js';
+import { test } from '../support/test.js';
 
-let product: RunningProduct;
-let browser: Browser;
-setUpProduct((p, b) => ((product = p), (browser = b)));
-
-test('console: served at /console, deep links, sign-in screen in EN and ES, axe-clean', async () => {
+test('console: served at /console, deep links, sign-in screen in EN and ES, axe-clean', async ({
+  product,
+  openSession,
+}) => {
   const res = await fetch(`${product.baseUrl}/console/links/abc123?x=1`);
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /text\/html/);
@@ -24,8 +19,7 @@ test('console: served at /console, deep links, sign-in screen in EN and ES, axe-
     { width: 390, height: 844 },
     { width: 1280, height: 800 },
   ]) {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
+    const { page, close } = await openSession({ viewport });
     await page.goto(`${product.baseUrl}/console/sign-in?next=%2Flinks%2Fabc123`);
     await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
     await expectAccessible(page, `console sign-in EN ${viewport.width}px`);
@@ -45,15 +39,15 @@ test('console: served at /console, deep links, sign-in screen in EN and ES, axe-
     await page.getByRole('heading', { level: 1, name: 'Iniciar sesión' }).waitFor();
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
     await expectAccessible(page, `console sign-in ES ${viewport.width}px`);
-    await context.close();
+    await close();
   }
 });
 
-test('console: a notification switch follows the click at once, is saved, and stays off after a reload', async () => {
-  const who = await createStaff(product, 'coordinator');
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await consoleSignIn(page, product, who);
+test('console: a notification switch follows the click at once, is saved, and stays off after a reload', async ({
+  product,
+  staff,
+}) => {
+  const { page } = await staff('coordinator', { viewport: { width: 1280, height: 900 } });
   await page.goto(`${product.baseUrl}/console/security`);
   const paid = page.getByRole('switch', { name: 'When a link I created is paid' });
   assert.ok(await paid.isChecked());
@@ -63,5 +57,4 @@ test('console: a notification switch follows the click at once, is saved, and st
   await page.reload();
   await page.getByRole('switch', { name: 'When a link I created is paid' }).waitFor();
   assert.equal(await page.getByRole('switch', { name: 'When a link I created is paid' }).isChecked(), false);
-  await context.close();
 });

@@ -1,26 +1,27 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createLink, type TestLink } from '../support/admin.js';
 import { idCardPng } from '../support/fixtures.js';
 import { CARDS, futureExpiry } from '../support/flows.js';
 import { smsCode, waitForMessage } from '../support/outbox.js';
 import type { RunningProduct } from '../support/server.js';
-import { setUpProduct } from '../support/suite.js';
+import { test } from '../support/test.js';
 
 /**
  * The sandbox gateway's browser scripts (Checkout.js and the 3DS2 SDK stand-ins) driven in Chromium from a tiny page
  * on the app's origin, with the real server behind them: session token from POST /api/converge, the 3-D Secure
  * lightbox answered by pressing its buttons, and the approval verified by PUT /api/linkpaymenthistory.
  */
-let product: RunningProduct;
-let browser: Browser;
-setUpProduct((p, b) => ((product = p), (browser = b)));
+test.use({ viewport: { width: 1024, height: 768 } });
 
 const API_KEY = 'paylink-sandbox-api-key';
 
-async function api(path: string, init: { method?: string; token?: string; body?: unknown } = {}) {
+async function api(
+  product: RunningProduct,
+  path: string,
+  init: { method?: string; token?: string; body?: unknown } = {},
+) {
   const r = await fetch(`${product.baseUrl}${path}`, {
     method: init.method ?? 'GET',
     headers: {
@@ -34,24 +35,27 @@ async function api(path: string, init: { method?: string; token?: string; body?:
 }
 
 /** Signs in by SMS through the API and records a $500 deposit choice and the step list. */
-async function linkReadyToPay(): Promise<{ link: TestLink; token: string; paymentStepId: number }> {
+async function linkReadyToPay(
+  product: RunningProduct,
+): Promise<{ link: TestLink; token: string; paymentStepId: number }> {
   const link = await createLink(product, { signInMethod: 'sms' });
-  const sent = await api('/api/auth/sms/send', { method: 'POST', body: { linkId: link.id } });
+  const sent = await api(product, '/api/auth/sms/send', { method: 'POST', body: { linkId: link.id } });
   assert.equal(sent.status, 200, sent.text);
   const sms = await waitForMessage(product, { to: link.phone, channel: 'sms' });
-  const verified = await api('/api/auth/sms/verify', {
+  const verified = await api(product, '/api/auth/sms/verify', {
     method: 'POST',
     body: { linkId: link.id, code: smsCode(sms) },
   });
   assert.equal(verified.status, 200, verified.text);
   const { token } = JSON.parse(verified.text) as { token: string };
-  const choice = await api('/api/linkpaymenthistory', {
+  const choice = await api(product, '/api/linkpaymenthistory', {
     method: 'POST',
     token,
     body: { linkId: link.id, paymentTypeId: 1, paymentSourceId: 1, paymentAmount: 500 },
   });
   assert.equal(choice.status, 200, choice.text);
   const steps = await api(
+    product,
     `/api/linksteps/script?linkId=${link.id}&paymentTypeId=1&paymentSourceId=1&paymentAmount=500`,
     {
       method: 'POST',
@@ -87,18 +91,22 @@ async function linkReadyToPay(): Promise<{ link: TestLink; token: string; paymen
       body: JSON.stringify({ lang: 'en', signerName: signer, method: 'type', typedSignature: signer, documentSha256 }),
     });
     assert.equal(done.status, 200, await done.text());
-    const next = await api(`/api/linksteps?linkId=${link.id}&linkStepId=${step.linkStepId}&LinkStepStatusId=4`, {
-      method: 'PUT',
-      token,
-    });
+    const next = await api(
+      product,
+      `/api/linksteps?linkId=${link.id}&linkStepId=${step.linkStepId}&LinkStepStatusId=4`,
+      {
+        method: 'PUT',
+        token,
+      },
+    );
     assert.equal(next.status, 200, next.text);
   }
   const paymentStepId = list.find((s) => s.routePath === '/paymentauthorization')!.linkStepId;
   return { link, token, paymentStepId };
 }
 
-async function sessionToken(token: string): Promise<string> {
-  const r = await api('/api/converge?amount=500', { method: 'POST', token });
+async function sessionToken(product: RunningProduct, token: string): Promise<string> {
+  const r = await api(product, '/api/converge?amount=500', { method: 'POST', token });
   assert.equal(r.status, 200, r.text);
   return r.text;
 }
@@ -107,8 +115,7 @@ async function sessionToken(token: string): Promise<string> {
  * A page of the app (its real CSP applies) with the gateway's two scripts added, as the payment page loads them.
  * (A page faked with route.fulfill would not count as loopback, and Chromium would block its calls to the gateway.)
  */
-async function gatewayPage(): Promise<{ page: Page; cardRequests: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
+async function gatewayPage(product: RunningProduct, page: Page): Promise<{ cardRequests: string[] }> {
   const cardRequests: string[] = [];
   page.on('request', (req) => {
     if ((req.postData() ?? '').includes('40000000000000') || req.url().includes('40000000000000')) {
@@ -121,13 +128,17 @@ async function gatewayPage(): Promise<{ page: Page; cardRequests: string[] }> {
   await page.addScriptTag({ url: `${product.gatewayOrigin}/hosted-payments/Checkout.js` });
   await page.addScriptTag({ url: `${product.gatewayOrigin}/3ds2/web-sdk.js` });
   await page.waitForFunction(() => 'ConvergeEmbeddedPayment' in window && 'Elavon3DSWebSDK' in window);
-  return { page, cardRequests };
+  return { cardRequests };
 }
 
 type Outcome = { stage: string; data: Record<string, string> };
 
 /** The browser flow of CONTRACTS.md, run in the page: getEFSToken → web3dsFlow → pay (when 3DS passed). */
-function runFlow(page: Page, o: { token: string; card: string; expiry: string }): Promise<Outcome> {
+function runFlow(
+  product: RunningProduct,
+  page: Page,
+  o: { token: string; card: string; expiry: string },
+): Promise<Outcome> {
   return page.evaluate(
     ({ token, card, expiry, base }) =>
       new Promise<Outcome>((resolve) => {
@@ -195,10 +206,17 @@ function runFlow(page: Page, o: { token: string; card: string; expiry: string })
   );
 }
 
-test('challenge card: a 390×400 lightbox of the gateway origin; Authenticate → approved, verified by the server', async () => {
-  const { link, token } = await linkReadyToPay();
-  const { page, cardRequests } = await gatewayPage();
-  const flow = runFlow(page, { token: await sessionToken(token), card: CARDS.challenge, expiry: futureExpiry() });
+test('challenge card: a 390×400 lightbox of the gateway origin; Authenticate → approved, verified by the server', async ({
+  product,
+  page,
+}) => {
+  const { link, token } = await linkReadyToPay(product);
+  const { cardRequests } = await gatewayPage(product, page);
+  const flow = runFlow(product, page, {
+    token: await sessionToken(product, token),
+    card: CARDS.challenge,
+    expiry: futureExpiry(),
+  });
 
   const lightbox = page.getByRole('dialog', { name: 'Card authentication' });
   await lightbox.waitFor();
@@ -216,26 +234,28 @@ test('challenge card: a 390×400 lightbox of the gateway origin; Authenticate �
   assert.match(outcome.data.ssl_approval_code!, /^[A-Z0-9]{6}$/);
   await lightbox.waitFor({ state: 'detached' });
 
-  const confirmed = await api('/api/linkpaymenthistory', {
+  const confirmed = await api(product, '/api/linkpaymenthistory', {
     method: 'PUT',
     token,
     body: { linkId: link.id, transactionId: outcome.data.ssl_txn_id, payorFullName: 'Ana Garcia', payorEmail: '' },
   });
   assert.equal(confirmed.status, 200, confirmed.text);
   assert.equal(JSON.parse(confirmed.text).cardLast4, '0077');
-  const again = await api('/api/converge?amount=500', { method: 'POST', token });
+  const again = await api(product, '/api/converge?amount=500', { method: 'POST', token });
   assert.deepEqual([again.status, again.text], [401, 'Process has completed.']);
   // Card data went to the gateway's origin only.
   assert.ok(cardRequests.length > 0);
   assert.deepEqual([...new Set(cardRequests)], [product.gatewayOrigin]);
-  await page.close();
 });
 
-test('challenge card: "Fail authentication" ends N and nothing is paid; the other outcomes reach their callbacks', async () => {
-  const { link, token, paymentStepId } = await linkReadyToPay();
-  const { page } = await gatewayPage();
+test('challenge card: "Fail authentication" ends N and nothing is paid; the other outcomes reach their callbacks', async ({
+  product,
+  page,
+}) => {
+  const { link, token, paymentStepId } = await linkReadyToPay(product);
+  await gatewayPage(product, page);
   const log = async (data: object) => {
-    const r = await api(`/api/linkpaymenthistory/${link.id}/log`, {
+    const r = await api(product, `/api/linkpaymenthistory/${link.id}/log`, {
       method: 'POST',
       token,
       body: { linkStepId: paymentStepId, payload: JSON.stringify(data) },
@@ -243,7 +263,11 @@ test('challenge card: "Fail authentication" ends N and nothing is paid; the othe
     assert.equal(r.status, 201, r.text);
   };
 
-  const failing = runFlow(page, { token: await sessionToken(token), card: CARDS.challenge, expiry: futureExpiry() });
+  const failing = runFlow(product, page, {
+    token: await sessionToken(product, token),
+    card: CARDS.challenge,
+    expiry: futureExpiry(),
+  });
   await page.frameLocator('#elavon-3ds-lightbox iframe').getByRole('button', { name: 'Fail authentication' }).click();
   const failed = await failing;
   assert.equal(failed.stage, '3ds-failed');
@@ -258,11 +282,10 @@ test('challenge card: "Fail authentication" ends N and nothing is paid; the othe
   ];
   const stages: string[] = [];
   for (const [card, expiry, check] of cases) {
-    const o = await runFlow(page, { token: await sessionToken(token), card, expiry });
+    const o = await runFlow(product, page, { token: await sessionToken(product, token), card, expiry });
     stages.push(o.stage);
     check(o);
     await log(o);
   }
   assert.deepEqual(stages, ['3ds-failed', 'declined', 'error', 'declined']);
-  await page.close();
 });

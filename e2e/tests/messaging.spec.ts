@@ -1,36 +1,37 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { admin, createLink } from '../support/admin.js';
 import { expectAccessible } from '../support/a11y.js';
-import { consoleSignIn, demoCoordinator } from '../support/console.js';
-import { expectRoute, openLink, signInBySms } from '../support/flows.js';
-import { waitForMessage } from '../support/outbox.js';
-import type { RunningProduct } from '../support/server.js';
-import { setUpProduct } from '../support/suite.js';
-import { inSession, DESKTOP, PHONE } from '../support/session.js';
+import { expectRoute } from '../support/flows.js';
+import { PHONE } from '../support/session.js';
+import { test } from '../support/test.js';
 import { eventually } from '../support/wait.js';
 
 /**
  * Issue 14: a coordinator sends a link by SMS; the sandbox outbox shows it delivered; the patient signs in and stops,
  * and with reminder durations in seconds the stalled link gets a reminder naming the step left.
  */
-let product: RunningProduct;
-let browser: Browser;
-setUpProduct((p, b) => ((product = p), (browser = b)), {
-  REMINDER_UNOPENED_AFTER: 'off',
-  REMINDER_STALLED_AFTER: '4s',
-  REMINDER_BEFORE_EXPIRY: 'off',
-  REMINDER_QUIET_HOURS: 'off',
-  REMINDER_MIN_GAP: '1h',
-  REMINDER_POLL_INTERVAL: '1s',
+test.use({
+  productEnv: {
+    REMINDER_UNOPENED_AFTER: 'off',
+    REMINDER_STALLED_AFTER: '4s',
+    REMINDER_BEFORE_EXPIRY: 'off',
+    REMINDER_QUIET_HOURS: 'off',
+    REMINDER_MIN_GAP: '1h',
+    REMINDER_POLL_INTERVAL: '1s',
+  },
 });
 
-test('coordinator sends a link by SMS; the outbox shows it delivered; a stalled link is reminded of its step', async (t) => {
-  const link = await createLink(product, { firstName: 'Rosa', lastName: 'Mendez', signInMethod: 'sms' });
+test('coordinator sends a link by SMS; the outbox shows it delivered; a stalled link is reminded of its step', async ({
+  product,
+  admin,
+  outbox,
+  openSession,
+  staff,
+  patient,
+}) => {
+  const link = await admin.createLink({ firstName: 'Rosa', lastName: 'Mendez', signInMethod: 'sms' });
   // The coordinator sends it from the link's page in the console.
-  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
-    await consoleSignIn(page, product, await demoCoordinator(product));
+  {
+    const { page, close } = await staff('demo');
     await page.goto(`${product.baseUrl}/console/links/${link.id}`);
     await page.getByRole('heading', { level: 1, name: 'Rosa Mendez' }).waitFor();
     await page.getByRole('button', { name: 'Send by SMS' }).click();
@@ -39,8 +40,10 @@ test('coordinator sends a link by SMS; the outbox shows it delivered; a stalled 
     await messages.locator('li', { hasText: 'Link sent · SMS' }).getByText('Delivered').waitFor();
     // Sent once: the buttons now say resend.
     await page.getByRole('button', { name: 'Resend · SMS' }).waitFor();
-  });
-  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+    await close();
+  }
+  {
+    const { page, close } = await openSession({ label: 'outbox' });
     await page.goto(`${product.baseUrl}/dev/outbox?to=${encodeURIComponent(link.phone)}`);
     const article = page.locator('article.msg', { hasText: 'Here is your personal link' });
     await eventually(
@@ -59,16 +62,16 @@ test('coordinator sends a link by SMS; the outbox shows it delivered; a stalled 
     assert.match(text, /Bella Vista Plastic Surgery: Hello Rosa, .*Here is your personal link/);
     assert.ok(text.includes(link.url), 'the SMS carries the personal link');
     assert.match(text, /Reply STOP to opt out\.$/);
-  });
+    await close();
+  }
 
   // The patient opens the link from the SMS, signs in, and stops at the first step.
-  await inSession(t, browser, product, { viewport: PHONE, isMobile: true, hasTouch: true }, async ({ page }) => {
-    const c = { page, product, link, lng: 'en' as const };
-    await openLink(c);
-    await signInBySms(c);
+  {
+    const { page, close } = await patient(link, { viewport: PHONE, isMobile: true, hasTouch: true });
     await expectRoute(page, '/patientinfo');
-  });
-  const reminder = await waitForMessage(product, {
+    await close();
+  }
+  const reminder = await outbox.waitFor({
     to: link.phone,
     channel: 'sms',
     match: /a reminder/,
@@ -77,12 +80,13 @@ test('coordinator sends a link by SMS; the outbox shows it delivered; a stalled 
   assert.match(reminder.text, /Please confirm your details to get started\./);
   assert.ok(reminder.text.includes(link.url));
 
-  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
+  {
+    const { page, close } = await openSession({ label: 'outbox' });
     await page.goto(`${product.baseUrl}/dev/outbox?to=${encodeURIComponent(link.phone)}`);
     await page.getByText('Please confirm your details to get started.').first().waitFor();
-  });
-  const messages = await admin<{ messages: { kind: string }[]; reminders: { sent: number } }>(
-    product,
+    await close();
+  }
+  const messages = await admin.request<{ messages: { kind: string }[]; reminders: { sent: number } }>(
     'GET',
     `/links/${link.id}/messages`,
   );
@@ -93,8 +97,8 @@ test('coordinator sends a link by SMS; the outbox shows it delivered; a stalled 
   assert.equal(messages.reminders.sent, 1);
 
   // The console's link page: the reminder in the messages and, naming the step, in the timeline; then switched off.
-  await inSession(t, browser, product, { viewport: DESKTOP }, async ({ page }) => {
-    await consoleSignIn(page, product, await demoCoordinator(product));
+  {
+    const { page, close } = await staff('demo');
     await page.goto(`${product.baseUrl}/console/links/${link.id}`);
     await page
       .getByRole('list', { name: 'Messages sent for this link' })
@@ -111,7 +115,8 @@ test('coordinator sends a link by SMS; the outbox shows it delivered; a stalled 
     await page.getByRole('list', { name: 'Timeline' }).getByText('Turned reminders off').waitFor();
     await eventually(async () => !(await toggle.isChecked()), { message: 'the switch shows reminders off' });
     await expectAccessible(page, 'console link page with messages');
-  });
-  const after = await admin<{ reminders: { enabled: boolean } }>(product, 'GET', `/links/${link.id}/messages`);
+    await close();
+  }
+  const after = await admin.request<{ reminders: { enabled: boolean } }>('GET', `/links/${link.id}/messages`);
   assert.equal(after.reminders.enabled, false);
 });

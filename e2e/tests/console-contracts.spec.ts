@@ -4,31 +4,20 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { expectAccessible } from '../support/a11y.js';
-import { createLink } from '../support/admin.js';
-import { consoleSignIn, createStaff } from '../support/console.js';
 import {
   completeDocumentSteps,
   expectRoute,
-  openLink,
   sayRe,
   signDocumentStep,
   signingFrame,
-  signInBySms,
   submitPatientInfo,
-  type Flow,
 } from '../support/flows.js';
-import type { RunningProduct } from '../support/server.js';
-import { inSession, PHONE } from '../support/session.js';
-import { setUpProduct } from '../support/suite.js';
+import { PHONE } from '../support/session.js';
+import { test } from '../support/test.js';
 import { eventually } from '../support/wait.js';
-
-let product: RunningProduct;
-let browser: Browser;
-setUpProduct((p, b) => ((product = p), (browser = b)));
 
 // Any real PDF stands for the practice's Spanish contract; the English sample is easy to tell from the Spanish one.
 const CONTRACT = fs.readFileSync(
@@ -48,12 +37,15 @@ async function allLoaded(page: Page) {
   );
 }
 
-test('console: an admin uploads the Spanish contract; a Spanish reader signs that contract', async (t) => {
-  const admin = await createStaff(product, 'admin');
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  try {
-    const page = await context.newPage();
-    await consoleSignIn(page, product, admin);
+test('console: an admin uploads the Spanish contract; a Spanish reader signs that contract', async ({
+  product,
+  admin,
+  staff,
+  patient,
+}) => {
+  // The admin, at a desktop.
+  {
+    const { page, close } = await staff('admin', { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
     await page.goto(`${product.baseUrl}/console/settings`);
     await page.getByRole('heading', { level: 2, name: 'Contract' }).waitFor();
     await allLoaded(page);
@@ -76,23 +68,18 @@ test('console: an admin uploads the Spanish contract; a Spanish reader signs tha
     assert.equal(pdf.headers()['content-type'], 'application/pdf');
     assert.equal((await pdf.body()).length, CONTRACT.length);
     await expectAccessible(page, 'console settings, Spanish contract uploaded');
-  } finally {
-    await context.close();
+    await close();
   }
 
   // A new link, read in Spanish: the contract frame shows the uploaded contract, with no "only in English" note.
-  const link = await createLink(product, { firstName: 'Lucía', lastName: 'Ortega', language: 'es' });
-  await inSession(t, browser, product, { viewport: PHONE, locale: 'es-US' }, async ({ page }) => {
-    const f: Flow = { page, product, link, lng: 'es' };
-    await openLink(f);
-    await signInBySms(f);
-    await page.getByLabel(sayRe('es', 'patientInfo.amount')).fill('500');
-    await submitPatientInfo(f);
-    await completeDocumentSteps(f, { until: '/patientcontract', name: 'Lucía Ortega' });
-    await expectRoute(page, '/patientcontract');
-    const frame = signingFrame(f);
-    await frame.locator('#pdf-text').getByText('Patient Financial Agreement and Consent').first().waitFor();
-    assert.equal(await frame.locator('#contract-lang-note').count(), 0, 'no "only in English" note');
-    await signDocumentStep(f, { by: 'type', name: 'Lucía Ortega', axe: 'uploaded Spanish contract' });
-  });
+  const link = await admin.createLink({ firstName: 'Lucía', lastName: 'Ortega', language: 'es' });
+  const { page, flow: f } = await patient(link, { lng: 'es', viewport: PHONE, locale: 'es-US' });
+  await page.getByLabel(sayRe('es', 'patientInfo.amount')).fill('500');
+  await submitPatientInfo(f);
+  await completeDocumentSteps(f, { until: '/patientcontract', name: 'Lucía Ortega' });
+  await expectRoute(page, '/patientcontract');
+  const frame = signingFrame(f);
+  await frame.locator('#pdf-text').getByText('Patient Financial Agreement and Consent').first().waitFor();
+  assert.equal(await frame.locator('#contract-lang-note').count(), 0, 'no "only in English" note');
+  await signDocumentStep(f, { by: 'type', name: 'Lucía Ortega', axe: 'uploaded Spanish contract' });
 });
