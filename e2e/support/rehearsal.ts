@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { freePort } from '../../apps/server/test/support/ports.js';
 import { setAdminToken } from './admin.js';
 import type { OutboxMessage } from './outbox.js';
-import type { RunningProduct } from './server.js';
+import { startProduct, type RunningProduct } from './server.js';
 import { enrolStaff, type StaffSession } from './staff-session.js';
 import { startGatewayStandIn, type GatewayStandIn } from './stand-ins/gateway.js';
 import { startS3StandIn, type S3StandIn } from './stand-ins/s3.js';
@@ -217,4 +217,49 @@ export async function startRehearsal(
     await stopAll();
     throw err;
   }
+}
+
+/**
+ * The product of a rehearsal file (the `rehearsal` product kind of e2e/support/test.ts): startRehearsal(), the product
+ * started on its env (plus `env`), the configured admin signed in (so the admin helpers work), and its SMS and e-mail
+ * read from the stand-ins through `inbox`. stop() stops the stand-ins too.
+ */
+export async function startRehearsalProduct(
+  env: Record<string, string> = {},
+): Promise<RunningProduct & { rehearsal: Rehearsal; owner: StaffSession }> {
+  const rehearsal = await startRehearsal();
+  let product: RunningProduct;
+  try {
+    product = await startProduct({ ...rehearsal.env, ...env });
+  } catch (err) {
+    await rehearsal.stop();
+    throw err;
+  }
+  const digits = (s: string) => s.replace(/\D/g, '').slice(-10);
+  const inbox = async (to: string): Promise<OutboxMessage[]> => {
+    const sms = rehearsal.stand.twilio.messages.filter(
+      (m) => to.includes('@') === false && digits(m.to) === digits(to),
+    );
+    const mails = rehearsal.stand.smtp.mails
+      .map((m, i) => ({ m, i }))
+      .filter(({ m }) => m.envelopeTo.includes(to.toLowerCase()) || m.to.includes(to.toLowerCase()));
+    return [...sms.map(fromSms), ...mails.map(({ m, i }) => fromMail(m, i))].sort((a, b) =>
+      b.createdAt.localeCompare(a.createdAt),
+    );
+  };
+  const owner = await rehearsal.signInStaff(product).catch(async (err: unknown) => {
+    await product.stop();
+    await rehearsal.stop();
+    throw err;
+  });
+  const stopProduct = product.stop;
+  return Object.assign(product, {
+    rehearsal,
+    owner,
+    inbox,
+    stop: async () => {
+      await stopProduct();
+      await rehearsal.stop();
+    },
+  });
 }

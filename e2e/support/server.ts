@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { freePort } from '../../apps/server/test/support/ports.js';
 import { serveArgs } from '../../scripts/server-entry.mjs';
+import type { OutboxMessage } from './outbox.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 /**
@@ -29,6 +30,11 @@ export interface RunningProduct {
   /** Stops the server process and keeps its data (to inspect the database afterwards). */
   halt: () => Promise<void>;
   stop: () => Promise<void>;
+  /**
+   * Where its SMS and e-mail go when not to the sandbox outbox (the production rehearsal's stand-ins): the messages
+   * to `to`, newest first, shaped like the outbox's, so every step that reads a code or a receipt works unchanged.
+   */
+  inbox?: (to: string) => Promise<OutboxMessage[]>;
 }
 
 /**

@@ -13,6 +13,8 @@ import {
 import { consoleSignIn, createStaff, demoCoordinator } from './console.js';
 import { openLink, signInByEmail, signInBySms, type Flow } from './flows.js';
 import { outboxIds, readOutbox, waitForMessage, type OutboxMessage } from './outbox.js';
+import { startQuickStart } from './quick-start.js';
+import { startRehearsalProduct } from './rehearsal.js';
 import { startProduct, type RunningProduct } from './server.js';
 import { watchContext, type Session } from './session.js';
 import type { Lng } from './texts.js';
@@ -72,8 +74,16 @@ export type SessionOptions = BrowserContextOptions & { label?: string };
 export type StaffSession = OpenedSession & { user: StaffUser };
 export type PatientSession = OpenedSession & { flow: Flow };
 
+/**
+ * How a file's product starts: `serve`, as `npm run serve` starts it (the default); `quick-start`, the README's
+ * `npm start` itself (e2e/quick-start only: it rebuilds what other files' products serve); `rehearsal`, production
+ * mode with every real adapter at a local stand-in (e2e/support/rehearsal.ts).
+ */
+export type ProductKind = 'serve' | 'quick-start' | 'rehearsal';
+
 interface WorkerFixtures {
   productEnv: Record<string, string>;
+  productKind: ProductKind;
   _productPerFile: ProductPerFile;
 }
 interface TestFixtures {
@@ -90,12 +100,21 @@ interface TestFixtures {
 /** One running product per test file, for the worker running that file. */
 class ProductPerFile {
   private current: { file: string; product: Promise<RunningProduct> } | undefined;
-  constructor(private readonly env: Record<string, string>) {}
+  constructor(
+    private readonly env: Record<string, string>,
+    private readonly kind: ProductKind,
+  ) {}
+
+  private start(): Promise<RunningProduct> {
+    if (this.kind === 'quick-start') return startQuickStart();
+    if (this.kind === 'rehearsal') return startRehearsalProduct(this.env);
+    return startProduct(this.env);
+  }
 
   async forFile(file: string): Promise<RunningProduct> {
     if (this.current?.file !== file) {
       await this.stop();
-      this.current = { file, product: startProduct(this.env) };
+      this.current = { file, product: this.start() };
     }
     try {
       return await this.current.product;
@@ -217,10 +236,11 @@ class Sessions {
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   productEnv: [{}, { scope: 'worker', option: true }],
+  productKind: ['serve', { scope: 'worker', option: true }],
 
   _productPerFile: [
-    async ({ productEnv }, use) => {
-      const products = new ProductPerFile(productEnv);
+    async ({ productEnv, productKind }, use) => {
+      const products = new ProductPerFile(productEnv, productKind);
       await use(products);
       await products.stop();
     },
@@ -239,7 +259,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         keep(testInfo, 'server log (last 20 kB)', file, 'text/plain');
       }
     },
-    { timeout: 150_000 },
+    { timeout: 240_000 },
   ],
 
   admin: async ({ product }, use) => {
