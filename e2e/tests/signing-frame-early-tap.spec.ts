@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import type { Browser, BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
+import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core';
 import { createLink } from '../support/admin.js';
 import { idCardJpeg, idCardPng } from '../support/fixtures.js';
 import {
@@ -17,8 +16,8 @@ import {
 } from '../support/flows.js';
 import { smsCode, waitForMessage } from '../support/outbox.js';
 import type { RunningProduct } from '../support/server.js';
-import { setUpProduct } from '../support/suite.js';
-import { inSession, PHONE } from '../support/session.js';
+import { PHONE } from '../support/session.js';
+import { test } from '../support/test.js';
 
 /**
  * Issue 25: the signing frame's "Sign document" and "Submit documents" must not act before sign.js (a module script)
@@ -27,14 +26,10 @@ import { inSession, PHONE } from '../support/session.js';
  * for it, the answer waits) while the test taps the button the instant it is visible; then the script is let through
  * and the document must still be signed in the same page, with what the patient typed.
  */
-let product: RunningProduct;
-let browser: Browser;
-setUpProduct((p, b) => ((product = p), (browser = b)));
-
 const LOADING = { en: 'Loading…', es: 'Cargando…' } as const;
 
 /** Holds every request for the signing page's script until `release()`; `hold()` closes the gate again. */
-async function signScriptGate(context: BrowserContext) {
+async function signScriptGate(product: RunningProduct, context: BrowserContext) {
   let open: () => void = () => undefined;
   let gate: Promise<void> = Promise.resolve();
   let asked = 0;
@@ -53,7 +48,7 @@ async function signScriptGate(context: BrowserContext) {
 }
 
 /** Every document the signing origin loaded in this page (the first load of each step, and any reload). */
-function signingLoads(page: Page): string[] {
+function signingLoads(product: RunningProduct, page: Page): string[] {
   const loads: string[] = [];
   page.on('framenavigated', (fr) => {
     if (fr.url().startsWith(product.signOrigin)) loads.push(fr.url());
@@ -90,7 +85,7 @@ function assertLoadingAtFirstSight(seen: FirstSight, lng: 'en' | 'es', what: str
 }
 
 /** Signs in on a phone and chooses the payment: the next screen is the invoice step. */
-async function toInvoice(page: Page, lng: 'en' | 'es' = 'en'): Promise<Flow> {
+async function toInvoice(product: RunningProduct, page: Page, lng: 'en' | 'es' = 'en'): Promise<Flow> {
   const link = await createLink(product, { firstName: 'Ana', lastName: 'Ruiz', language: lng });
   const f: Flow = { page, product, link, lng };
   await openLink(f);
@@ -107,80 +102,80 @@ const firstSight = (button: Locator): Promise<FirstSight> =>
     ariaBusy: b.getAttribute('aria-busy'),
   }));
 
-test('en, phone, in the app: Enter in the name field before sign.js is ready reloads nothing; the typed name is signed and Next enables', async (t) => {
-  await inSession(
-    t,
-    browser,
-    product,
-    { viewport: PHONE, isMobile: true, hasTouch: true },
-    async ({ page, context }) => {
-      const script = await signScriptGate(context);
-      const loads = signingLoads(page);
-      const f = await toInvoice(page);
-      // The invoice: the frame arrives, its script does not yet. The app covers the frame with a spinner until the
-      // frame has loaded, which stops a finger, not the keyboard: Tab reaches the name field behind it.
-      script.hold();
-      await submitPatientInfo(f);
-      await expectRoute(page, '/patientinvoicedetail');
-      const frame = signingFrame(f);
-      const name = frame.getByLabel(SIGN_UI.signerName);
-      await name.waitFor();
-      const seen = await firstSight(frame.locator('#sign-form #submit'));
-      await name.fill('Ana María Ruiz'); // the patient corrects the prefilled name, as the HTML allows at once
-      await name.press('Enter'); // the keyboard's way to submit a form
-      await expectStillHere(frame, script, 'the invoice');
-      assert.equal(await name.inputValue(), 'Ana María Ruiz', 'the typed name is still there');
-      assert.deepEqual(loads.length, 1, `the invoice frame was loaded once, not reloaded: ${loads.join(', ')}`);
-      assertLoadingAtFirstSight(seen, 'en', '"Sign document"');
-      await signTyped(frame, 'Ana María Ruiz');
-      await assertEnabled(nextButton(f), 'Next after the invoice was signed', 30_000);
-      assert.equal(loads.length, 1, 'no frame reloaded');
-    },
-  );
+test('en, phone, in the app: Enter in the name field before sign.js is ready reloads nothing; the typed name is signed and Next enables', async ({
+  product,
+  openSession,
+}) => {
+  const { page, context } = await openSession({ label: 'phone', viewport: PHONE, isMobile: true, hasTouch: true });
+  const script = await signScriptGate(product, context);
+  const loads = signingLoads(product, page);
+  const f = await toInvoice(product, page);
+  // The invoice: the frame arrives, its script does not yet. The app covers the frame with a spinner until the
+  // frame has loaded, which stops a finger, not the keyboard: Tab reaches the name field behind it.
+  script.hold();
+  await submitPatientInfo(f);
+  await expectRoute(page, '/patientinvoicedetail');
+  const frame = signingFrame(f);
+  const name = frame.getByLabel(SIGN_UI.signerName);
+  await name.waitFor();
+  const seen = await firstSight(frame.locator('#sign-form #submit'));
+  await name.fill('Ana María Ruiz'); // the patient corrects the prefilled name, as the HTML allows at once
+  await name.press('Enter'); // the keyboard's way to submit a form
+  await expectStillHere(frame, script, 'the invoice');
+  assert.equal(await name.inputValue(), 'Ana María Ruiz', 'the typed name is still there');
+  assert.deepEqual(loads.length, 1, `the invoice frame was loaded once, not reloaded: ${loads.join(', ')}`);
+  assertLoadingAtFirstSight(seen, 'en', '"Sign document"');
+  await signTyped(frame, 'Ana María Ruiz');
+  await assertEnabled(nextButton(f), 'Next after the invoice was signed', 30_000);
+  assert.equal(loads.length, 1, 'no frame reloaded');
 });
 
-test('en, the ID form on its own: a tap on "Submit documents" before sign.js is ready reloads nothing; the ID is then submitted', async (t) => {
-  const urls = await documentUrls('en');
-  await inSession(t, browser, product, {}, async ({ page, context }) => {
-    const script = await signScriptGate(context);
-    const loads = signingLoads(page);
-    script.hold();
-    await page.goto(`${urls['/patientiddocs']}?lng=en`, { waitUntil: 'commit' });
-    const seen = await tapAtOnce(page, page.locator('#upload-form #submit'));
-    await expectStillHere(page.locator(':root'), script, 'the ID form');
-    assert.equal(new URL(page.url()).search, '?lng=en', `the form was not submitted natively: ${page.url()}`);
-    assert.equal(loads.length, 1, `the page was loaded once, not reloaded: ${loads.join(', ')}`);
-    assertLoadingAtFirstSight(seen, 'en', '"Submit documents"');
-    await page.locator('#front-file').setInputFiles(idCardPng(7));
-    const back = await idCardJpeg(page, 'Ruiz back 7');
-    await page.locator('#back-file').setInputFiles(back);
-    await page.getByText(back.name).first().waitFor();
-    await page.getByRole('button', { name: SIGN_UI.submitUpload }).click();
-    await page.getByText('Your documents were received. You can continue in the app.').waitFor();
-    assert.equal(loads.length, 1, 'no reload');
-  });
+test('en, the ID form on its own: a tap on "Submit documents" before sign.js is ready reloads nothing; the ID is then submitted', async ({
+  product,
+  page,
+  context,
+}) => {
+  const urls = await documentUrls(product, 'en');
+  const script = await signScriptGate(product, context);
+  const loads = signingLoads(product, page);
+  script.hold();
+  await page.goto(`${urls['/patientiddocs']}?lng=en`, { waitUntil: 'commit' });
+  const seen = await tapAtOnce(page, page.locator('#upload-form #submit'));
+  await expectStillHere(page.locator(':root'), script, 'the ID form');
+  assert.equal(new URL(page.url()).search, '?lng=en', `the form was not submitted natively: ${page.url()}`);
+  assert.equal(loads.length, 1, `the page was loaded once, not reloaded: ${loads.join(', ')}`);
+  assertLoadingAtFirstSight(seen, 'en', '"Submit documents"');
+  await page.locator('#front-file').setInputFiles(idCardPng(7));
+  const back = await idCardJpeg(page, 'Ruiz back 7');
+  await page.locator('#back-file').setInputFiles(back);
+  await page.getByText(back.name).first().waitFor();
+  await page.getByRole('button', { name: SIGN_UI.submitUpload }).click();
+  await page.getByText('Your documents were received. You can continue in the app.').waitFor();
+  assert.equal(loads.length, 1, 'no reload');
 });
 
-test('es, the invoice on its own: Enter in the name field and a tap before sign.js is ready keep the page; it signs once ready', async (t) => {
-  const urls = await documentUrls('es');
-  await inSession(t, browser, product, {}, async ({ page, context }) => {
-    const script = await signScriptGate(context);
-    const loads = signingLoads(page);
-    script.hold();
-    await page.goto(`${urls['/patientinvoicedetail']}?lng=es`, { waitUntil: 'commit' });
-    const name = page.getByLabel(SIGN_UI.signerName);
-    await name.waitFor();
-    await name.fill('Ana Ruiz Soto');
-    await name.press('Enter');
-    const seen = await tapAtOnce(page, page.locator('#sign-form #submit'));
-    await expectStillHere(page.locator(':root'), script, 'the Spanish invoice');
-    assert.equal(await name.inputValue(), 'Ana Ruiz Soto', 'the typed name is still there');
-    assert.equal(new URL(page.url()).search, '?lng=es', `the page was not submitted natively: ${page.url()}`);
-    assert.equal(loads.length, 1, `the page was loaded once, not reloaded: ${loads.join(', ')}`);
-    assertLoadingAtFirstSight(seen, 'es', '"Firmar el documento"');
-    await signTyped(page.locator(':root'), 'Ana Ruiz Soto');
-    await page.getByRole('heading', { name: 'Gracias' }).waitFor();
-  });
+test('es, the invoice on its own: Enter in the name field and a tap before sign.js is ready keep the page; it signs once ready', async ({
+  product,
+  page,
+  context,
+}) => {
+  const urls = await documentUrls(product, 'es');
+  const script = await signScriptGate(product, context);
+  const loads = signingLoads(product, page);
+  script.hold();
+  await page.goto(`${urls['/patientinvoicedetail']}?lng=es`, { waitUntil: 'commit' });
+  const name = page.getByLabel(SIGN_UI.signerName);
+  await name.waitFor();
+  await name.fill('Ana Ruiz Soto');
+  await name.press('Enter');
+  const seen = await tapAtOnce(page, page.locator('#sign-form #submit'));
+  await expectStillHere(page.locator(':root'), script, 'the Spanish invoice');
+  assert.equal(await name.inputValue(), 'Ana Ruiz Soto', 'the typed name is still there');
+  assert.equal(new URL(page.url()).search, '?lng=es', `the page was not submitted natively: ${page.url()}`);
+  assert.equal(loads.length, 1, `the page was loaded once, not reloaded: ${loads.join(', ')}`);
+  assertLoadingAtFirstSight(seen, 'es', '"Firmar el documento"');
+  await signTyped(page.locator(':root'), 'Ana Ruiz Soto');
+  await page.getByRole('heading', { name: 'Gracias' }).waitFor();
 });
 
 /**
@@ -213,7 +208,7 @@ async function signTyped(frame: FrameLocator | Locator, typedName: string): Prom
 const API_KEY = 'paylink-sandbox-api-key';
 
 /** Each document step's signing URL, through the patient API (SMS code from the sandbox outbox, payment, steps). */
-async function documentUrls(lng: 'en' | 'es'): Promise<Record<string, string>> {
+async function documentUrls(product: RunningProduct, lng: 'en' | 'es'): Promise<Record<string, string>> {
   const link = await createLink(product, { firstName: 'Ana', lastName: 'Ruiz', language: lng });
   const api = async <T>(method: string, url: string, token?: string, body?: unknown): Promise<T> => {
     const r = await fetch(`${product.baseUrl}${url}`, {
