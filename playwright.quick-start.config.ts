@@ -9,7 +9,6 @@ export default defineConfig({
   ...base,
   testDir: 'e2e/quick-start',
   workers: 1,
-  outputDir: process.env.E2E_ARTIFACTS
-    ? base.outputDir
-    : path.resolve(import.meta.dirname, 'e2e/.artifacts/quick-start'),
+  // Beside the suite's folder, never in it: Playwright empties its output folder when a run starts.
+  outputDir: `${base.outputDir!}-quick-start`,
 });
