@@ -409,6 +409,7 @@ export interface StaffSignInFailure {
   email: string;
   id: Generated<Int8>;
   ip: Generated<string>;
+  kind: Generated<'pending' | 'password' | 'code' | 'enrol'>;
 }
 
 export interface StaffToken {
@@ -433,6 +434,7 @@ export interface StaffUser {
   role: Generated<'admin' | 'coordinator' | 'billing'>;
   totp_enabled_at: Timestamp | null;
   totp_last_step: Int8 | null;
+  totp_locked_at: Timestamp | null;
   totp_pending_secret: string | null;
   totp_secret: string | null;
 }

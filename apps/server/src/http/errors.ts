@@ -39,6 +39,7 @@ const HTTP_STATUS = {
   forbidden: 403,
   csrf: 403,
   two_factor_enrolment_required: 403,
+  two_factor_locked: 403,
   sandbox_local_only: 403,
   outbox_local_only: 403,
 

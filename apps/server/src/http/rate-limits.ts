@@ -1,4 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
+import { consoleEndpoints } from '@paylink/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
@@ -13,13 +14,30 @@ import { AppError } from '../lib/errors.js';
  */
 export type RateGroup = 'auth' | 'lookup' | 'vitals' | 'staffLogin' | 'cspReport' | 'default';
 
-/** Which group a path belongs to. Staff sign-in: every POST under /api/admin or /api/console whose path says login. */
+/**
+ * Every call that checks a staff password or code (issue 26): the console's sign-in, the CLI's login and the
+ * two-factor calls that take a code or the password. A new such call belongs here.
+ */
+export const STAFF_CREDENTIAL_ENDPOINTS = [
+  consoleEndpoints.signIn,
+  consoleEndpoints.login,
+  consoleEndpoints.twoFactorEnable,
+  consoleEndpoints.recoveryCodes,
+  consoleEndpoints.twoFactorDisable,
+] as const;
+const staffCredentialCalls = new Set(STAFF_CREDENTIAL_ENDPOINTS.map((e) => `${e.method} ${e.path}`));
+
+/**
+ * Which group a path belongs to. Staff sign-in: the calls above, and every POST under /api/admin or /api/console whose
+ * path says login.
+ */
 export function rateGroup(method: string, url: string): RateGroup {
   const path = url.split('?')[0]!;
   if (path.startsWith('/api/auth/')) return 'auth';
   if (/^\/api\/patients\/[^/]+\/notoken$/.test(path)) return 'lookup';
   if (path === '/api/vitals') return 'vitals';
   if (path.startsWith('/api/csp-report')) return 'cspReport';
+  if (staffCredentialCalls.has(`${method} ${path.replace(/\/+$/, '')}`)) return 'staffLogin';
   if (method === 'POST' && /^\/api\/(admin|console)\/(.*\/)?(login|sign-?in|password[^/]*)(\/|$)/.test(path)) {
     return 'staffLogin';
   }

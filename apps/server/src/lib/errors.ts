@@ -21,6 +21,7 @@ export const APP_ERROR_CODES = [
   'forbidden',
   'csrf',
   'two_factor_enrolment_required',
+  'two_factor_locked',
   'sandbox_local_only',
   'outbox_local_only',
   'not_found',
