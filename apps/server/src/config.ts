@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseOptionalDuration, parseQuietHours } from './lib/durations.js';
+import { parseTrustProxy } from './lib/trust-proxy.js';
 
 /**
  * Every setting the server reads, validated once at boot. A bad or missing value stops the process with a message
@@ -69,7 +70,18 @@ const envSchema = z.object({
   PAYLINK_ADMIN_EMAIL: optional,
   PAYLINK_ADMIN_PASSWORD: optional,
   PAYLINK_DEMO_LINKS: z.enum(['true', 'false']).optional(),
-  TRUST_PROXY: bool,
+  /** How many proxies stand in front (a hop count) or their addresses; never a bare `true` (issue 26). */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, c) => {
+      const r = parseTrustProxy(v);
+      if (typeof r === 'string') {
+        c.addIssue({ code: 'custom', message: r });
+        return z.NEVER;
+      }
+      return r;
+    }),
 
   PRACTICE_NAME: z.string().default('Bella Vista Plastic Surgery'),
   PRACTICE_PHONE: z.string().default('(555) 010-0123'),
