@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -6,6 +5,7 @@ import type { AppContext } from './context.js';
 import { openDb } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { getOrCreateSecret } from './lib/secrets.js';
+import { DataDirError, makePrivate } from './lib/private-files.js';
 import { loadProviders } from './providers/index.js';
 import { sideServers } from './side-servers.js';
 import { startOutboxWorker } from './modules/outbox/outbox-worker.js';
@@ -17,6 +17,16 @@ import { WEB_DIST } from './http/static-assets.js';
 import { signingStepDocuments } from './modules/signing/prepare-step-documents.js';
 import { runBootSeed, type BootSeedResult } from './seed/boot-seed.js';
 import { exposureWarning, providerLines } from './startup-report.js';
+
+function privateDataDir(dir: string): void {
+  try {
+    makePrivate(dir);
+  } catch (err) {
+    if (!(err instanceof DataDirError)) throw err;
+    console.error(`Start-up failed: ${err.message}`);
+    process.exit(1);
+  }
+}
 
 /** Boot: config → database → migrations → providers → HTTP. Fails fast with a readable message. */
 async function main() {
@@ -31,7 +41,10 @@ async function main() {
     throw err;
   }
   const log = pino({ level: config.LOG_LEVEL });
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  // Everything the server writes is its user's alone: new folders 0700 and files 0600 (issue 26). PGlite sets its own
+  // files to 0666 whatever the umask, so the data dir's folders (0700) are what keeps them private between the walks.
+  process.umask(0o077);
+  privateDataDir(config.dataDir);
   const db = await openDb({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.dataDir,
@@ -47,6 +60,9 @@ async function main() {
     await db.close();
     process.exit(1);
   }
+
+  // Again once the database is open and migrated: the files PGlite has just created or restored from the template.
+  privateDataDir(config.dataDir);
 
   const sessionSecret = await getOrCreateSecret(db, 'session', config.PAYLINK_SESSION_SECRET);
   const providers = await loadProviders({ config, db });
