@@ -67,6 +67,13 @@ const envSchema = z.object({
   PAYLINK_MODE: z.enum(['sandbox', 'production']).optional(),
   PAYLINK_API_KEY: optional,
   PAYLINK_SESSION_SECRET: optional,
+  /**
+   * The key that hashes sign-in codes and encrypts staff TOTP secrets (issue 26): kept out of the database so a dump
+   * opens neither. Required in production; in sandbox mode a per-database key is used when it is unset. Rotation:
+   * put the old value in PAYLINK_SECRETS_KEY_PREVIOUS and a new one here; the boot re-seals (docs/security.md).
+   */
+  PAYLINK_SECRETS_KEY: optional,
+  PAYLINK_SECRETS_KEY_PREVIOUS: optional,
   PAYLINK_ADMIN_EMAIL: optional,
   PAYLINK_ADMIN_PASSWORD: optional,
   PAYLINK_DEMO_LINKS: z.enum(['true', 'false']).optional(),
@@ -262,8 +269,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push('CONVERGE_MERCHANT_ID, CONVERGE_USER_ID and CONVERGE_PIN are required in production mode');
     if (!e.PAYLINK_API_KEY) problems.push('PAYLINK_API_KEY is required in production mode');
     if (!e.PAYLINK_SESSION_SECRET) problems.push('PAYLINK_SESSION_SECRET is required in production mode');
+    if (!e.PAYLINK_SECRETS_KEY) {
+      problems.push('PAYLINK_SECRETS_KEY is required in production mode (openssl rand -base64 48)');
+    }
     if (!e.SIGN_ORIGIN) problems.push('SIGN_ORIGIN is required in production mode');
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production mode');
+  }
+  for (const k of ['PAYLINK_SECRETS_KEY', 'PAYLINK_SECRETS_KEY_PREVIOUS'] as const) {
+    if (e[k] && e[k].length < 32) problems.push(`${k} must be at least 32 characters`);
+  }
+  if (e.PAYLINK_SECRETS_KEY_PREVIOUS && !e.PAYLINK_SECRETS_KEY) {
+    problems.push('PAYLINK_SECRETS_KEY_PREVIOUS needs PAYLINK_SECRETS_KEY (the new key)');
   }
   if (e.PAYLINK_SESSION_SECRET && e.PAYLINK_SESSION_SECRET.length < 32) {
     problems.push('PAYLINK_SESSION_SECRET must be at least 32 characters');

@@ -16,6 +16,7 @@ import { startTamperWorker } from './modules/security/tamper-worker.js';
 import { WEB_DIST } from './http/static-assets.js';
 import { signingStepDocuments } from './modules/signing/prepare-step-documents.js';
 import { runBootSeed, type BootSeedResult } from './seed/boot-seed.js';
+import { resealTotpSecrets } from './modules/console-auth/totp.js';
 import { exposureWarning, providerLines } from './startup-report.js';
 
 function privateDataDir(dir: string): void {
@@ -52,6 +53,15 @@ async function main() {
   });
   const applied = await migrate(db);
   if (applied.length) log.info({ applied }, 'migrations applied');
+  // With PAYLINK_SECRETS_KEY: TOTP secrets sealed with the per-database or the previous key are sealed again with it.
+  try {
+    const resealed = await resealTotpSecrets({ db, config });
+    if (resealed) log.info({ staffUsers: resealed }, 'two-factor secrets re-sealed with PAYLINK_SECRETS_KEY');
+  } catch (err) {
+    console.error(`Start-up failed: ${(err as Error).message}`);
+    await db.close();
+    process.exit(1);
+  }
   let seed: BootSeedResult;
   try {
     seed = await runBootSeed(db, config);

@@ -18,6 +18,7 @@ import {
   type SignInAttempt,
 } from './sign-in-throttle.js';
 import { hashRecoveryCode, matchTotp, openSecret } from './totp.js';
+import type { SecretSource } from '../../lib/secret-keys.js';
 
 export interface StaffAuthRow extends StaffUserRow {
   totp_secret: string | null;
@@ -120,7 +121,7 @@ export async function checkSecondFactor(opts: {
       'Too many wrong codes: codes from the app are refused for this account. Sign in with a recovery code, or ask an admin to reset two-factor sign-in.',
     );
   }
-  if (!(await acceptSecondFactor(db, user, code))) {
+  if (!(await acceptSecondFactor({ db, config: opts.config }, user, code))) {
     await settleFailed(db, attempt, 'code');
     await writeAudit(db, {
       ...opts.actor,
@@ -165,10 +166,11 @@ async function lockSecondFactor(tx: Queryable, opts: { config: Config; actor: Ac
 }
 
 /** A current authenticator code not used before, or an unused recovery code (which is then spent). */
-export async function acceptSecondFactor(db: Db, user: StaffAuthRow, code: string): Promise<boolean> {
+export async function acceptSecondFactor(src: SecretSource, user: StaffAuthRow, code: string): Promise<boolean> {
+  const { db } = src;
   if (isTotpCode(code)) {
     if (!user.totp_secret) return false;
-    const step = matchTotp(code, await openSecret(db, user.totp_secret));
+    const step = matchTotp(code, await openSecret(src, user.totp_secret));
     if (step === null) return false;
     const r = await db.query(
       `update staff_user set totp_last_step = $2 where id = $1 and (totp_last_step is null or totp_last_step < $2)`,

@@ -43,7 +43,7 @@ export async function startTwoFactorSetup(ctx: AppContext, opts: { userId: strin
   const secret = newTotpSecret();
   await ctx.db.query('update staff_user set totp_pending_secret = $2 where id = $1', [
     user.id,
-    await sealSecret(ctx.db, secret),
+    await sealSecret(ctx, secret),
   ]);
   await writeAudit(ctx.db, { ...opts.actor, action: 'staff.2fa_setup_started' });
   const practice = await loadPracticeInfo(ctx.db, { name: ctx.config.PRACTICE_NAME });
@@ -76,7 +76,7 @@ export async function enableTwoFactor(
   const pending = (user as StaffAuthRow & { totp_pending_secret: string | null }).totp_pending_secret;
   if (!pending) throw new AppError('two_factor_not_started', 'Start the set-up first.');
   const attempt = await reserveSignInAttempt(ctx.db, { email: user.email, ip: opts.ip });
-  const step = matchTotp(opts.code, await openSecret(ctx.db, pending));
+  const step = matchTotp(opts.code, await openSecret(ctx, pending));
   if (step === null) {
     await settleFailed(ctx.db, attempt, 'enrol');
     throw invalidCode();
