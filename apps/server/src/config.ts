@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseOptionalDuration, parseQuietHours } from './lib/durations.js';
 import { parseTrustProxy } from './lib/trust-proxy.js';
+import { parseAllowedRanges, type IpRange } from './lib/ip-ranges.js';
 
 /**
  * Every setting the server reads, validated once at boot. A bad or missing value stops the process with a message
@@ -174,6 +175,21 @@ const envSchema = z.object({
   RATE_LIMIT_CSP_REPORT_PER_MINUTE: int(30, 0, 1_000_000),
   /** Shared rate-limit counters for several processes (e.g. redis://127.0.0.1:6379); empty: in memory per process. */
   REDIS_URL: optional,
+  /**
+   * Address ranges webhooks may be sent to although they are not public (issue 26), comma-separated CIDR: a receiver
+   * on the practice's own network. Empty: public addresses only (and loopback in sandbox mode).
+   */
+  WEBHOOK_ALLOW_PRIVATE: z
+    .string()
+    .optional()
+    .transform((v, c): IpRange[] => {
+      const r = parseAllowedRanges(v);
+      if (typeof r === 'string') {
+        c.addIssue({ code: 'custom', message: r });
+        return z.NEVER;
+      }
+      return r;
+    }),
   RATE_LIMIT_REDIS_PREFIX: z.string().default('paylink-rl:'),
   /** The web-vitals table keeps at most this many rows (the oldest go first). */
   VITALS_MAX_ROWS: int(100_000, 100, 100_000_000),
