@@ -142,7 +142,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Issue 11: no control characters in any input; staff tokens are checked before the body (401 before 400); no
   // API answer is cached (they carry patient or staff data).
   refuseControlChars(app);
-  await registerRateLimits(app, ctx.config);
+  await registerRateLimits(app, ctx.config, ctx.db);
   guardsBeforeValidation(app);
   const reporting = reportingEndpoints(ctx.config);
   app.addHook('onSend', async (request, reply) => {

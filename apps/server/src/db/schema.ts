@@ -276,6 +276,12 @@ export interface PracticeOverride {
   updated_by: string | null;
 }
 
+export interface RateLimitCounter {
+  count: number;
+  expires_at: Timestamp;
+  key: string;
+}
+
 export interface Refund {
   amount_cents: number;
   completed_at: Timestamp | null;
@@ -565,6 +571,7 @@ export interface DB {
   practice: Practice;
   practice_contract: PracticeContract;
   practice_override: PracticeOverride;
+  rate_limit_counter: RateLimitCounter;
   refund: Refund;
   reminder_plan: ReminderPlan;
   sandbox_gateway_3ds: SandboxGateway3ds;

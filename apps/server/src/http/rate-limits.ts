@@ -3,14 +3,17 @@ import { consoleEndpoints } from '@paylink/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import { postgresRateLimitStore } from './rate-limit-store.js';
 import { AppError } from '../lib/errors.js';
 
 /**
  * The outer, per-IP layer of issue 11 (finding 5). The per-link and per-account limits inside the use cases stay (a
  * code is guessed against one link; a password against one account); this layer stops one address from working
  * through many links or accounts in parallel. Limits are per minute and per group; 0 turns a group off.
- * With REDIS_URL the counters live in Redis so several processes share them; if Redis is unreachable the layer
- * lets requests through (the inner limits still hold) rather than taking the product down.
+ * With REDIS_URL the counters live in Redis, else with DATABASE_URL in PostgreSQL, so several processes share them;
+ * if the store is unreachable the layer lets requests through (the inner limits still hold) rather than taking the
+ * product down.
  */
 export type RateGroup = 'auth' | 'lookup' | 'vitals' | 'staffLogin' | 'cspReport' | 'default';
 
@@ -55,7 +58,11 @@ function rateLimits(config: Config): Record<RateGroup, number> {
   };
 }
 
-export async function registerRateLimits(app: FastifyInstance, config: Config): Promise<void> {
+/**
+ * Where the counters live: Redis with REDIS_URL; else PostgreSQL when the database is a server (several processes may
+ * share it, issue 26); else this process's memory (PGlite: one process per data dir).
+ */
+export async function registerRateLimits(app: FastifyInstance, config: Config, db: Db): Promise<void> {
   const limits = rateLimits(config);
   const groupOf = (request: FastifyRequest) => rateGroup(request.method, request.url);
   let redis: Redis | undefined;
@@ -93,7 +100,11 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
     keyGenerator: (request) => `${groupOf(request)}:${request.ip}`,
     max: (request) => limits[groupOf(request)] || 1_000_000_000,
     allowList: (request) => limits[groupOf(request)] === 0,
-    ...(redis ? { redis, nameSpace: config.RATE_LIMIT_REDIS_PREFIX, skipOnError: true } : {}),
+    ...(redis
+      ? { redis, nameSpace: config.RATE_LIMIT_REDIS_PREFIX, skipOnError: true }
+      : db.kind === 'postgres'
+        ? { store: postgresRateLimitStore(db), skipOnError: true }
+        : {}),
     errorResponseBuilder: (request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
       // Sign-in answers keep the auth error shape the client reads (spec section 8).
