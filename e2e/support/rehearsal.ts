@@ -125,6 +125,7 @@ export async function startRehearsal(
       GATEWAY_ORIGIN: gateway.origin,
       PAYLINK_API_KEY: apiKey,
       PAYLINK_SESSION_SECRET: randomBytes(32).toString('base64url'),
+      PAYLINK_SECRETS_KEY: randomBytes(36).toString('base64'),
       PAYLINK_ADMIN_EMAIL: admin.email,
       PAYLINK_ADMIN_PASSWORD: admin.password,
       PAYLINK_DEMO_LINKS: 'false',

@@ -51,6 +51,7 @@ import { exportRoutes } from './modules/refunds/export-routes.js';
 import { emitWebhookForAudit } from './modules/webhooks/audit-events.js';
 import { addAuditListener } from './lib/audit.js';
 import { AuditBatch } from './lib/audit-batch.js';
+import { fastifyTrustProxy } from './lib/trust-proxy.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -90,7 +91,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     loggerInstance: ctx.log.child({}, { redact: REDACT }) as FastifyBaseLogger,
     genReqId: () => randomUUID(),
     bodyLimit: ctx.config.BODY_LIMIT_BYTES,
-    trustProxy: ctx.config.TRUST_PROXY,
+    trustProxy: fastifyTrustProxy(ctx.config.TRUST_PROXY),
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -141,7 +142,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // Issue 11: no control characters in any input; staff tokens are checked before the body (401 before 400); no
   // API answer is cached (they carry patient or staff data).
   refuseControlChars(app);
-  await registerRateLimits(app, ctx.config);
+  await registerRateLimits(app, ctx.config, ctx.db);
   guardsBeforeValidation(app);
   const reporting = reportingEndpoints(ctx.config);
   app.addHook('onSend', async (request, reply) => {

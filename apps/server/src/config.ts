@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseOptionalDuration, parseQuietHours } from './lib/durations.js';
+import { parseTrustProxy } from './lib/trust-proxy.js';
+import { parseAllowedRanges, type IpRange } from './lib/ip-ranges.js';
 
 /**
  * Every setting the server reads, validated once at boot. A bad or missing value stops the process with a message
@@ -66,10 +68,28 @@ const envSchema = z.object({
   PAYLINK_MODE: z.enum(['sandbox', 'production']).optional(),
   PAYLINK_API_KEY: optional,
   PAYLINK_SESSION_SECRET: optional,
+  /**
+   * The key that hashes sign-in codes and encrypts staff TOTP secrets (issue 26): kept out of the database so a dump
+   * opens neither. Required in production; in sandbox mode a per-database key is used when it is unset. Rotation:
+   * put the old value in PAYLINK_SECRETS_KEY_PREVIOUS and a new one here; the boot re-seals (docs/security.md).
+   */
+  PAYLINK_SECRETS_KEY: optional,
+  PAYLINK_SECRETS_KEY_PREVIOUS: optional,
   PAYLINK_ADMIN_EMAIL: optional,
   PAYLINK_ADMIN_PASSWORD: optional,
   PAYLINK_DEMO_LINKS: z.enum(['true', 'false']).optional(),
-  TRUST_PROXY: bool,
+  /** How many proxies stand in front (a hop count) or their addresses; never a bare `true` (issue 26). */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, c) => {
+      const r = parseTrustProxy(v);
+      if (typeof r === 'string') {
+        c.addIssue({ code: 'custom', message: r });
+        return z.NEVER;
+      }
+      return r;
+    }),
 
   PRACTICE_NAME: z.string().default('Bella Vista Plastic Surgery'),
   PRACTICE_PHONE: z.string().default('(555) 010-0123'),
@@ -162,6 +182,21 @@ const envSchema = z.object({
   RATE_LIMIT_CSP_REPORT_PER_MINUTE: int(30, 0, 1_000_000),
   /** Shared rate-limit counters for several processes (e.g. redis://127.0.0.1:6379); empty: in memory per process. */
   REDIS_URL: optional,
+  /**
+   * Address ranges webhooks may be sent to although they are not public (issue 26), comma-separated CIDR: a receiver
+   * on the practice's own network. Empty: public addresses only (and loopback in sandbox mode).
+   */
+  WEBHOOK_ALLOW_PRIVATE: z
+    .string()
+    .optional()
+    .transform((v, c): IpRange[] => {
+      const r = parseAllowedRanges(v);
+      if (typeof r === 'string') {
+        c.addIssue({ code: 'custom', message: r });
+        return z.NEVER;
+      }
+      return r;
+    }),
   RATE_LIMIT_REDIS_PREFIX: z.string().default('paylink-rl:'),
   /** The web-vitals table keeps at most this many rows (the oldest go first). */
   VITALS_MAX_ROWS: int(100_000, 100, 100_000_000),
@@ -257,12 +292,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push('CONVERGE_MERCHANT_ID, CONVERGE_USER_ID and CONVERGE_PIN are required in production mode');
     if (!e.PAYLINK_API_KEY) problems.push('PAYLINK_API_KEY is required in production mode');
     if (!e.PAYLINK_SESSION_SECRET) problems.push('PAYLINK_SESSION_SECRET is required in production mode');
+    if (!e.PAYLINK_SECRETS_KEY) {
+      problems.push('PAYLINK_SECRETS_KEY is required in production mode (openssl rand -base64 48)');
+    }
     if (!e.SIGN_ORIGIN) problems.push('SIGN_ORIGIN is required in production mode');
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL is required in production mode');
   }
   if (e.TURNSTILE_SECRET_KEY && !e.TURNSTILE_SITE_KEY) {
     // Without it the browser renders no widget and sends no token: every sign-in would fail the check.
     problems.push('TURNSTILE_SITE_KEY is required with TURNSTILE_SECRET_KEY (the browser widget needs it)');
+  }
+  for (const k of ['PAYLINK_SECRETS_KEY', 'PAYLINK_SECRETS_KEY_PREVIOUS'] as const) {
+    if (e[k] && e[k].length < 32) problems.push(`${k} must be at least 32 characters`);
+  }
+  if (e.PAYLINK_SECRETS_KEY_PREVIOUS && !e.PAYLINK_SECRETS_KEY) {
+    problems.push('PAYLINK_SECRETS_KEY_PREVIOUS needs PAYLINK_SECRETS_KEY (the new key)');
   }
   if (e.PAYLINK_SESSION_SECRET && e.PAYLINK_SESSION_SECRET.length < 32) {
     problems.push('PAYLINK_SESSION_SECRET must be at least 32 characters');

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -6,6 +5,7 @@ import type { AppContext } from './context.js';
 import { openDb } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { getOrCreateSecret } from './lib/secrets.js';
+import { DataDirError, makePrivate } from './lib/private-files.js';
 import { loadProviders } from './providers/index.js';
 import { sideServers } from './side-servers.js';
 import { startOutboxWorker } from './modules/outbox/outbox-worker.js';
@@ -16,7 +16,18 @@ import { startTamperWorker } from './modules/security/tamper-worker.js';
 import { WEB_DIST } from './http/static-assets.js';
 import { signingStepDocuments } from './modules/signing/prepare-step-documents.js';
 import { runBootSeed, type BootSeedResult } from './seed/boot-seed.js';
+import { resealTotpSecrets } from './modules/console-auth/totp.js';
 import { exposureWarning, providerLines } from './startup-report.js';
+
+function privateDataDir(dir: string): void {
+  try {
+    makePrivate(dir);
+  } catch (err) {
+    if (!(err instanceof DataDirError)) throw err;
+    console.error(`Start-up failed: ${err.message}`);
+    process.exit(1);
+  }
+}
 
 /** Boot: config → database → migrations → providers → HTTP. Fails fast with a readable message. */
 async function main() {
@@ -31,7 +42,10 @@ async function main() {
     throw err;
   }
   const log = pino({ level: config.LOG_LEVEL });
-  fs.mkdirSync(config.dataDir, { recursive: true });
+  // Everything the server writes is its user's alone: new folders 0700 and files 0600 (issue 26). PGlite sets its own
+  // files to 0666 whatever the umask, so the data dir's folders (0700) are what keeps them private between the walks.
+  process.umask(0o077);
+  privateDataDir(config.dataDir);
   const db = await openDb({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.dataDir,
@@ -39,6 +53,15 @@ async function main() {
   });
   const applied = await migrate(db);
   if (applied.length) log.info({ applied }, 'migrations applied');
+  // With PAYLINK_SECRETS_KEY: TOTP secrets sealed with the per-database or the previous key are sealed again with it.
+  try {
+    const resealed = await resealTotpSecrets({ db, config });
+    if (resealed) log.info({ staffUsers: resealed }, 'two-factor secrets re-sealed with PAYLINK_SECRETS_KEY');
+  } catch (err) {
+    console.error(`Start-up failed: ${(err as Error).message}`);
+    await db.close();
+    process.exit(1);
+  }
   let seed: BootSeedResult;
   try {
     seed = await runBootSeed(db, config);
@@ -47,6 +70,9 @@ async function main() {
     await db.close();
     process.exit(1);
   }
+
+  // Again once the database is open and migrated: the files PGlite has just created or restored from the template.
+  privateDataDir(config.dataDir);
 
   const sessionSecret = await getOrCreateSecret(db, 'session', config.PAYLINK_SESSION_SECRET);
   const providers = await loadProviders({ config, db });

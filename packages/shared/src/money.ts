@@ -9,6 +9,8 @@ import { z } from 'zod';
 export const dollarAmountSchema = z
   .number({ error: 'amount must be a number of dollars' })
   .positive('amount must be more than 0')
+  // A positive amount below one cent (1e-9) would round to 0 cents and reach the database's check (issue 26).
+  .min(0.01, 'amount must be at least 0.01')
   .max(1_000_000, 'amount is too large')
   .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'amount must have at most two decimals');
 

@@ -156,7 +156,7 @@ links
       { binary: true },
     );
     const out = o.out ?? `evidence-${id}.pdf`;
-    fs.writeFileSync(out, pdf);
+    fs.writeFileSync(out, pdf, { mode: 0o600 });
     print({ file: out, bytes: pdf.length }, () => `Saved ${out} (${pdf.length} bytes)`);
   });
 
@@ -315,7 +315,7 @@ payments
       binary: true,
     });
     if (o.out) {
-      fs.writeFileSync(o.out, csv);
+      fs.writeFileSync(o.out, csv, { mode: 0o600 });
       const rows = csv.toString('utf8').split('\r\n').filter(Boolean).length - 1;
       console.error(`Saved ${o.out} (${rows} payments)`);
     } else process.stdout.write(csv);
@@ -427,7 +427,7 @@ documents
       binary: true,
     });
     const out = o.out ?? `${id}.pdf`;
-    fs.writeFileSync(out, pdf);
+    fs.writeFileSync(out, pdf, { mode: 0o600 });
     print({ file: out, bytes: pdf.length }, () => `Saved ${out} (${pdf.length} bytes)`);
   });
 

@@ -277,6 +277,12 @@ export interface PracticeOverride {
   updated_by: string | null;
 }
 
+export interface RateLimitCounter {
+  count: number;
+  expires_at: Timestamp;
+  key: string;
+}
+
 export interface Refund {
   amount_cents: number;
   completed_at: Timestamp | null;
@@ -410,6 +416,7 @@ export interface StaffSignInFailure {
   email: string;
   id: Generated<Int8>;
   ip: Generated<string>;
+  kind: Generated<'pending' | 'password' | 'code' | 'enrol'>;
 }
 
 export interface StaffToken {
@@ -434,6 +441,7 @@ export interface StaffUser {
   role: Generated<'admin' | 'coordinator' | 'billing'>;
   totp_enabled_at: Timestamp | null;
   totp_last_step: Int8 | null;
+  totp_locked_at: Timestamp | null;
   totp_pending_secret: string | null;
   totp_secret: string | null;
 }
@@ -564,6 +572,7 @@ export interface DB {
   practice: Practice;
   practice_contract: PracticeContract;
   practice_override: PracticeOverride;
+  rate_limit_counter: RateLimitCounter;
   refund: Refund;
   reminder_plan: ReminderPlan;
   sandbox_gateway_3ds: SandboxGateway3ds;

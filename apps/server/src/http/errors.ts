@@ -40,6 +40,7 @@ const HTTP_STATUS = {
   csrf: 403,
   wrong_console_address: 403,
   two_factor_enrolment_required: 403,
+  two_factor_locked: 403,
   sandbox_local_only: 403,
   outbox_local_only: 403,
 

@@ -1,25 +1,46 @@
 import rateLimit from '@fastify/rate-limit';
+import { consoleEndpoints } from '@paylink/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import { postgresRateLimitStore } from './rate-limit-store.js';
 import { AppError } from '../lib/errors.js';
 
 /**
  * The outer, per-IP layer of issue 11 (finding 5). The per-link and per-account limits inside the use cases stay (a
  * code is guessed against one link; a password against one account); this layer stops one address from working
  * through many links or accounts in parallel. Limits are per minute and per group; 0 turns a group off.
- * With REDIS_URL the counters live in Redis so several processes share them; if Redis is unreachable the layer
- * lets requests through (the inner limits still hold) rather than taking the product down.
+ * With REDIS_URL the counters live in Redis, else with DATABASE_URL in PostgreSQL, so several processes share them;
+ * if the store is unreachable the layer lets requests through (the inner limits still hold) rather than taking the
+ * product down.
  */
 export type RateGroup = 'auth' | 'lookup' | 'vitals' | 'staffLogin' | 'cspReport' | 'default';
 
-/** Which group a path belongs to. Staff sign-in: every POST under /api/admin or /api/console whose path says login. */
+/**
+ * Every call that checks a staff password or code (issue 26): the console's sign-in, the CLI's login and the
+ * two-factor calls that take a code or the password. A new such call belongs here.
+ */
+export const STAFF_CREDENTIAL_ENDPOINTS = [
+  consoleEndpoints.signIn,
+  consoleEndpoints.login,
+  consoleEndpoints.twoFactorEnable,
+  consoleEndpoints.recoveryCodes,
+  consoleEndpoints.twoFactorDisable,
+] as const;
+const staffCredentialCalls = new Set(STAFF_CREDENTIAL_ENDPOINTS.map((e) => `${e.method} ${e.path}`));
+
+/**
+ * Which group a path belongs to. Staff sign-in: the calls above, and every POST under /api/admin or /api/console whose
+ * path says login.
+ */
 export function rateGroup(method: string, url: string): RateGroup {
   const path = url.split('?')[0]!;
   if (path.startsWith('/api/auth/')) return 'auth';
   if (/^\/api\/patients\/[^/]+\/notoken$/.test(path)) return 'lookup';
   if (path === '/api/vitals') return 'vitals';
   if (path.startsWith('/api/csp-report')) return 'cspReport';
+  if (staffCredentialCalls.has(`${method} ${path.replace(/\/+$/, '')}`)) return 'staffLogin';
   if (method === 'POST' && /^\/api\/(admin|console)\/(.*\/)?(login|sign-?in|password[^/]*)(\/|$)/.test(path)) {
     return 'staffLogin';
   }
@@ -37,7 +58,11 @@ function rateLimits(config: Config): Record<RateGroup, number> {
   };
 }
 
-export async function registerRateLimits(app: FastifyInstance, config: Config): Promise<void> {
+/**
+ * Where the counters live: Redis with REDIS_URL; else PostgreSQL when the database is a server (several processes may
+ * share it, issue 26); else this process's memory (PGlite: one process per data dir).
+ */
+export async function registerRateLimits(app: FastifyInstance, config: Config, db: Db): Promise<void> {
   const limits = rateLimits(config);
   const groupOf = (request: FastifyRequest) => rateGroup(request.method, request.url);
   let redis: Redis | undefined;
@@ -75,7 +100,11 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
     keyGenerator: (request) => `${groupOf(request)}:${request.ip}`,
     max: (request) => limits[groupOf(request)] || 1_000_000_000,
     allowList: (request) => limits[groupOf(request)] === 0,
-    ...(redis ? { redis, nameSpace: config.RATE_LIMIT_REDIS_PREFIX, skipOnError: true } : {}),
+    ...(redis
+      ? { redis, nameSpace: config.RATE_LIMIT_REDIS_PREFIX, skipOnError: true }
+      : db.kind === 'postgres'
+        ? { store: postgresRateLimitStore(db), skipOnError: true }
+        : {}),
     errorResponseBuilder: (request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
       // Sign-in answers keep the auth error shape the client reads (spec section 8).

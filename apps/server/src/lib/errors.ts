@@ -22,6 +22,7 @@ export const APP_ERROR_CODES = [
   'csrf',
   'wrong_console_address',
   'two_factor_enrolment_required',
+  'two_factor_locked',
   'sandbox_local_only',
   'outbox_local_only',
   'not_found',

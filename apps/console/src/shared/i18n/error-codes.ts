@@ -21,6 +21,8 @@ export const errorCodesEn = {
   // {{consoleUrl}} comes with the answer (details.consoleUrl): PUBLIC_URL + /console
   wrong_console_address: 'This console is served at {{consoleUrl}}; open it there.',
   two_factor_enrolment_required: 'Set up two-factor sign-in to continue.',
+  two_factor_locked:
+    'Too many wrong codes: codes from the app no longer work for this account. Sign in with a recovery code, or ask an admin to reset your two-factor sign-in.',
   not_a_session: 'This needs a console session. Sign in to the console again.',
   not_found: 'We could not find it. It may have been removed.',
   // Staff and two-factor
@@ -74,6 +76,8 @@ export const errorCodesEs: Dictionary<typeof errorCodesEn> = {
   csrf: 'Esta solicitud no vino de la consola. Recargue la página e inténtelo de nuevo.',
   wrong_console_address: 'Esta consola se abre en {{consoleUrl}}; ábrala en esa dirección.',
   two_factor_enrolment_required: 'Configure el acceso en dos pasos para continuar.',
+  two_factor_locked:
+    'Demasiados códigos equivocados: los códigos de la aplicación ya no sirven para esta cuenta. Inicie sesión con un código de recuperación o pida a un administrador que restablezca su acceso en dos pasos.',
   not_a_session: 'Esto necesita una sesión de la consola. Vuelva a iniciar sesión en la consola.',
   not_found: 'No lo encontramos. Puede que se haya eliminado.',
   staff_exists: 'Ya existe un usuario del personal con este correo.',

@@ -32,7 +32,7 @@ export async function sendEmailLink(
   await requireCaptcha(ctx, { token: opts.captchaToken, actor: opts.actor, action, linkId: opts.linkId });
 
   const token = newToken(32);
-  const tokenHash = await hashSignInToken(ctx.db, token);
+  const tokenHash = await hashSignInToken(ctx, token);
   const outcome = await ctx.db.transaction(async (tx) => {
     const link = await requireUsableLink(tx, opts.linkId, { forUpdate: true });
     const limit = await checkSendLimit(tx, { linkId: link.id, channel: 'email', config });

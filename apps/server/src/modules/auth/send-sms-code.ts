@@ -32,7 +32,7 @@ export async function sendSmsCode(
 
   // Hash before the transaction: the key lookup must not run on another connection while it is open (PGlite).
   const code = newOtpCode();
-  const codeHash = await hashOtp(ctx.db, opts.linkId, code);
+  const codeHash = await hashOtp(ctx, opts.linkId, code);
   const outcome = await ctx.db.transaction(async (tx) => {
     // Locks the link row: concurrent sends for this link, on any process, count one after the other.
     const link = await requireUsableLink(tx, opts.linkId, { forUpdate: true });

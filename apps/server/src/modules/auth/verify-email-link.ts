@@ -3,7 +3,7 @@ import { requireUsableLink } from '../links/link-queries.js';
 import { issueSession, type PatientSession } from '../sessions/session-tokens.js';
 import { auditAuth, type AuditActor } from './auth-audit.js';
 import { AuthError } from './auth-errors.js';
-import { hashSignInToken } from './auth-secret.js';
+import { signInTokenHashes } from './auth-secret.js';
 import { linkForSignIn } from './link-for-sign-in.js';
 
 type Outcome = { kind: 'ok'; session: PatientSession & { token: string } } | { kind: 'invalid' } | { kind: 'expired' };
@@ -18,13 +18,13 @@ export async function verifyEmailLink(
 ): Promise<PatientSession & { token: string }> {
   const action = 'auth.email.verify';
   const link = await linkForSignIn(ctx.db, { linkId: opts.linkId, method: 'email', actor: opts.actor, action });
-  const tokenHash = await hashSignInToken(ctx.db, opts.oobCode);
+  const tokenHashes = await signInTokenHashes(ctx, opts.oobCode);
   const outcome = await ctx.db.transaction<Outcome>(async (tx) => {
     await requireUsableLink(tx, link.id);
     const r = await tx.query<{ id: string; link_id: string; consumed: boolean; expired: boolean }>(
       `select id, link_id, consumed_at is not null as consumed, expires_at <= now() as expired
-       from email_signin_token where token_hash = $1 for update`,
-      [tokenHash],
+       from email_signin_token where token_hash = any($1::text[]) for update`,
+      [tokenHashes],
     );
     const t = r.rows[0];
     if (!t || t.link_id !== link.id || t.consumed) {

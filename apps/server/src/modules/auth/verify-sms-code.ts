@@ -3,7 +3,7 @@ import { requireUsableLink } from '../links/link-queries.js';
 import { issueSession, type PatientSession } from '../sessions/session-tokens.js';
 import { auditAuth, type AuditActor } from './auth-audit.js';
 import { AuthError, tooManyRequests } from './auth-errors.js';
-import { hashOtp, sameHash } from './auth-secret.js';
+import { otpHashes, sameHash } from './auth-secret.js';
 import { linkForSignIn } from './link-for-sign-in.js';
 
 type Outcome =
@@ -23,7 +23,7 @@ export async function verifySmsCode(
 ): Promise<PatientSession & { token: string }> {
   const action = 'auth.sms.verify';
   const link = await linkForSignIn(ctx.db, { linkId: opts.linkId, method: 'sms', actor: opts.actor, action });
-  const codeHash = await hashOtp(ctx.db, link.id, opts.code);
+  const codeHashes = await otpHashes(ctx, link.id, opts.code);
   const outcome = await ctx.db.transaction<Outcome>(async (tx) => {
     await requireUsableLink(tx, link.id); // cancelled or expired meanwhile: no session
     const r = await tx.query<{
@@ -51,7 +51,7 @@ export async function verifySmsCode(
       await auditAuth(tx, opts.actor, 'auth.sms.failed', link.id, { reason: 'locked', challengeId: ch.id });
       return { kind: 'locked' };
     }
-    if (!sameHash(ch.code_hash, codeHash)) {
+    if (!codeHashes.some((h) => sameHash(ch.code_hash, h))) {
       const attempts = ch.attempts + 1;
       await tx.query('update otp_challenge set attempts = $2 where id = $1', [ch.id, attempts]);
       const locked = attempts >= ch.max_attempts;

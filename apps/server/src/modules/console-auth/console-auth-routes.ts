@@ -83,8 +83,9 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
           description:
             'Sets the httpOnly, SameSite=Strict `paylink_staff` cookie (Path=/api/admin). Answers `code_required` ' +
             'when two-factor is on and no code was sent. Failed sign-ins slow the next try (429 with Retry-After); ' +
-            'an account is never locked. From a browser page at another address than PUBLIC_URL: 403 ' +
-            '`wrong_console_address` with `details.consoleUrl`; from a page of another site: 403 `csrf`.',
+            'after 10 wrong codes in 15 minutes codes from the app are refused (403 `two_factor_locked`) until a ' +
+            'recovery code signs in or an admin resets two-factor. From a browser page at another address than ' +
+            'PUBLIC_URL: 403 `wrong_console_address` with `details.consoleUrl`; from a page of another site: 403 `csrf`.',
           security: [],
           response: { 429: throttledErrorSchema, ...errorResponses(400, 401, 403) },
         },
@@ -238,7 +239,7 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
           summary: 'Finish enrolment with a code from the app; answers the recovery codes (shown once)',
           description: 'A session that was limited to enrolment becomes a full session.',
           security,
-          response: errorResponses(400, 401, 403, 409),
+          response: { 429: throttledErrorSchema, ...errorResponses(400, 401, 403, 409) },
         },
       },
       async (request) =>
@@ -247,6 +248,7 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
           code: request.body.code,
           actor: auditContext(request),
           sessionId: request.staffAuth?.via === 'cookie' ? request.staffAuth.sessionId : undefined,
+          ip: request.ip,
         }),
     );
 
@@ -259,7 +261,7 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
           tags,
           summary: 'New recovery codes (the old ones stop working); needs a current code',
           security,
-          response: errorResponses(400, 401, 403, 409),
+          response: { 429: throttledErrorSchema, ...errorResponses(400, 401, 403, 409) },
         },
       },
       async (request) =>
@@ -267,6 +269,7 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
           userId: request.staff!.userId,
           code: request.body.code,
           actor: auditContext(request),
+          ip: request.ip,
         }),
     );
 
@@ -279,7 +282,7 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
           tags,
           summary: 'Turn two-factor off (sandbox mode only); needs the password',
           security,
-          response: errorResponses(400, 401, 403, 409),
+          response: { 429: throttledErrorSchema, ...errorResponses(400, 401, 403, 409) },
         },
       },
       async (request) =>
@@ -287,6 +290,7 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
           userId: request.staff!.userId,
           password: request.body.password,
           actor: auditContext(request),
+          ip: request.ip,
         }),
     );
   });

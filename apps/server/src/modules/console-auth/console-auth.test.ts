@@ -258,6 +258,7 @@ describe('two-factor is required in production mode', () => {
       SIGN_ORIGIN: 'https://sign.example.com',
       PAYLINK_API_KEY: 'k'.repeat(32),
       PAYLINK_SESSION_SECRET: 's'.repeat(32),
+      PAYLINK_SECRETS_KEY: 'c'.repeat(32),
       TWILIO_ACCOUNT_SID: 'AC1',
       TWILIO_AUTH_TOKEN: 'x',
       TWILIO_FROM: '+15550000000',

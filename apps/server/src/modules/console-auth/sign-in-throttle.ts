@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/client.js';
+import type { Db, Queryable } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
 
 /**
@@ -10,6 +10,12 @@ import { AppError } from '../../lib/errors.js';
  * - the account from anywhere: 5 free, then at most 30 s — so somebody else's failures can keep the real user waiting
  *   half a minute at worst, never out.
  * Attempts refused for the delay are not failures: they do not make it longer.
+ *
+ * An attempt is reserved before the slow work (docs/decisions/0193): under advisory locks on the e-mail and the IP,
+ * the counters are read and a 'pending' row is written in one transaction, so concurrent requests see each other's
+ * attempts and at most the free tries of a burst are evaluated, however many arrive at once. The row becomes a
+ * failure when the password or code is wrong and is deleted when it is right; a request that dies half-way leaves it
+ * as a failure (fail closed, gone from the counters after 15 minutes).
  */
 const WINDOW_MINUTES = 15;
 const RULES = {
@@ -29,7 +35,7 @@ interface CounterRow {
 }
 
 /** Throws 429 too_many_attempts (with retryAfterSeconds) while a delay is running for this e-mail or IP. */
-export async function assertSignInAllowed(q: Queryable, opts: { email: string; ip: string }): Promise<void> {
+async function assertSignInAllowed(q: Queryable, opts: { email: string; ip: string }): Promise<void> {
   const r = await q.query<{ account_ip: CounterRow; ip: CounterRow; account: CounterRow; now: Date }>(
     `with recent as (
        select email, ip, at from staff_sign_in_failure
@@ -64,6 +70,55 @@ function tooManyAttempts(retryAfterSeconds: number): AppError {
   );
 }
 
-export async function recordSignInFailure(q: Queryable, opts: { email: string; ip: string }): Promise<void> {
-  await q.query('insert into staff_sign_in_failure (email, ip) values ($1, $2)', [opts.email, opts.ip]);
+/** Keys of the advisory locks (two-int form, first int = this namespace): taken e-mail first, then IP, always. */
+const LOCK_NAMESPACE = 7243191;
+
+export type AttemptKind = 'password' | 'code' | 'enrol';
+
+/** A reserved attempt: its row counts as a failure until it is settled. */
+export interface SignInAttempt {
+  id: string;
+  email: string;
+  ip: string;
+}
+
+/** Checks the delay and writes the pending attempt in one transaction; throws 429 while a delay runs. */
+export async function reserveSignInAttempt(db: Db, opts: { email: string; ip: string }): Promise<SignInAttempt> {
+  const email = opts.email.trim().toLowerCase();
+  return db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [LOCK_NAMESPACE, `email:${email}`]);
+    await tx.query('select pg_advisory_xact_lock($1, hashtext($2))', [LOCK_NAMESPACE, `ip:${opts.ip}`]);
+    await assertSignInAllowed(tx, { email, ip: opts.ip });
+    const r = await tx.query<{ id: string }>(
+      `insert into staff_sign_in_failure (email, ip, kind) values ($1, $2, 'pending') returning id`,
+      [email, opts.ip],
+    );
+    return { id: String(r.rows[0]!.id), email, ip: opts.ip };
+  });
+}
+
+/** The password or code was right: the attempt is not a failure. */
+export async function settleSucceeded(q: Queryable, attempt: SignInAttempt): Promise<void> {
+  await q.query('delete from staff_sign_in_failure where id = $1', [attempt.id]);
+}
+
+/** The password or code was wrong: the attempt stays as a failure, timed now (the delay runs from the latest). */
+export async function settleFailed(q: Queryable, attempt: SignInAttempt, kind: AttemptKind): Promise<void> {
+  await q.query('update staff_sign_in_failure set kind = $2, at = now() where id = $1', [attempt.id, kind]);
+}
+
+/** A code is about to be checked: the attempt counts towards the account's cap of wrong codes while it runs. */
+export async function markCodeAttempt(q: Queryable, attempt: SignInAttempt): Promise<void> {
+  await q.query(`update staff_sign_in_failure set kind = 'code' where id = $1`, [attempt.id]);
+}
+
+/** Wrong second-factor codes (in flight included) for an account over the last 15 minutes. */
+export const CODE_CAP = { max: 10, windowMinutes: WINDOW_MINUTES } as const;
+export async function countCodeAttempts(q: Queryable, email: string, exceptId?: string): Promise<number> {
+  const r = await q.query<{ n: number }>(
+    `select count(*)::int as n from staff_sign_in_failure
+     where email = $1 and kind = 'code' and at > now() - make_interval(mins => $2) and id <> coalesce($3::bigint, -1)`,
+    [email, CODE_CAP.windowMinutes, exceptId ?? null],
+  );
+  return r.rows[0]!.n;
 }

@@ -88,11 +88,19 @@ export async function revokeStaffSession(q: Queryable, sessionId: string): Promi
   await q.query('update staff_session set revoked_at = now() where id = $1 and revoked_at is null', [sessionId]);
 }
 
-/** Sign out everywhere (and on deactivation or a 2FA reset): every session and every token of the user. */
-export async function revokeEverything(q: Queryable, userId: string): Promise<{ sessions: number; tokens: number }> {
+/**
+ * Sign out everywhere (and on deactivation, a 2FA reset, or two-factor turned on): every session and every token of
+ * the user; `keepSessionId` spares the console session that asked (turning two-factor on).
+ */
+export async function revokeEverything(
+  q: Queryable,
+  userId: string,
+  opts: { keepSessionId?: string } = {},
+): Promise<{ sessions: number; tokens: number }> {
   const s = await q.query(
-    'update staff_session set revoked_at = now() where staff_user_id = $1 and revoked_at is null',
-    [userId],
+    `update staff_session set revoked_at = now()
+     where staff_user_id = $1 and revoked_at is null and id is distinct from $2::uuid`,
+    [userId, opts.keepSessionId ?? null],
   );
   const t = await q.query('update staff_token set revoked_at = now() where staff_user_id = $1 and revoked_at is null', [
     userId,

@@ -5,7 +5,8 @@ import { AppError } from '../../lib/errors.js';
 import type { Actor } from '../../lib/audit.js';
 import { verifyPassword } from '../admin/passwords.js';
 import { loadPracticeInfo } from '../outbox/practice-info.js';
-import { acceptSecondFactor, twoFactorRequired, type StaffAuthRow } from './check-credentials.js';
+import { checkSecondFactor, twoFactorRequired, type StaffAuthRow } from './check-credentials.js';
+import { reserveSignInAttempt, settleFailed, settleSucceeded } from './sign-in-throttle.js';
 import { revokeEverything } from './staff-sessions.js';
 import {
   hashRecoveryCode,
@@ -42,7 +43,7 @@ export async function startTwoFactorSetup(ctx: AppContext, opts: { userId: strin
   const secret = newTotpSecret();
   await ctx.db.query('update staff_user set totp_pending_secret = $2 where id = $1', [
     user.id,
-    await sealSecret(ctx.db, secret),
+    await sealSecret(ctx, secret),
   ]);
   await writeAudit(ctx.db, { ...opts.actor, action: 'staff.2fa_setup_started' });
   const practice = await loadPracticeInfo(ctx.db, { name: ctx.config.PRACTICE_NAME });
@@ -61,16 +62,26 @@ async function storeRecoveryCodes(q: Queryable, userId: string): Promise<string[
   return codes;
 }
 
+/**
+ * Turns two-factor on. Every other console session and every API token of the user ends (issue 26): they were issued
+ * on the password alone. The console session that turned it on goes on as a full session; a bearer token that turns
+ * it on is ended too.
+ */
 export async function enableTwoFactor(
   ctx: AppContext,
-  opts: { userId: string; code: string; actor: Actor; sessionId?: string },
+  opts: { userId: string; code: string; actor: Actor; sessionId?: string; ip: string },
 ) {
   const user = await loadUser(ctx.db, opts.userId);
   if (user.totp_enabled_at) throw new AppError('two_factor_enabled', 'Two-factor sign-in is already on.');
   const pending = (user as StaffAuthRow & { totp_pending_secret: string | null }).totp_pending_secret;
   if (!pending) throw new AppError('two_factor_not_started', 'Start the set-up first.');
-  const step = matchTotp(opts.code, await openSecret(ctx.db, pending));
-  if (step === null) throw invalidCode();
+  const attempt = await reserveSignInAttempt(ctx.db, { email: user.email, ip: opts.ip });
+  const step = matchTotp(opts.code, await openSecret(ctx, pending));
+  if (step === null) {
+    await settleFailed(ctx.db, attempt, 'enrol');
+    throw invalidCode();
+  }
+  await settleSucceeded(ctx.db, attempt);
   return ctx.db.transaction(async (tx) => {
     const r = await tx.query(
       `update staff_user set totp_secret = totp_pending_secret, totp_pending_secret = null, totp_enabled_at = now(),
@@ -83,15 +94,30 @@ export async function enableTwoFactor(
     if (opts.sessionId) {
       await tx.query('update staff_session set enrolment_only = false where id = $1', [opts.sessionId]);
     }
-    await writeAudit(tx, { ...opts.actor, action: 'staff.2fa_enabled' });
+    const ended = await revokeEverything(tx, user.id, { keepSessionId: opts.sessionId });
+    await writeAudit(tx, { ...opts.actor, action: 'staff.2fa_enabled', details: ended });
     return { recoveryCodes };
   });
 }
 
-export async function regenerateRecoveryCodes(ctx: AppContext, opts: { userId: string; code: string; actor: Actor }) {
+export async function regenerateRecoveryCodes(
+  ctx: AppContext,
+  opts: { userId: string; code: string; actor: Actor; ip: string },
+) {
   const user = await loadUser(ctx.db, opts.userId);
   if (!user.totp_enabled_at) throw new AppError('two_factor_not_enabled', 'Two-factor sign-in is off.');
-  if (!(await acceptSecondFactor(ctx.db, user, opts.code))) throw invalidCode();
+  // The same delay and cap as sign-in: a stolen session must not be a way to guess codes.
+  const attempt = await reserveSignInAttempt(ctx.db, { email: user.email, ip: opts.ip });
+  await checkSecondFactor({
+    db: ctx.db,
+    config: ctx.config,
+    actor: opts.actor,
+    user,
+    code: opts.code.trim(),
+    attempt,
+    wrongCode: invalidCode,
+  });
+  await settleSucceeded(ctx.db, attempt);
   return ctx.db.transaction(async (tx) => {
     const recoveryCodes = await storeRecoveryCodes(tx, user.id);
     await writeAudit(tx, { ...opts.actor, action: 'staff.2fa_recovery_codes_replaced' });
@@ -99,14 +125,20 @@ export async function regenerateRecoveryCodes(ctx: AppContext, opts: { userId: s
   });
 }
 
-export async function disableTwoFactor(ctx: AppContext, opts: { userId: string; password: string; actor: Actor }) {
+export async function disableTwoFactor(
+  ctx: AppContext,
+  opts: { userId: string; password: string; actor: Actor; ip: string },
+) {
   if (twoFactorRequired(ctx.config)) {
     throw new AppError('two_factor_required', 'Two-factor sign-in is required in production and cannot be turned off.');
   }
   const user = await loadUser(ctx.db, opts.userId);
+  const attempt = await reserveSignInAttempt(ctx.db, { email: user.email, ip: opts.ip });
   if (!(await verifyPassword(opts.password, user.password_hash))) {
+    await settleFailed(ctx.db, attempt, 'password');
     throw new AppError('password_wrong', 'The password is wrong.');
   }
+  await settleSucceeded(ctx.db, attempt);
   await ctx.db.transaction(async (tx) => {
     await clearTwoFactor(tx, user.id);
     await writeAudit(tx, { ...opts.actor, action: 'staff.2fa_disabled' });
@@ -116,7 +148,8 @@ export async function disableTwoFactor(ctx: AppContext, opts: { userId: string; 
 
 async function clearTwoFactor(q: Queryable, userId: string): Promise<void> {
   await q.query(
-    `update staff_user set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null, totp_last_step = null
+    `update staff_user set totp_secret = null, totp_pending_secret = null, totp_enabled_at = null, totp_last_step = null,
+       totp_locked_at = null
      where id = $1`,
     [userId],
   );

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { auditContext, writeAudit } from '../../lib/audit.js';
-import { AppError, notFound } from '../../lib/errors.js';
+import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { getOrCreateSecret } from '../../lib/secrets.js';
 import { ROLES, requireStaff } from '../admin/require-staff.js';
 import { escapeXml, markup } from '../../lib/escape.js';
@@ -275,6 +275,9 @@ export async function messagingRoutes(app: FastifyInstance, ctx: AppContext): Pr
     r.post('/api/webhooks/twilio/sms', webhook, async (request, reply) => {
       const params = await signedForm(request);
       const from = params.get('From') ?? '';
+      // A phone number (E.164, at most 15 digits) or a short sender id; anything longer would not fit the consent
+      // tables and is not something Twilio sends (issue 26: a 500 before).
+      if (from.length > 64) throw badRequest('From is not a phone number.', { From: 'at most 64 characters' });
       const keyword = (params.get('Body') ?? '')
         .normalize('NFD')
         .replace(/[\u0300-\u036f]/g, '')

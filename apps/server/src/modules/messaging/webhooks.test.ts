@@ -85,6 +85,13 @@ describe('Twilio status callbacks', () => {
 });
 
 describe('consent on the inbound SMS webhook', () => {
+  it('a signed inbound message with a very long From is a 400 that changes nothing (issue 26)', async () => {
+    const before = await optOuts();
+    const res = await app.inject(twilioForm(ctx, INBOUND, { From: `+1${'5'.repeat(5000)}`, Body: 'STOP' }));
+    expect(res.statusCode, res.body).toBe(400);
+    expect(await optOuts()).toEqual(before);
+  });
+
   it('STOP opts out: link sends refused, reminders stop at once, audited; START opts back in', async () => {
     const id = await insertTestLink(ctx.db, { phone: '(555) 301-0003' });
     expect((await send(id, 'sms')).statusCode).toBe(201);

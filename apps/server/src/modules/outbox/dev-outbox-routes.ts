@@ -19,7 +19,7 @@ export async function devOutboxRoutes(app: FastifyInstance, ctx: AppContext) {
   // Sign-in codes are credentials: only this machine (loopback) or a staff token may read them (issue 11, finding 1).
   const sandboxOnly = async (request: FastifyRequest) => {
     if (ctx.config.mode !== 'sandbox') throw notFound();
-    if (isLoopback(request.ip)) return;
+    if (isLocalClient(request)) return;
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (bearer && (await verifyStaffToken(ctx.db, bearer))) return;
     throw new AppError(
@@ -66,7 +66,18 @@ export async function devOutboxRoutes(app: FastifyInstance, ctx: AppContext) {
   );
 }
 
-/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. `request.ip` honours TRUST_PROXY (the client behind the proxy). */
+/**
+ * This machine, and no one speaking for it: the socket's own address is loopback and no proxy forwarded the request.
+ * A forwarded loopback address is never trusted (issue 26): behind a proxy on the same machine every client would
+ * arrive from loopback, and the forwarded address is whatever the proxy was told.
+ */
+export function isLocalClient(request: FastifyRequest): boolean {
+  const h = request.headers;
+  if (h['x-forwarded-for'] !== undefined || h.forwarded !== undefined || h['x-real-ip'] !== undefined) return false;
+  return isLoopback(request.socket.remoteAddress) && isLoopback(request.ip);
+}
+
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
 export function isLoopback(ip: string | undefined): boolean {
   if (!ip) return false;
   const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;

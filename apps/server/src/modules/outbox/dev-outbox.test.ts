@@ -94,6 +94,7 @@ const PRODUCTION_ENV = {
   CONVERGE_PIN: 'x',
   PAYLINK_API_KEY: 'k'.repeat(32),
   PAYLINK_SESSION_SECRET: 's'.repeat(32),
+  PAYLINK_SECRETS_KEY: 'c'.repeat(32),
   SIGN_ORIGIN: 'https://sign.example.com',
   PUBLIC_URL: 'https://pay.example.com',
 };

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { settleSandboxBatch } from '../../providers/gateway/sandbox.js';
 import { verifyStaffToken } from '../admin/staff-tokens.js';
-import { isLoopback } from '../outbox/dev-outbox-routes.js';
+import { isLocalClient } from '../outbox/dev-outbox-routes.js';
 
 /**
  * Sandbox only: close the sandbox gateway's batch now (its ccsettle call), so a sale can be partly refunded without
@@ -16,7 +16,7 @@ export async function devSettleRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const sandboxOnly = async (request: FastifyRequest) => {
     if (ctx.config.mode !== 'sandbox' || !ctx.config.sandbox.gateway) throw notFound();
-    if (isLoopback(request.ip)) return;
+    if (isLocalClient(request)) return;
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     if (bearer && (await verifyStaffToken(ctx.db, bearer))) return;
     throw new AppError('sandbox_local_only', 'Settling the sandbox batch is allowed only on this machine.');

@@ -63,6 +63,17 @@ async function paymentOf(link: TestLink) {
 }
 
 describe('POST /api/admin/links/:id/refund', () => {
+  it('a refund of 1e-9 dollars (rounds to 0 cents) is a 400 that changes nothing (issue 26)', async () => {
+    const { link, txnId } = await paidLink(500);
+    await settle(txnId);
+    for (const amount of [1e-9, 0.001, 0.004]) {
+      const r = await refund(link, { amount, reason: 'Tiny amount' });
+      expect(r.statusCode, r.body).toBe(400);
+      expect(r.json().fields?.amount).toBeTruthy();
+    }
+    expect(await paymentOf(link)).toMatchObject({ refunded: 0 });
+  });
+
   it('voids an unsettled payment in full: the gateway shows it voided, the payment refunded, the patient gets a receipt', async () => {
     const { link, txnId } = await paidLink(500, { language: 'es' });
     const r = await refund(link, { reason: 'Surgery cancelled for medical reasons' });

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import { buildApp } from '../../app.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rateGroup } from '../../http/rate-limits.js';
 import { seedLink } from '../../seed/sample-links.js';
@@ -161,5 +163,31 @@ describe.skipIf(!hasRedis)('with REDIS_URL, several processes share the limits',
     expect((await opts(b)).statusCode).not.toBe(429);
     expect((await opts(a)).statusCode).toBe(429);
     expect((await opts(b)).statusCode).toBe(429);
+  });
+});
+
+/** Issue 26, Low: with DATABASE_URL and no Redis the limits were per process. They are kept in PostgreSQL now. */
+describe.skipIf(!process.env.DATABASE_URL)('with DATABASE_URL and no REDIS_URL, processes share the limits', () => {
+  it('two app instances on one database count one address together; a window that ended starts again', async () => {
+    const a = await app({ RATE_LIMIT_AUTH_PER_MINUTE: '2' });
+    const b = await buildApp({ ...a.ctx });
+    try {
+      const opts = (x: FastifyInstance) =>
+        x.inject({
+          url: '/api/auth/options?linkId=aaaaaaaaaaaaaaaaaaaaaaaa',
+          headers: apiHeaders(a.ctx),
+          remoteAddress: '192.0.2.77',
+        });
+      expect((await opts(a.app)).statusCode).not.toBe(429);
+      expect((await opts(b)).statusCode).not.toBe(429);
+      const third = await opts(a.app);
+      expect(third.statusCode).toBe(429);
+      expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await opts(b)).statusCode).toBe(429);
+      await a.ctx.db.query(`update rate_limit_counter set expires_at = now() - interval '1 second'`);
+      expect((await opts(b)).statusCode).not.toBe(429);
+    } finally {
+      await b.close();
+    }
   });
 });

@@ -25,6 +25,7 @@ import {
   type SubmissionRow,
 } from './submission-queries.js';
 import { UploadRefused, uploadSubmissionFile } from './upload-submission-file.js';
+import { fastifyTrustProxy } from '../../lib/trust-proxy.js';
 
 const require = createRequire(import.meta.url);
 const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
@@ -131,7 +132,7 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
     loggerInstance: ctx.log.child({ server: 'sign' }) as FastifyBaseLogger,
     genReqId: () => randomUUID(),
     bodyLimit: 3 * 1024 * 1024,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     routerOptions: { ignoreTrailingSlash: true },
   });
   recordRoutes(app);

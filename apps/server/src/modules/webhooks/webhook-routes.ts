@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { Row } from '../../db/typed.js';
 import { auditContext, writeAudit } from '../../lib/audit.js';
+import { checkWebhookUrl, webhookPolicy } from './destination.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { requireStaff } from '../admin/require-staff.js';
 import { errorResponses } from '../../http/route-support.js';
@@ -46,7 +47,10 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
       schema: {
         tags,
         summary: 'Register a webhook endpoint; answers its signing secret once',
-        description: 'HTTPS is required in production mode (http is allowed in sandbox mode for local receivers).',
+        description:
+          'HTTPS is required in production mode (http is allowed in sandbox mode for local receivers). Internal ' +
+          'addresses (loopback, private, link-local, metadata) are refused unless WEBHOOK_ALLOW_PRIVATE lists them; ' +
+          'the sandbox allows loopback.',
         security: STAFF_SECURITY,
         response: errorResponses(400, 401, 403),
       },
@@ -58,6 +62,13 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
       }
       if (url.username || url.password)
         throw badRequest('Put no credentials in the webhook URL.', { url: 'no user:password@' });
+      const refused = await checkWebhookUrl(url.toString(), webhookPolicy(ctx.config));
+      if (refused) {
+        throw badRequest(
+          `Webhooks go to public addresses only: ${refused}. An admin can allow a range with WEBHOOK_ALLOW_PRIVATE.`,
+          { url: 'must not point at an internal address' },
+        );
+      }
       const secret = newWebhookSecret();
       const row = await ctx.db.transaction(async (tx) => {
         const ins = await tx.query<EndpointRow>(

@@ -1,5 +1,9 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
+import { deliveryAddress, type Lookup, type WebhookPolicy, webhookPolicy } from './destination.js';
 import { typed } from '../../db/typed.js';
 import { signWebhook } from './signature.js';
 import { startPoller, type Poller } from '../../lib/poller.js';
@@ -13,6 +17,8 @@ export interface WebhookWorkerOptions {
   baseDelayMs?: number;
   pollMs?: number;
   limit?: number;
+  /** Name resolution (tests give their own; default: the system's). */
+  lookup?: Lookup;
 }
 
 /** Delay after the nth failed attempt. */
@@ -20,7 +26,41 @@ function webhookBackoffMs(attempt: number, baseDelayMs = 30_000): number {
   return Math.min(baseDelayMs * 2 ** Math.max(0, attempt - 1), 6 * 3600_000);
 }
 
-type Ctx = Pick<AppContext, 'db' | 'log'>;
+type Ctx = Pick<AppContext, 'db' | 'log' | 'config'>;
+
+/**
+ * POST with node:http(s), connected to the checked address only (destination.ts): no redirect is followed (a 3xx is
+ * a failed attempt), and the TLS certificate is still checked against the URL's host name.
+ */
+async function postWebhook(
+  url: string,
+  o: { headers: Record<string, string>; body: string; policy: WebhookPolicy; lookup?: Lookup },
+): Promise<number> {
+  const target = await deliveryAddress(url, o.policy, o.lookup);
+  const pinned: LookupFunction = (_host, options, callback) => {
+    if (options.all) callback(null, [target]);
+    else callback(null, target.address, target.family);
+  };
+  const u = new URL(url);
+  const send = u.protocol === 'https:' ? https.request : http.request;
+  return new Promise<number>((resolve, reject) => {
+    const req = send(
+      u,
+      {
+        method: 'POST',
+        headers: { ...o.headers, 'content-length': String(Buffer.byteLength(o.body)) },
+        lookup: pinned,
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.end(o.body);
+  });
+}
 
 /**
  * One pass over due deliveries: claim (for update skip locked + lease), POST the event's stored body signed with the
@@ -56,14 +96,13 @@ export async function deliverDueWebhooks(
     .returning(['d.id', 'd.attempts', 'd.give_up_at', 'e.url', 'e.secret', 'ev.body', 'ev.id as event_id', 'ev.type'])
     .execute();
   const report = { delivered: 0, retrying: 0, failed: 0 };
+  const policy = webhookPolicy(ctx.config);
   for (const d of claimed) {
     const started = Date.now();
     let status: number | null = null;
     let error: string | null = null;
     try {
-      const r = await fetch(d.url, {
-        method: 'POST',
-        redirect: 'manual',
+      status = await postWebhook(d.url, {
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Paylink-Webhooks/1',
@@ -73,10 +112,9 @@ export async function deliverDueWebhooks(
           'paylink-delivery-id': d.id,
         },
         body: d.body,
-        signal: AbortSignal.timeout(TIMEOUT_MS),
+        policy,
+        lookup: opts.lookup,
       });
-      status = r.status;
-      await r.body?.cancel().catch(() => undefined);
       if (status < 200 || status >= 300) error = `HTTP ${status}`;
     } catch (err) {
       error = `${(err as Error).name}: ${(err as Error).message}`.slice(0, 500);

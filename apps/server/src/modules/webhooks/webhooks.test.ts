@@ -113,6 +113,7 @@ describe('webhook endpoints', () => {
       PAYLINK_MODE: 'production',
       PAYLINK_API_KEY: 'k'.repeat(32),
       PAYLINK_SESSION_SECRET: 's'.repeat(32),
+      PAYLINK_SECRETS_KEY: 'c'.repeat(32),
       SIGN_ORIGIN: 'https://sign.example.com',
       PUBLIC_URL: 'https://pay.example.com',
       TWILIO_ACCOUNT_SID: 'AC' + '0'.repeat(32),
