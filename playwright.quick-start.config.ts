@@ -8,6 +8,7 @@ import base from './playwright.config.js';
 export default defineConfig({
   ...base,
   testDir: 'e2e/quick-start',
+  globalSetup: './e2e/quick-start/global-setup.ts',
   workers: 1,
   // Beside the suite's folder, never in it: Playwright empties its output folder when a run starts.
   outputDir: `${base.outputDir!}-quick-start`,
