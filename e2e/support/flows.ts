@@ -64,9 +64,56 @@ export async function expectNoHorizontalScroll(page: Page): Promise<void> {
 /** Presses a control the way the flow's user does: a click, or Tab until it has focus and then Enter. */
 export async function press(f: Flow, target: Locator, key: 'Enter' | 'Space' = 'Enter'): Promise<void> {
   await target.waitFor({ state: 'visible' });
-  if (!f.keyboard) return target.click();
+  if (!f.keyboard) {
+    await steadyInView(target);
+    return target.click();
+  }
   await tabTo(f.page, target);
   await f.page.keyboard.press(key);
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+
+/**
+ * Waits until a control inside a frame holds still where a person can see it (on the screen, not cut off by the
+ * frame's edge), and returns its box on the page. Playwright's own checks (visible, stable, receives the click) run
+ * inside the frame's document; they do not see the page around the frame scroll or the frame move. The signing frame
+ * is another site's page, so Chromium draws it in its own process; when a press first has to scroll the page to
+ * bring the control into view, the click was now and then aimed, under load, while the page was still moving, and
+ * landed beside the control: the signing page's "lost" presses (issue 25, decision 0188). Scrolling first and
+ * waiting until the control stands still on the page (two frames of the page) is what a person does anyway.
+ * Controls of the page itself need none of this.
+ */
+export async function steadyInView(target: Locator): Promise<Box | null> {
+  const handle = await target.elementHandle();
+  const owner = await handle?.ownerFrame();
+  const frameElement = owner?.parentFrame() ? await owner.frameElement() : null;
+  try {
+    if (!frameElement) return null;
+    return await eventually(
+      async () => {
+        // Not locator.scrollIntoViewIfNeeded(): it waits for the control to be stable first, and Chromium runs no
+        // animation frames in another site's frame while it is off the screen, so that wait never ends.
+        await target.evaluate((el) => el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' }));
+        const a = await target.boundingBox();
+        await target.page().evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        const [b, edge] = await Promise.all([target.boundingBox(), frameElement.boundingBox()]);
+        const screen = target.page().viewportSize();
+        if (!a || !b || !edge || !screen || a.x !== b.x || a.y !== b.y || a.height !== b.height) return undefined;
+        const inFrame =
+          b.x >= edge.x - 1 &&
+          b.y >= edge.y - 1 &&
+          b.x + b.width <= edge.x + edge.width + 1 &&
+          b.y + b.height <= edge.y + edge.height + 1;
+        const [cx, cy] = [b.x + b.width / 2, b.y + b.height / 2];
+        const onScreen = cx >= 0 && cy >= 0 && cx <= screen.width && cy <= screen.height;
+        return inFrame && onScreen ? b : undefined;
+      },
+      { message: `${target} to hold still inside the visible part of its frame` },
+    );
+  } finally {
+    await Promise.all([handle?.dispose(), frameElement?.dispose()]);
+  }
 }
 
 /** Keyboard path to a control: Tab (at most `max` times) until `target` has focus. Works inside frames too. */
@@ -243,30 +290,21 @@ export async function signInFrame(
   await frame.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 30_000 });
   if ((await signer.inputValue()).trim() === '') await typeInto(f, signer, name);
   if (o.by === 'type') {
-    // The toggle is disabled until the page's script is ready (a person sees it greyed out and waits). A press is
-    // still lost now and then under load (cause not found yet); like a person, press again until it answers.
+    // The toggle is disabled until the page's script is ready (a person sees it greyed out and waits). One press:
+    // press() waits until the toggle stands still on the screen (see steadyInView: the press "lost" under load).
     const toggle = frame.getByRole('button', { name: SIGN_UI.methodType });
     await eventually(() => toggle.isEnabled(), { message: 'the "Type my signature" toggle to be ready' });
-    await eventually(
-      async () => {
-        if ((await toggle.getAttribute('aria-pressed')) === 'true') return true;
-        await press(f, toggle);
-        return (await toggle.getAttribute('aria-pressed')) === 'true';
-      },
-      { interval: 500, message: 'the "Type my signature" toggle to be on' },
-    );
+    await press(f, toggle);
+    await frame.getByRole('button', { name: SIGN_UI.methodType, pressed: true }).waitFor();
     await typeInto(f, frame.getByLabel(SIGN_UI.typed), name);
   } else {
     const canvas = frame.getByRole('img', { name: SIGN_UI.pad });
     await canvas.waitFor();
-    await canvas.scrollIntoViewIfNeeded();
-    // The frame may scroll smoothly: draw once the pad has stopped moving.
+    // The frame may scroll smoothly: draw once the pad has stopped moving, where a person sees it.
     const box = await eventually(
       async () => {
-        const a = await canvas.boundingBox();
-        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-        const b = await canvas.boundingBox();
-        return a && b && a.x === b.x && a.y === b.y && a.height > 20 ? b : undefined;
+        const b = await steadyInView(canvas);
+        return b && b.height > 20 ? b : undefined;
       },
       { message: 'the signature pad to stop moving' },
     );
@@ -278,7 +316,7 @@ export async function signInFrame(
     }
     await page.mouse.up();
     const done = frame.getByRole('button', { name: SIGN_UI.done });
-    if (await done.isVisible()) await done.click();
+    if (await done.isVisible()) await press(f, done);
   }
   await press(f, frame.getByRole('button', { name: SIGN_UI.submitSign }));
 }

@@ -6,6 +6,7 @@ import {
   expectNoHorizontalScroll,
   expectRoute,
   nextButton,
+  press,
   sayRe,
   signingFrame,
   SIGN_UI,
@@ -82,7 +83,7 @@ for (const lng of ['es', 'en'] as const) {
     await expectAccessible(page, `contract as text (${lng}, phone)`);
 
     // Full-screen reading: the frame covers the screen, only the contract shows, and it closes again.
-    await frame.getByRole('button', { name: words.read }).click();
+    await press(f, frame.getByRole('button', { name: words.read }));
     const close = frame.getByRole('button', { name: words.close });
     await close.waitFor();
     await page.waitForFunction((sel) => {
@@ -91,13 +92,13 @@ for (const lng of ['es', 'en'] as const) {
     }, `iframe[src^="${product.signOrigin}"]`);
     assert.equal(await frame.locator('#sign-form').isVisible(), false);
     await expectAccessible(page, `contract, reading mode (${lng})`);
-    await close.click();
+    await press(f, close);
     await close.waitFor({ state: 'hidden' });
     assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).overflow), 'visible');
 
     // Jump to signature: the page (the only scroll) moves so the signature's heading is on screen.
     await page.evaluate(() => window.scrollTo(0, 0));
-    await frame.getByRole('link', { name: words.jump }).click();
+    await press(f, frame.getByRole('link', { name: words.jump }));
     const signHeading = frame.locator('#sign-h');
     await page.waitForFunction(
       ([sel]) => {
@@ -111,10 +112,10 @@ for (const lng of ['es', 'en'] as const) {
     assert.equal(await signHeading.evaluate((el) => el === document.activeElement), true);
 
     // 10g: the signature typed on the invoice is offered, in one press.
-    await frame.getByRole('button', { name: words.reuse }).click();
+    await press(f, frame.getByRole('button', { name: words.reuse }));
     assert.equal(await frame.getByLabel(SIGN_UI.typed).inputValue(), 'Lucía Ortega');
     await expectAccessible(page, `contract, typed signature reused (${lng})`);
-    await frame.getByRole('button', { name: SIGN_UI.submitSign }).click();
+    await press(f, frame.getByRole('button', { name: SIGN_UI.submitSign }));
     await assertEnabled(nextButton(f), 'Next after signing the contract', 30_000);
     await expectAccessible(page, `contract signed (${lng})`);
     assert.ok((await frameEl.boundingBox())!.height < SCREENSHOT_PHONE.height * 2, 'the frame shrank to its page');

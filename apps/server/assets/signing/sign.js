@@ -541,8 +541,11 @@ function setupReading() {
     e.preventDefault();
     if (document.documentElement.classList.contains('reading')) setReading(false);
     const target = $('sign-h');
-    // Inside a frame that scrolls (wide screens) this scrolls the frame; on phones the app scrolls its page to it.
-    target.scrollIntoView({ block: 'start' });
+    // Inside a frame that scrolls (wide screens) this scrolls the frame; on phones the frame is as tall as its page
+    // and the app scrolls its page to the heading (the message below). Only this page: scrollIntoView would also
+    // scroll the app's page, smoothly, racing the app's own scroll, and now and then left the heading above the
+    // top of the screen (issue 25).
+    window.scrollTo(0, target.getBoundingClientRect().top + window.scrollY);
     toParent({
       action: 'scroll-to',
       top: Math.max(0, Math.round(target.getBoundingClientRect().top + window.scrollY)),
