@@ -90,10 +90,10 @@ describe('PUBLIC_URL not set (sandbox default http://localhost:8080)', () => {
   });
 });
 
-describe('PUBLIC_URL not set, behind a trusted proxy (TRUST_PROXY=true)', () => {
+describe('PUBLIC_URL not set, behind a trusted proxy (TRUST_PROXY=1)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await appWith({ PORT: '8080', TRUST_PROXY: 'true' });
+    t = await appWith({ PORT: '8080', TRUST_PROXY: '1' });
   });
   afterAll(async () => t.close());
 

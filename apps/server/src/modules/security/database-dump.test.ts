@@ -135,6 +135,7 @@ describe('a database dump does not yield live sign-in codes or TOTP secrets', ()
       TWILIO_FROM: '+15550000000',
       SMTP_HOST: 'localhost',
       TURNSTILE_SECRET_KEY: 'x',
+      TURNSTILE_SITE_KEY: 'x',
       CONVERGE_MERCHANT_ID: 'm',
       CONVERGE_USER_ID: 'u',
       CONVERGE_PIN: 'p',

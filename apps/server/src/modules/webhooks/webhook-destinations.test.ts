@@ -28,6 +28,7 @@ const PROD = {
   TWILIO_FROM: '+15125550100',
   SMTP_HOST: 'smtp.example.com',
   TURNSTILE_SECRET_KEY: 'x',
+  TURNSTILE_SITE_KEY: 'x',
   CONVERGE_MERCHANT_ID: '1',
   CONVERGE_USER_ID: 'u',
   CONVERGE_PIN: 'p',
