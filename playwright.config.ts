@@ -27,8 +27,9 @@ export default defineConfig({
   // Never: a test that passes on the second try hides a bug (decision 0188).
   retries: 0,
   forbidOnly: !!process.env.CI,
-  // The longest journey takes about a minute here with other suites running; three times that before we call it hung.
-  timeout: 180_000,
+  // The longest test (18 axe runs in the console) took up to 2.6 minutes here with other suites loading the two
+  // cores (load average 20); twice that before we call a test hung. Each wait inside has its own 20 s.
+  timeout: 360_000,
   expect: { timeout: WAIT_MS },
   reporter: [['list'], ['./e2e/support/summary-reporter.ts']],
   use: {
