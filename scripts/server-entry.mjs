@@ -21,7 +21,7 @@ export const BUILT = 'apps/server/dist/main.js';
 // flight, the default 16 MB young generation promoted requests' objects still in use, filling the old one; 32 MB
 // lets most die young (PostgreSQL /check 0.38-0.47× → 0.50-0.59× the baseline, RSS ~170 → ~200 MB).
 // These are V8 flags, which Node refuses in a worker thread's execArgv: workers take only `--conditions`
-// (workerExecArgv in apps/server/src/modules/signing/normalise-upload-pool.ts).
+// (workerExecArgv in apps/server/src/modules/signing/document-worker-pool.ts).
 export const V8_FLAGS = ['--liftoff-only', '--expose-gc', '--max-old-space-size=1024', '--max-semi-space-size=32'];
 
 function newestSource() {

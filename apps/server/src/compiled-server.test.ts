@@ -28,7 +28,7 @@ describe('the compiled server', () => {
   });
 
   it('converts a HEIC photo in its worker thread, compiled and with the V8 flags `npm run serve` passes', () => {
-    const pool = path.join(ROOT, 'apps/server/dist/modules/signing/normalise-upload-pool.js');
+    const pool = path.join(ROOT, 'apps/server/dist/modules/signing/document-worker-pool.js');
     const heic = path.join(ASSETS_DIR, 'test-fixtures', 'id-photo.heic');
     const out = execFileSync(
       process.execPath,

@@ -207,6 +207,11 @@ const envSchema = z.object({
    * the bundled Spanish sample when no contract is configured (docs/decisions/0165).
    */
   CONTRACT_PDF_PATH_ES: pdfFile,
+  /**
+   * The most pages a contract may have (issue 26): every signed copy is built from it and every reader's phone lays it
+   * out, so a 100,000-page file is refused at upload (and at start for CONTRACT_PDF_PATH).
+   */
+  CONTRACT_MAX_PAGES: int(100, 1, 2000),
   /** Where the built patient app is (default apps/web/dist): the server serves it and inventories its scripts. */
   WEB_DIST_DIR: z.string().min(1).optional(),
   /** How often the payment page tamper check runs (PCI DSS 11.6.1: at least weekly); `off` disables the schedule. */

@@ -15,6 +15,8 @@ import { startMessagingWorker } from './modules/messaging/messaging-worker.js';
 import { startTamperWorker } from './modules/security/tamper-worker.js';
 import { WEB_DIST } from './http/static-assets.js';
 import { signingStepDocuments } from './modules/signing/prepare-step-documents.js';
+import { checkContractFiles } from './modules/signing/check-contract-files.js';
+import { cleanStoredContracts } from './modules/signing/contracts.js';
 import { runBootSeed, type BootSeedResult } from './seed/boot-seed.js';
 import { resealTotpSecrets } from './modules/console-auth/totp.js';
 import { exposureWarning, providerLines } from './startup-report.js';
@@ -42,6 +44,12 @@ async function main() {
     throw err;
   }
   const log = pino({ level: config.LOG_LEVEL });
+  try {
+    await checkContractFiles(config);
+  } catch (err) {
+    console.error(`Start-up failed: ${(err as Error).message}`);
+    process.exit(1);
+  }
   // Everything the server writes is its user's alone: new folders 0700 and files 0600 (issue 26). PGlite sets its own
   // files to 0666 whatever the umask, so the data dir's folders (0700) are what keeps them private between the walks.
   process.umask(0o077);
@@ -76,6 +84,9 @@ async function main() {
 
   const sessionSecret = await getOrCreateSecret(db, 'session', config.PAYLINK_SESSION_SECRET);
   const providers = await loadProviders({ config, db });
+  const cleaned = await cleanStoredContracts(db, providers.storage);
+  if (cleaned.length)
+    log.warn({ languages: cleaned }, 'uploaded contracts had active content: replaced by clean copies');
   const ctx: AppContext = {
     config,
     db,

@@ -568,8 +568,17 @@ export const contractStatusSchema = z.object({
     .nullable(),
 });
 export type ContractStatus = z.infer<typeof contractStatusSchema>;
-export const contractsResultSchema = z.object({ contracts: z.array(contractStatusSchema), maxMb: z.number() });
+export const contractsResultSchema = z.object({
+  contracts: z.array(contractStatusSchema),
+  maxMb: z.number(),
+  maxPages: z.number().describe('CONTRACT_MAX_PAGES'),
+});
 export type ContractsResult = z.infer<typeof contractsResultSchema>;
+/** What an upload had taken off before it was stored (issue 26; decision 0195): nothing that runs reaches a reader. */
+export const contractRemovedKindSchema = z.enum(['scripts', 'actions', 'attachments', 'media', 'forms']);
+export type ContractRemovedKind = z.infer<typeof contractRemovedKindSchema>;
+export const contractUploadResultSchema = contractsResultSchema.extend({ removed: z.array(contractRemovedKindSchema) });
+export type ContractUploadResult = z.infer<typeof contractUploadResultSchema>;
 export const contractPdfQuerySchema = z.object({ download: z.enum(['0', '1']).optional() });
 /** The upload is the PDF itself as the body (no JSON body schema); the file name rides in the query. */
 export const contractUploadQuerySchema = z.object({ fileName: z.string().max(400).optional() });

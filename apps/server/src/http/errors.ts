@@ -21,6 +21,8 @@ const HTTP_STATUS = {
   contract_encrypted: 400,
   contract_unreadable: 400,
   contract_no_pages: 400,
+  contract_too_many_pages: 400,
+  contract_active_content: 400,
   'auth/invalid-verification-code': 400,
   'auth/code-expired': 400,
   'auth/captcha-check-failed': 400,

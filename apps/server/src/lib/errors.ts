@@ -89,6 +89,8 @@ export const APP_ERROR_CODES = [
   'contract_encrypted',
   'contract_unreadable',
   'contract_no_pages',
+  'contract_too_many_pages',
+  'contract_active_content',
   'no_upload',
   // Sign-in: the codes the patient app has sentences for (packages/shared)
   ...AUTH_API_ERROR_CODES,

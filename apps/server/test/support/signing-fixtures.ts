@@ -4,6 +4,7 @@ import path from 'node:path';
 import { stepRoutesFor, type PaymentSourceId } from '@paylink/shared';
 import type { Queryable } from '../../src/db/client.js';
 import { newLinkId } from '../../src/lib/ids.js';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, PDFString, StandardFonts } from 'pdf-lib';
 import { ASSETS_DIR } from '../../src/modules/signing/documents.js';
 
 /** Test support: a link with a payment choice and its step list, as the step-list use case leaves them. */
@@ -68,4 +69,74 @@ export function multipartFile(name: string, type: string, bytes: Uint8Array): { 
     body: Buffer.concat([head, Buffer.from(bytes), tail]),
     contentType: `multipart/form-data; boundary=${boundary}`,
   };
+}
+
+/**
+ * A contract as the second penetration test uploaded it (issue 26): its text, a web link, and active content in each
+ * place a reader looks for it — an open action and a document-level script, a page action, a link that runs a script,
+ * a link that launches a program, a fillable field with a keystroke script, an attached file. Written without object
+ * streams, so every object is plain text in the file.
+ */
+export async function activeContentPdf(text: string): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([612, 792]);
+  page.drawText(text, { x: 72, y: 700, size: 18, font });
+  const ctx = doc.context;
+  const script = (js: string) => ctx.register(ctx.obj({ S: 'JavaScript', JS: PDFString.of(js) }));
+  doc.catalog.set(PDFName.of('OpenAction'), script("app.alert('open')"));
+  doc.catalog.set(PDFName.of('AA'), ctx.obj({ WC: script("app.alert('close')") }));
+  page.node.set(PDFName.of('AA'), ctx.obj({ O: script("app.alert('page')") }));
+  const docScripts = ctx.obj({ Names: [PDFString.of('init'), script("app.alert('doc')")] });
+  doc.catalog.set(PDFName.of('Names'), ctx.obj({ JavaScript: docScripts }));
+  // Embedded when the file is saved, beside the scripts in the catalogue's name tree.
+  await doc.attach(Buffer.from('MZ not really a program'), 'payload.exe', { mimeType: 'application/octet-stream' });
+  const field = doc.getForm().createTextField('patient.name');
+  field.addToPage(page, { x: 72, y: 600, width: 200, height: 24 });
+  field.setText('Filled in by the practice');
+  field.acroField.dict.set(PDFName.of('AA'), ctx.obj({ K: script("app.alert('key')") }));
+  const link = (action: { [key: string]: PDFString | string }, y: number) =>
+    ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [72, y, 300, y + 20], Border: [0, 0, 0], A: action }));
+  page.node.addAnnot(link({ S: 'URI', URI: PDFString.of('https://clinic.example/privacy') }, 500));
+  page.node.addAnnot(link({ S: 'JavaScript', JS: PDFString.of("app.alert('link')") }, 460));
+  page.node.addAnnot(link({ S: 'Launch', F: PDFString.of('cmd.exe') }, 420));
+  return Buffer.from(await doc.save({ useObjectStreams: false }));
+}
+
+/** What in a PDF can run or open on a reader's device, found by walking every object (object streams included). */
+export async function activeContentIn(bytes: Uint8Array): Promise<string[]> {
+  const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+  const found = new Set<string>();
+  const visit = (o: unknown): void => {
+    if (o instanceof PDFArray) return o.asArray().forEach(visit);
+    const d = o instanceof PDFDict ? o : o instanceof PDFStream ? o.dict : null;
+    if (!d) return;
+    const s = d.get(PDFName.of('S'));
+    if (s instanceof PDFName && ['JavaScript', 'Launch', 'SubmitForm', 'ImportData'].includes(s.decodeText())) {
+      found.add(s.decodeText());
+    }
+    for (const key of ['JS', 'AA', 'OpenAction', 'EmbeddedFiles', 'AcroForm', 'XFA']) {
+      if (d.has(PDFName.of(key))) found.add(key);
+    }
+    const type = d.get(PDFName.of('Type'));
+    if (type instanceof PDFName && ['Filespec', 'EmbeddedFile'].includes(type.decodeText()))
+      found.add(type.decodeText());
+    for (const [, v] of d.entries()) visit(v);
+  };
+  for (const [, o] of doc.context.enumerateIndirectObjects()) visit(o);
+  return [...found].sort();
+}
+
+/** The web addresses a PDF's link annotations open. */
+export async function linkTargets(bytes: Uint8Array): Promise<string[]> {
+  const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+  const out: string[] = [];
+  for (const page of doc.getPages()) {
+    for (const ref of page.node.Annots()?.asArray() ?? []) {
+      const a = doc.context.lookup(ref, PDFDict).lookupMaybe(PDFName.of('A'), PDFDict);
+      const uri = a?.get(PDFName.of('URI'));
+      if (uri instanceof PDFString) out.push(uri.decodeText());
+    }
+  }
+  return out;
 }

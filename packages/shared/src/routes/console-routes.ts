@@ -55,6 +55,7 @@ import {
   contractPdfQuerySchema,
   contractUploadQuerySchema,
   contractsResultSchema,
+  contractUploadResultSchema,
 } from '../console.js';
 import {
   linkMessagesResultSchema,
@@ -265,7 +266,7 @@ export const consoleRoutes = {
     ...e.uploadContract,
     params: contractLangParamsSchema,
     query: contractUploadQuerySchema,
-    response: contractsResultSchema,
+    response: contractUploadResultSchema,
   }),
   removeContract: defineRoute({
     ...e.removeContract,

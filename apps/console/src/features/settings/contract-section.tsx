@@ -41,16 +41,18 @@ export function ContractSection() {
         ) : contracts.error ? (
           <ErrorAlert error={contracts.error} onRetry={() => void contracts.refetch()} />
         ) : (
-          contracts.data.contracts.map((c) => <ContractLanguage key={c.lang} status={c} maxMb={contracts.data.maxMb} />)
+          contracts.data.contracts.map((c) => (
+            <ContractLanguage key={c.lang} status={c} maxMb={contracts.data.maxMb} maxPages={contracts.data.maxPages} />
+          ))
         )}
       </div>
     </section>
   );
 }
 
-function ContractLanguage(props: { status: ContractStatus; maxMb: number }) {
+function ContractLanguage(props: { status: ContractStatus; maxMb: number; maxPages: number }) {
   const { t, i18n } = useTranslation();
-  const { status, maxMb } = props;
+  const { status, maxMb, maxPages } = props;
   const lang = status.lang;
   const queryClient = useQueryClient();
   const errorMessage = useErrorMessage();
@@ -64,7 +66,7 @@ function ContractLanguage(props: { status: ContractStatus; maxMb: number }) {
   const [confirming, setConfirming] = useState(false);
   const locale = i18n.language === 'es' ? 'es-US' : 'en-US';
 
-  const message = (e: unknown) => errorMessage(e, { maxMb });
+  const message = (e: unknown) => errorMessage(e, { maxMb, maxPages });
   const settle = (d: ContractsResult, text: string) => {
     queryClient.setQueryData(KEY, d);
     setDone(text);
@@ -79,7 +81,15 @@ function ContractLanguage(props: { status: ContractStatus; maxMb: number }) {
         file: f,
         headers: { 'content-type': 'application/pdf' },
       }),
-    onSuccess: (d) => settle(d, t('contracts.uploaded')),
+    onSuccess: (d) => {
+      const list = new Intl.ListFormat(locale, { type: 'conjunction' }).format(
+        d.removed.map((k) => t(`contracts.removedKind.${k}`)),
+      );
+      settle(
+        d,
+        d.removed.length ? `${t('contracts.uploaded')} ${t('contracts.cleaned', { list })}` : t('contracts.uploaded'),
+      );
+    },
     onError: (e) => setProblem(message(e)),
   });
   const remove = useMutation({
@@ -171,7 +181,7 @@ function ContractLanguage(props: { status: ContractStatus; maxMb: number }) {
           </button>
         </div>
         <div id={hintId} className="form-text">
-          {t('contracts.fileHint', { maxMb })}
+          {t('contracts.fileHint', { maxMb, maxPages })}
         </div>
       </form>
       <div aria-live="polite">

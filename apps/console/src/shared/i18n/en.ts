@@ -357,9 +357,18 @@ export const en = {
     removeBodyEs:
       'New links will get the Spanish file configured on the server, else the English contract with a note, or the sample contract. Links already prepared keep theirs.',
     fileLabel: 'Upload a new {{language}} contract',
-    fileHint: 'A PDF file of at most {{maxMb}} MB.',
+    fileHint: 'A PDF file of at most {{maxMb}} MB and {{maxPages}} pages.',
     upload: 'Upload',
     uploaded: 'Contract uploaded. New links get it from now on.',
+    cleaned:
+      'Before saving it, Paylink took off what could run or open on a reader’s device: {{list}}. The pages look the same.',
+    removedKind: {
+      scripts: 'scripts',
+      actions: 'actions that open programs or send data',
+      attachments: 'attached files',
+      media: 'audio and video',
+      forms: 'fillable form fields (their contents stay visible)',
+    },
     removed: 'Upload removed.',
   },
   optOuts: {

@@ -50,12 +50,15 @@ export const errorCodesEn = {
   reversal_in_progress: 'A void of this charge is already on its way: check the transaction at the gateway.',
   idempotency_key_reused: 'This request was already sent with other details. Close the dialog and start again.',
   idempotency_key_in_use: 'The same request is still being processed. Wait a moment and try again.',
-  // Settings: the contract files ({{maxMb}} is given by the contract screen)
+  // Settings: the contract files ({{maxMb}} and {{maxPages}} are given by the contract screen)
   contract_empty: 'Choose a PDF file to upload.',
   contract_not_pdf: 'This file is not a PDF. Upload the contract as a PDF file.',
   contract_unreadable: 'This PDF could not be read. Export it again and upload the new file.',
   contract_encrypted: 'This PDF is password-protected. Upload a copy without a password.',
   contract_no_pages: 'This PDF has no pages.',
+  contract_too_many_pages: 'This PDF has more than {{maxPages}} pages. Upload the contract alone, without attachments.',
+  contract_active_content:
+    'This PDF holds content that could run on a reader’s device, and it could not be removed. Print it to a new PDF (Print → Save as PDF) and upload that file.',
   contract_too_large: 'This file is larger than {{maxMb}} MB.',
   payload_too_large: 'This is too large to send.',
   no_upload: 'There is no uploaded contract to remove.',
@@ -108,6 +111,9 @@ export const errorCodesEs: Dictionary<typeof errorCodesEn> = {
   contract_unreadable: 'No se pudo leer este PDF. Expórtelo de nuevo y suba el archivo nuevo.',
   contract_encrypted: 'Este PDF está protegido con contraseña. Suba una copia sin contraseña.',
   contract_no_pages: 'Este PDF no tiene páginas.',
+  contract_too_many_pages: 'Este PDF tiene más de {{maxPages}} páginas. Suba solo el contrato, sin anexos.',
+  contract_active_content:
+    'Este PDF contiene elementos que podrían ejecutarse en el dispositivo de quien lo lea, y no se pudieron quitar. Imprímalo a un PDF nuevo (Imprimir → Guardar como PDF) y suba ese archivo.',
   contract_too_large: 'Este archivo supera los {{maxMb}} MB.',
   payload_too_large: 'Es demasiado grande para enviarlo.',
   no_upload: 'No hay ningún contrato subido para quitar.',

@@ -363,9 +363,18 @@ export const es: Dictionary<typeof en> = {
     removeBodyEs:
       'Los enlaces nuevos recibirán el archivo en español configurado en el servidor; si no hay, el contrato en inglés con una nota, o el contrato de muestra. Los enlaces ya preparados conservan el suyo.',
     fileLabel: 'Subir un nuevo contrato en {{language}}',
-    fileHint: 'Un archivo PDF de {{maxMb}} MB como máximo.',
+    fileHint: 'Un archivo PDF de {{maxMb}} MB y {{maxPages}} páginas como máximo.',
     upload: 'Subir',
     uploaded: 'Contrato subido. Los enlaces nuevos lo reciben desde ahora.',
+    cleaned:
+      'Antes de guardarlo, Paylink quitó lo que podía ejecutarse o abrirse en el dispositivo de quien lo lea: {{list}}. Las páginas se ven igual.',
+    removedKind: {
+      scripts: 'scripts',
+      actions: 'acciones que abren programas o envían datos',
+      attachments: 'archivos adjuntos',
+      media: 'audio y video',
+      forms: 'campos de formulario rellenables (su contenido sigue visible)',
+    },
     removed: 'Archivo subido eliminado.',
   },
   optOuts: {

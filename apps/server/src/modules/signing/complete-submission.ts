@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { cleanName } from '@paylink/shared';
 import { AppError } from '../../lib/errors.js';
 import { writeAudit } from '../../lib/audit.js';
-import { buildSignedPdf } from './build-signed-pdf.js';
+import { signedPdfInWorker } from './document-worker-pool.js';
 import { MAX_SIGNATURE_PIXELS, checkImagePixels } from './image-limits.js';
 import { contractForSubmission } from './contracts.js';
 import { buildOriginalPdf, expectedSigner, loadDocumentData } from './documents.js';
@@ -102,7 +102,7 @@ export async function completeSubmission(
     const method = isId ? 'upload' : input.method!;
     let signed: Uint8Array;
     try {
-      signed = await buildSignedPdf({
+      signed = await signedPdfInWorker({
         original,
         originalSha256,
         lang: input.lang,

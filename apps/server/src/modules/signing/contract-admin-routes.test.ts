@@ -4,7 +4,14 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffToken } from '../../seed/seed-staff.js';
 import { createTestApp } from '../../../test/support/context.js';
-import { pdfText, seedLinkWithSteps } from '../../../test/support/signing-fixtures.js';
+import {
+  activeContentIn,
+  activeContentPdf,
+  linkTargets,
+  pdfText,
+  seedLinkWithSteps,
+} from '../../../test/support/signing-fixtures.js';
+import { cleanStoredContracts, setPracticeContract } from './contracts.js';
 import { prepareStepDocuments } from './prepare-step-documents.js';
 import { buildSignServer } from './sign-server.js';
 import { sha256Hex, submissionForStep } from './submission-queries.js';
@@ -150,33 +157,36 @@ describe('the contract per language in the console settings (issue 16, item 3)',
     expect(up.statusCode).toBe(200);
     const s1 = Object.fromEntries(up.json().contracts.map((c: { lang: string }) => [c.lang, c]));
     expect(s1.en).toMatchObject({ source: 'upload', upload: { fileName: 'Sol agreement.pdf', pageCount: 1 } });
-    expect(s1.en.upload.sizeBytes).toBe(en.length);
-    expect(s1.en.upload.sha256).toBe(sha256Hex(en));
+    // What is stored is the cleaned copy (issue 26): its hash and size are what readers get and sign.
+    const enSha: string = s1.en.upload.sha256;
+    expect(up.json().removed).toEqual([]);
     expect(s1.es).toMatchObject({ source: 'upload', fallback: true, upload: null });
     const mid = await newContractToken();
     const midEs = await readerSees(mid.token, 'es');
-    expect(midEs).toMatchObject({ sha256: sha256Hex(en), pageSha256: sha256Hex(en), note: true });
+    expect(midEs).toMatchObject({ sha256: enSha, pageSha256: enSha, note: true });
 
     // And a Spanish upload: Spanish readers get it, English readers the English one.
     const es = await contractPdf('Contrato de Clinica Sol ES', 2);
-    expect((await upload('es', es)).statusCode).toBe(200);
+    const upEs = await upload('es', es);
+    expect(upEs.statusCode).toBe(200);
+    const esSha: string = upEs.json().contracts.find((c: { lang: string }) => c.lang === 'es').upload.sha256;
     const late = await newContractToken();
     const lateEs = await readerSees(late.token, 'es');
-    expect(lateEs).toMatchObject({ sha256: sha256Hex(es), pageSha256: sha256Hex(es), note: false });
+    expect(lateEs).toMatchObject({ sha256: esSha, pageSha256: esSha, note: false });
     expect(lateEs.text).toContain('Contrato de Clinica Sol ES');
     const lateEn = await readerSees(late.token, 'en');
     expect(lateEn.text).toContain('Clinica Sol Patient Agreement EN');
-    expect(lateEn.sha256).toBe(sha256Hex(en));
+    expect(lateEn.sha256).toBe(enSha);
 
     // The admin opens the Spanish contract in effect.
     const pdf = await t.app.inject({ url: '/api/admin/settings/contracts/es/pdf?download=1', headers: auth.admin });
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.headers['content-disposition']).toMatch(/^attachment/);
-    expect(sha256Hex(pdf.rawPayload)).toBe(sha256Hex(es));
+    expect(sha256Hex(pdf.rawPayload)).toBe(esSha);
 
     // Links prepared earlier keep the contract they were given (open or signed later).
     expect((await readerSees(early.token, 'es')).sha256).toBe(earlyEs.sha256);
-    expect((await readerSees(mid.token, 'es')).sha256).toBe(sha256Hex(en));
+    expect((await readerSees(mid.token, 'es')).sha256).toBe(enSha);
     const signed = await sign.inject({
       method: 'POST',
       url: `/s/${early.token}/complete?lng=es`,
@@ -197,9 +207,9 @@ describe('the contract per language in the console settings (issue 16, item 3)',
     expect(del.statusCode).toBe(200);
     expect((await statuses()).es).toMatchObject({ source: 'upload', fallback: true, upload: null });
     const after = await newContractToken();
-    expect(await readerSees(after.token, 'es')).toMatchObject({ sha256: sha256Hex(en), note: true });
+    expect(await readerSees(after.token, 'es')).toMatchObject({ sha256: enSha, note: true });
     // The Spanish link prepared while the Spanish upload was in effect keeps it.
-    expect((await readerSees(late.token, 'es')).sha256).toBe(sha256Hex(es));
+    expect((await readerSees(late.token, 'es')).sha256).toBe(esSha);
     expect(
       (await t.app.inject({ method: 'DELETE', url: '/api/admin/settings/contracts/en', headers: auth.admin }))
         .statusCode,
@@ -223,7 +233,109 @@ describe('the contract per language in the console settings (issue 16, item 3)',
       'practice.contract_removed es',
       'practice.contract_removed en',
     ]);
-    expect(audit.rows[1]!.details.sha256).toBe(sha256Hex(es));
+    expect(audit.rows[1]!.details.sha256).toBe(esSha);
     expect(audit.rows[0]!.actor_id).toBeTruthy();
+  });
+});
+
+describe('an uploaded contract carries nothing that runs (issue 26, Low)', () => {
+  it('takes off scripts, launch actions, attachments and form fields; keeps the text and the web link', async () => {
+    const trapped = await activeContentPdf('Clinica Luna contract with scripts');
+    // The finding: all of it was stored and served as it was.
+    expect(await activeContentIn(trapped)).toEqual(
+      expect.arrayContaining(['AA', 'AcroForm', 'EmbeddedFile', 'EmbeddedFiles', 'JS', 'JavaScript', 'Launch']),
+    );
+    const r = await upload('en', trapped, auth.admin, 'luna.pdf');
+    expect(r.statusCode).toBe(200);
+    expect(r.json().removed).toEqual(['actions', 'attachments', 'forms', 'scripts']);
+
+    const served = await t.app.inject({ url: '/api/admin/settings/contracts/en/pdf', headers: auth.admin });
+    expect(served.statusCode).toBe(200);
+    expect(await activeContentIn(served.rawPayload)).toEqual([]);
+    expect(served.rawPayload.toString('latin1')).not.toMatch(/app\.alert|cmd\.exe|payload\.exe|MZ not really/);
+    expect((await pdfText(served.rawPayload)).join(' ')).toContain('Clinica Luna contract with scripts');
+    expect(await linkTargets(served.rawPayload)).toEqual(['https://clinic.example/privacy']);
+
+    // What a patient reads and signs is the cleaned copy, and so is the signed record staff open later.
+    const link = await newContractToken();
+    const sees = await readerSees(link.token, 'en');
+    expect(sees.sha256).toBe(sha256Hex(served.rawPayload));
+    const signed = await sign.inject({
+      method: 'POST',
+      url: `/s/${link.token}/complete?lng=en`,
+      payload: {
+        lang: 'en',
+        signerName: 'Ana Ruiz',
+        method: 'type',
+        typedSignature: 'Ana Ruiz',
+        documentSha256: sees.pageSha256,
+      },
+    });
+    expect(signed.statusCode).toBe(200);
+    const sub = await submissionForStep(t.ctx.db, link.stepId);
+    const record = await t.ctx.providers.storage.get(sub!.signed_storage_key!);
+    expect(await activeContentIn(record!)).toEqual([]);
+    expect((await pdfText(record!)).join(' ')).toContain('Ana Ruiz');
+
+    const audit = await t.ctx.db.query<{ details: { removed: string[] } }>(
+      `select details from audit_event where action = 'practice.contract_uploaded' order by id desc limit 1`,
+    );
+    expect(audit.rows[0]!.details.removed).toEqual(['actions', 'attachments', 'forms', 'scripts']);
+    await t.app.inject({ method: 'DELETE', url: '/api/admin/settings/contracts/en', headers: auth.admin });
+  });
+
+  it('an upload stored by an older version with scripts is replaced by its clean copy at start', async () => {
+    // As an older version stored it: the upload as it came.
+    const trapped = await activeContentPdf('Contract uploaded last year');
+    const admin = await t.ctx.db.query<{ id: string }>(
+      `select id from staff_user where email = 'admin@contracts.test'`,
+    );
+    const actor = { actorType: 'staff' as const, actorId: admin.rows[0]!.id, requestId: null, ip: null };
+    await t.ctx.db.transaction((tx) =>
+      setPracticeContract(tx, t.ctx.providers.storage, {
+        lang: 'es',
+        bytes: new Uint8Array(trapped),
+        fileName: 'old.pdf',
+        pageCount: 1,
+        removed: [],
+        userId: admin.rows[0]!.id,
+        actor,
+      }),
+    );
+    const before = await t.app.inject({ url: '/api/admin/settings/contracts/es/pdf', headers: auth.admin });
+    expect(await activeContentIn(before.rawPayload)).toContain('JavaScript');
+
+    expect(await cleanStoredContracts(t.ctx.db, t.ctx.providers.storage)).toEqual(['es']);
+    const after = await t.app.inject({ url: '/api/admin/settings/contracts/es/pdf', headers: auth.admin });
+    expect(await activeContentIn(after.rawPayload)).toEqual([]);
+    expect((await pdfText(after.rawPayload)).join(' ')).toContain('Contract uploaded last year');
+    expect((await statuses()).es!.upload).toMatchObject({ fileName: 'old.pdf' });
+    const audit = await t.ctx.db.query<{ actor_type: string; details: { removed: string[] } }>(
+      `select actor_type, details from audit_event where action = 'practice.contract_cleaned'`,
+    );
+    expect(audit.rows).toEqual([
+      {
+        actor_type: 'system',
+        details: expect.objectContaining({ removed: ['actions', 'attachments', 'forms', 'scripts'] }),
+      },
+    ]);
+    // Once clean, a second start changes nothing.
+    expect(await cleanStoredContracts(t.ctx.db, t.ctx.providers.storage)).toEqual([]);
+    await t.app.inject({ method: 'DELETE', url: '/api/admin/settings/contracts/es', headers: auth.admin });
+  });
+
+  it('refuses a contract of more pages than CONTRACT_MAX_PAGES with a message, and keeps what was in effect', async () => {
+    const before = await statuses();
+    const long = await contractPdf('A very long contract', 101);
+    const r = await upload('es', long);
+    expect(r.statusCode).toBe(400);
+    expect(r.json()).toMatchObject({ error: 'contract_too_many_pages' });
+    expect(r.json().message).toMatch(/more than 100 pages/);
+    expect(await statuses()).toEqual(before);
+    // The limit is the practice's to set, and the console shows it.
+    const listed = await t.app.inject({ url: '/api/admin/settings/contracts', headers: auth.admin });
+    expect(listed.json().maxPages).toBe(100);
+    expect((await upload('es', await contractPdf('Exactly at the limit', 100))).statusCode).toBe(200);
+    await t.app.inject({ method: 'DELETE', url: '/api/admin/settings/contracts/es', headers: auth.admin });
   });
 });

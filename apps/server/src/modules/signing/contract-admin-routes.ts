@@ -7,8 +7,8 @@ import { ROLES, requireStaff } from '../admin/require-staff.js';
 import { errorResponses } from '../../http/route-support.js';
 import { route } from '../../http/route.js';
 import {
-  checkContractPdf,
   cleanFileName,
+  cleanUploadedContract,
   contractInEffect,
   ContractRefused,
   contractStatuses,
@@ -24,6 +24,7 @@ import {
 export async function contractAdminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const maxMb = ctx.config.UPLOAD_MAX_MB;
   const maxBytes = maxMb * 1024 * 1024;
+  const maxPages = ctx.config.CONTRACT_MAX_PAGES;
   await app.register(async (scope) => {
     // The upload is the PDF itself as the body (no multipart): the console sends the chosen File as is.
     scope.addContentTypeParser(
@@ -34,7 +35,7 @@ export async function contractAdminRoutes(app: FastifyInstance, ctx: AppContext)
     const admin = requireStaff(ctx, { roles: ROLES.admin });
     const tags = ['console'];
     const security: { [k: string]: string[] }[] = [{ bearer: [] }, { staffCookie: [] }];
-    const statuses = async () => ({ contracts: await contractStatuses(ctx.db, ctx.config), maxMb });
+    const statuses = async () => ({ contracts: await contractStatuses(ctx.db, ctx.config), maxMb, maxPages });
 
     route(
       scope,
@@ -86,8 +87,10 @@ export async function contractAdminRoutes(app: FastifyInstance, ctx: AppContext)
           tags,
           summary: 'Upload the practice’s contract for one language (admins only; the PDF as the body; audited)',
           description:
-            `Content-Type application/pdf; at most ${maxMb} MB (UPLOAD_MAX_MB); a readable PDF with at least one ` +
-            'page. New links get it; links already prepared keep the contract they were given.',
+            `Content-Type application/pdf; at most ${maxMb} MB (UPLOAD_MAX_MB) and ${maxPages} pages ` +
+            '(CONTRACT_MAX_PAGES); a readable PDF with at least one page. What could run or open on a reader’s ' +
+            'device (scripts, actions, attachments, media, form fields) is taken off before it is stored; `removed` ' +
+            'lists it. New links get it; links already prepared keep the contract they were given.',
           security,
           response: errorResponses(400, 401, 403, 413, 415),
         },
@@ -97,19 +100,19 @@ export async function contractAdminRoutes(app: FastifyInstance, ctx: AppContext)
         if (!Buffer.isBuffer(request.body)) {
           throw new ContractRefused('not_pdf', 'Send the contract as the body, Content-Type application/pdf.');
         }
-        const bytes = new Uint8Array(request.body);
-        const { pageCount } = await checkContractPdf(bytes, maxMb);
+        const clean = await cleanUploadedContract(new Uint8Array(request.body), { maxMb, maxPages });
         await ctx.db.transaction((tx) =>
           setPracticeContract(tx, ctx.providers.storage, {
             lang,
-            bytes,
+            bytes: clean.bytes,
             fileName: cleanFileName(request.query.fileName, lang),
-            pageCount,
+            pageCount: clean.pageCount,
+            removed: clean.removed,
             userId: request.staff!.userId,
             actor: auditContext(request),
           }),
         );
-        return statuses();
+        return { ...(await statuses()), removed: clean.removed };
       },
     );
 

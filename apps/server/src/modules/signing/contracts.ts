@@ -1,11 +1,12 @@
 import fs from 'node:fs/promises';
-import { PDFDocument } from 'pdf-lib';
 import type { Config } from '../../config.js';
-import type { Queryable } from '../../db/client.js';
+import type { Db, Queryable } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
-import { writeAudit, type Actor } from '../../lib/audit.js';
+import { SYSTEM_ACTOR, writeAudit, type Actor } from '../../lib/audit.js';
 import type { DocumentStorage } from '../../providers/storage/types.js';
 import { SAMPLE_CONTRACT, SAMPLE_CONTRACT_ES } from './documents.js';
+import { cleanContractPdf, type CleanProblem, type RemovedKind } from './clean-contract-pdf.js';
+import { cleanContractInWorker } from './document-worker-pool.js';
 import { ownBytes } from './pdf-writer.js';
 import type { Lang } from './sign-texts.js';
 import { sha256Hex, type SubmissionRow } from './submission-queries.js';
@@ -142,7 +143,8 @@ export async function contractForSubmission(
 
 // ---- The console's uploads ----
 
-export type ContractProblem = 'not_pdf' | 'too_large' | 'unreadable' | 'no_pages' | 'encrypted' | 'empty';
+export type ContractProblem =
+  'not_pdf' | 'too_large' | 'unreadable' | 'no_pages' | 'encrypted' | 'empty' | 'too_many_pages' | 'active_content';
 
 export class ContractRefused extends AppError {
   constructor(
@@ -154,31 +156,34 @@ export class ContractRefused extends AppError {
   }
 }
 
-/** The checks an uploaded contract passes before anything is stored: a real, readable PDF with pages, within the limit. */
-export async function checkContractPdf(bytes: Uint8Array, maxMb: number): Promise<{ pageCount: number }> {
+const REFUSALS: Record<CleanProblem, (limits: { maxPages: number }) => string> = {
+  unreadable: () => 'The PDF could not be read. Export it again and upload the new file.',
+  encrypted: () => 'The PDF is password-protected. Upload a copy without a password.',
+  no_pages: () => 'The PDF has no pages.',
+  too_many_pages: ({ maxPages }) => `The PDF has more than ${maxPages} pages (CONTRACT_MAX_PAGES).`,
+  active_content: () =>
+    'The PDF holds content that could run on a reader’s device and it could not be removed. Print it to a new PDF ' +
+    '(Print → Save as PDF) and upload that file.',
+};
+
+/**
+ * An uploaded contract, made safe before anything is stored: a real PDF within the size and page limits, rebuilt
+ * without active content in a worker thread (clean-contract-pdf.ts). `removed` says what was taken off.
+ */
+export async function cleanUploadedContract(
+  bytes: Uint8Array,
+  limits: { maxMb: number; maxPages: number },
+): Promise<{ bytes: Uint8Array; pageCount: number; removed: RemovedKind[] }> {
   if (bytes.length === 0) throw new ContractRefused('empty', 'Choose a PDF file to upload.');
-  if (bytes.length > maxMb * 1024 * 1024) {
-    throw new ContractRefused('too_large', `The file is larger than ${maxMb} MB.`);
+  if (bytes.length > limits.maxMb * 1024 * 1024) {
+    throw new ContractRefused('too_large', `The file is larger than ${limits.maxMb} MB.`);
   }
   if (Buffer.from(bytes.subarray(0, 5)).toString('latin1') !== '%PDF-') {
     throw new ContractRefused('not_pdf', 'The file is not a PDF. Upload the contract as a PDF file.');
   }
-  const encrypted = () =>
-    new ContractRefused('encrypted', 'The PDF is password-protected. Upload a copy without a password.');
-  let pageCount: number;
-  try {
-    // pdf-lib is lenient: a damaged file may load and fail later, so reading the page tree is part of the check.
-    const doc = await PDFDocument.load(ownBytes(bytes), { updateMetadata: false });
-    if (doc.isEncrypted) throw encrypted();
-    pageCount = doc.getPageCount();
-    if (pageCount > 0) doc.getPage(0).getSize();
-  } catch (err) {
-    if (err instanceof ContractRefused) throw err;
-    if (/encrypt/i.test((err as Error).message)) throw encrypted();
-    throw new ContractRefused('unreadable', 'The PDF could not be read. Export it again and upload the new file.');
-  }
-  if (pageCount < 1) throw new ContractRefused('no_pages', 'The PDF has no pages.');
-  return { pageCount };
+  const r = await cleanContractInWorker(bytes, limits.maxPages);
+  if (!r.ok) throw new ContractRefused(r.problem, REFUSALS[r.problem](limits));
+  return { bytes: r.bytes, pageCount: r.pageCount, removed: r.removed };
 }
 
 /** File names are shown back to staff: printable, short, no path. */
@@ -192,7 +197,17 @@ export function cleanFileName(name: string | undefined, lang: Lang): string {
 export async function setPracticeContract(
   q: Queryable,
   storage: DocumentStorage,
-  o: { lang: Lang; bytes: Uint8Array; fileName: string; pageCount: number; userId: string; actor: Actor },
+  o: {
+    lang: Lang;
+    bytes: Uint8Array;
+    fileName: string;
+    pageCount: number;
+    removed: RemovedKind[];
+    userId: string | null;
+    actor: Actor;
+    /** The start-up cleaning of an older upload is recorded as such. */
+    action?: 'practice.contract_uploaded' | 'practice.contract_cleaned';
+  },
 ): Promise<void> {
   const sha256 = sha256Hex(o.bytes);
   const key = contractKey(sha256);
@@ -209,13 +224,14 @@ export async function setPracticeContract(
   );
   await writeAudit(q, {
     ...o.actor,
-    action: 'practice.contract_uploaded',
+    action: o.action ?? 'practice.contract_uploaded',
     details: {
       lang: o.lang,
       fileName: o.fileName,
       sizeBytes: o.bytes.length,
       pageCount: o.pageCount,
       sha256,
+      removed: o.removed,
       replaced: before ? { fileName: before.file_name, sha256: before.sha256 } : null,
     },
   });
@@ -276,4 +292,34 @@ export async function contractStatuses(q: Queryable, config: EnvPaths): Promise<
         : null,
     };
   });
+}
+
+/**
+ * Uploads stored before contracts were cleaned (issue 26) are cleaned at start: a contract with active content is
+ * replaced by its clean copy for new links (audited as the system's); links already prepared keep the one they were
+ * given, as with any new upload. Returns the languages replaced.
+ */
+export async function cleanStoredContracts(db: Db, storage: DocumentStorage): Promise<Lang[]> {
+  const replaced: Lang[] = [];
+  for (const row of Object.values(await listPracticeContracts(db))) {
+    const bytes = await storage.get(row.storage_key);
+    if (!bytes) continue;
+    // Not refused for its length here: it was accepted before the limit, and refusing now would leave no contract.
+    const r = await cleanContractPdf(ownBytes(bytes), { maxPages: Number.MAX_SAFE_INTEGER });
+    if (!r.ok || r.removed.length === 0) continue;
+    await db.transaction((tx) =>
+      setPracticeContract(tx, storage, {
+        lang: row.lang,
+        bytes: r.bytes,
+        fileName: row.file_name,
+        pageCount: r.pageCount,
+        removed: r.removed,
+        userId: row.uploaded_by,
+        actor: SYSTEM_ACTOR,
+        action: 'practice.contract_cleaned',
+      }),
+    );
+    replaced.push(row.lang);
+  }
+  return replaced;
 }

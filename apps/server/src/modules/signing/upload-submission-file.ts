@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { normaliseInWorker } from './normalise-upload-pool.js';
+import { normaliseInWorker } from './document-worker-pool.js';
 import { UploadRefused } from './normalise-upload.js';
 import type { AppContext } from '../../context.js';
 import { writeAudit } from '../../lib/audit.js';

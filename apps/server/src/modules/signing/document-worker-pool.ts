@@ -1,11 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { buildSignedPdf, type SignedPdfInput } from './build-signed-pdf.js';
+import type { CleanResult } from './clean-contract-pdf.js';
 import { UploadRefused } from './normalise-upload.js';
-import type normaliseTask from './normalise-upload-worker.js';
+import type normaliseTask from './document-worker.js';
 
 /**
- * Image and PDF decoding off the event loop (issue 11, finding 2): one small pool of worker threads (piscina) shared
- * by the process. The file header was already checked for its pixel count in the worker before any decode.
+ * Image and PDF work off the event loop (issue 11, finding 2; issue 26): one small pool of worker threads (piscina)
+ * shared by the process, for ID uploads, contract uploads and signed copies. The file header was already checked for
+ * its pixel count in the worker before any decode.
  */
 let pool: Piscina | undefined;
 
@@ -30,7 +33,7 @@ function workerPool(): Piscina {
   // Compiled (scripts/build-server.ts) the worker is JavaScript and takes the process's resolution conditions; from
   // the sources it is TypeScript and needs tsx's loader.
   const compiled = import.meta.url.endsWith('.js');
-  const filename = fileURLToPath(new URL(`./normalise-upload-worker.${compiled ? 'js' : 'ts'}`, import.meta.url));
+  const filename = fileURLToPath(new URL(`./document-worker.${compiled ? 'js' : 'ts'}`, import.meta.url));
   pool = new Piscina({
     filename,
     execArgv: compiled ? workerExecArgv(process.execArgv) : ['--import', 'tsx'],
@@ -43,14 +46,34 @@ function workerPool(): Piscina {
   return pool;
 }
 
+const queueFull = (err: unknown) => (err as Error).message?.includes('queue is at limit');
+
 export async function normaliseInWorker(bytes: Uint8Array) {
   let r: Awaited<ReturnType<typeof normaliseTask>>;
   try {
     r = (await workerPool().run(bytes)) as Awaited<ReturnType<typeof normaliseTask>>;
   } catch (err) {
-    if ((err as Error).message?.includes('queue is at limit')) throw new UploadRefused('busy');
+    if (queueFull(err)) throw new UploadRefused('busy');
     throw err;
   }
   if (!r.ok) throw new UploadRefused(r.problem);
   return { originalMime: r.originalMime, mime: r.mime, bytes: r.bytes };
+}
+
+/** A practice's contract upload, cleaned of active content (clean-contract-pdf.ts). */
+export async function cleanContractInWorker(bytes: Uint8Array, maxPages: number): Promise<CleanResult> {
+  return (await workerPool().run({ bytes, maxPages }, { name: 'cleanContract' })) as CleanResult;
+}
+
+/**
+ * The signed copy of a document. With the queue full it is built here instead: a signature is never refused for load,
+ * and the contract's page cap (CONTRACT_MAX_PAGES) bounds the pause.
+ */
+export async function signedPdfInWorker(input: SignedPdfInput): Promise<Uint8Array> {
+  try {
+    return (await workerPool().run(input, { name: 'signedPdf' })) as Uint8Array;
+  } catch (err) {
+    if (queueFull(err)) return buildSignedPdf(input);
+    throw err;
+  }
 }
