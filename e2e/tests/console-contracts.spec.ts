@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
 import type { Page } from 'playwright-core';
 import { expectAccessible } from '../support/a11y.js';
 import {
@@ -23,6 +24,15 @@ import { eventually } from '../support/wait.js';
 const CONTRACT = fs.readFileSync(
   path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../apps/server/assets/sample-contract.pdf'),
 );
+
+/** One page and an open action that runs a script. */
+async function scriptedPdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  doc.addPage().drawText('Contract with a script');
+  const action = doc.context.obj({ S: 'JavaScript', JS: PDFString.of("app.alert('hello')") });
+  doc.catalog.set(PDFName.of('OpenAction'), doc.context.register(action));
+  return Buffer.from(await doc.save());
+}
 
 async function allLoaded(page: Page) {
   await eventually(
@@ -55,18 +65,30 @@ test('console: an admin uploads the Spanish contract; a Spanish reader signs tha
 
     const input = spanish.getByLabel('Upload a new Spanish contract');
     await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a contract') });
-    await spanish.getByRole('button', { name: 'Upload (Spanish)' }).click();
+    await spanish.getByRole('button', { name: 'Upload (Spanish)', exact: true }).click();
     await spanish.getByRole('alert').getByText('This file is not a PDF.', { exact: false }).waitFor();
 
+    // A contract exported with a script that runs on opening (issue 26): kept, without the script, and the admin is told.
+    await input.setInputFiles({ name: 'with-script.pdf', mimeType: 'application/pdf', buffer: await scriptedPdf() });
+    await spanish.getByRole('button', { name: 'Upload (Spanish)', exact: true }).click();
+    await spanish
+      .getByRole('status')
+      .getByText('Paylink took off what could run or open on a reader’s device: scripts. The pages look the same.', {
+        exact: false,
+      })
+      .waitFor();
+
     await input.setInputFiles({ name: 'contrato-clinica.pdf', mimeType: 'application/pdf', buffer: CONTRACT });
-    await spanish.getByRole('button', { name: 'Upload (Spanish)' }).click();
+    await spanish.getByRole('button', { name: 'Upload (Spanish)', exact: true }).click();
     await spanish.getByRole('status').getByText('Contract uploaded.', { exact: false }).waitFor();
     await spanish.getByText(/contrato-clinica\.pdf \(\d+(\.\d)? KB, \d+ pages\), uploaded .* by Test admin/).waitFor();
     assert.equal(await spanish.getByRole('button', { name: /^Remove upload/ }).count(), 1);
     const view = await spanish.getByRole('link', { name: /^View/ }).getAttribute('href');
     const pdf = await page.request.get(view!);
     assert.equal(pdf.headers()['content-type'], 'application/pdf');
-    assert.equal((await pdf.body()).length, CONTRACT.length);
+    // What is stored is the cleaned copy of the file: a PDF of the same pages.
+    const stored = await PDFDocument.load(await pdf.body());
+    assert.equal(stored.getPageCount(), (await PDFDocument.load(CONTRACT)).getPageCount());
     await expectAccessible(page, 'console settings, Spanish contract uploaded');
     await close();
   }
