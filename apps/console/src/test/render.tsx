@@ -12,7 +12,8 @@ export async function renderScreen(ui: ReactElement, opts: { lng?: Language } = 
   if (i18n.isInitialized) await i18n.changeLanguage(lng);
   else await initI18n(lng);
   const queryClient = createQueryClient();
-  const user = userEvent.setup();
+  // No pause between keystrokes: the tests wait for what the user sees, not for time.
+  const user = userEvent.setup({ delay: null });
   const view = render(
     <QueryClientProvider client={queryClient}>
       <MemoryRouter>{ui}</MemoryRouter>
