@@ -54,7 +54,7 @@ let current: { routes: Map<string, Answer>; requests: SentRequest[]; unhandled: 
  * Call once at the top of a test file. Each test starts with a signed-in admin (GET /api/admin/session) and nothing
  * else; a request to a route the test did not answer fails the test.
  */
-export function useApiStub(): ApiStub {
+export function setupApiStub(): ApiStub {
   beforeEach(() => {
     const state = { routes: new Map<string, Answer>(), requests: [] as SentRequest[], unhandled: [] as string[] };
     state.routes.set('GET /api/admin/session', json(staffSession('admin')));
@@ -88,7 +88,7 @@ export function useApiStub(): ApiStub {
     expect(unhandled, 'requests no test answered').toEqual([]);
   });
   const state = () => {
-    if (!current) throw new Error('useApiStub: only inside a test');
+    if (!current) throw new Error('setupApiStub: only inside a test');
     return current;
   };
   return {

@@ -1,10 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { held, json, refusal, useApiStub } from '../../test/api-stub';
+import { held, json, refusal, setupApiStub } from '../../test/api-stub';
 import { renderScreen } from '../../test/render';
 import { NewLinkPage } from './new-link-page';
 
-const api = useApiStub();
+const api = setupApiStub();
 const CREATE = 'POST /api/admin/links';
 const LINK = 'AbCdEfGhIjKlMnOpQrStUv12';
 const created = { id: LINK, url: `https://pay.example/l/${LINK}`, expiresAt: '2026-02-01T00:00:00Z' };

@@ -1,11 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { RefundResult } from '../../shared/api/contract';
-import { held, json, refusal, useApiStub } from '../../test/api-stub';
+import { held, json, refusal, setupApiStub } from '../../test/api-stub';
 import { renderScreen } from '../../test/render';
 import { RefundDialog, type RefundTarget } from './refund-dialog';
 
-const api = useApiStub();
+const api = setupApiStub();
 const LINK = 'AbCdEfGhIjKlMnOpQrStUv12';
 const ROUTE = `POST /api/admin/links/${LINK}/refund`;
 const target: RefundTarget = { linkId: LINK, amount: 200, refunded: 50, cardBrand: 'Visa', cardLast4: '4242' };

@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { WebhookEndpoint } from '../../shared/api/contract';
-import { held, json, refusal, staffSession, useApiStub } from '../../test/api-stub';
+import { held, json, refusal, staffSession, setupApiStub } from '../../test/api-stub';
 import { renderScreen } from '../../test/render';
 import { WebhooksPage } from './webhooks-page';
 
-const api = useApiStub();
+const api = setupApiStub();
 const LIST = 'GET /api/admin/webhooks';
 const CREATE = 'POST /api/admin/webhooks';
 const endpoint: WebhookEndpoint = {

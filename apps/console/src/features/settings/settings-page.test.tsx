@@ -2,11 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AnswerOf } from '../../shared/api/client';
 import type { consoleEndpoints, ContractsResult } from '../../shared/api/contract';
-import { held, json, refusal, useApiStub } from '../../test/api-stub';
+import { held, json, refusal, setupApiStub } from '../../test/api-stub';
 import { renderScreen } from '../../test/render';
 import { SettingsPage } from './settings-page';
 
-const api = useApiStub();
+const api = setupApiStub();
 const SETTINGS = 'GET /api/admin/settings';
 const SAVE = 'PUT /api/admin/settings';
 const PLAN = 'GET /api/admin/messaging/reminder-plan';
