@@ -36,6 +36,8 @@ export default defineConfig({
           root: './apps/console',
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          // The screens' tests type into whole forms (a few seconds each on two busy cores): 5 s is too close.
+          testTimeout: 20_000,
           setupFiles: ['./vitest.setup.ts'],
         },
       },

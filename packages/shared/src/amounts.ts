@@ -58,6 +58,14 @@ export function parseDollarsToCents(text: string): number | null {
   return whole * 100 + frac;
 }
 
+/**
+ * An amount as staff type it in a dollar field ("120", "120.5", "$120.50"): parseDollarsToCents after an optional
+ * leading "$". The console's refund amount uses it; what the server and the gateway read stays parseDollarsToCents.
+ */
+export function parseTypedDollarsToCents(text: string): number | null {
+  return parseDollarsToCents(text.trim().replace(/^\$/, ''));
+}
+
 /** "500.00" — the form card gateways take (Converge ssl_amount). */
 export function centsToDecimalString(cents: number): string {
   const sign = cents < 0 ? '-' : '';

@@ -1,22 +1,10 @@
 import { useEffect, useState } from 'react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
-import { ApiError, onUnauthorized } from '../shared/api/client';
+import { onUnauthorized } from '../shared/api/client';
+import { createQueryClient } from '../shared/api/query-client';
 import { SESSION_QUERY_KEY } from '../shared/session/session-api';
 import { createConsoleRouter } from './router';
-
-function createQueryClient() {
-  return new QueryClient({
-    defaultOptions: {
-      queries: {
-        staleTime: 5_000,
-        // A 4xx will not get better by asking again; a network blip might.
-        retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
-        refetchOnWindowFocus: true,
-      },
-    },
-  });
-}
 
 export function App() {
   const [queryClient] = useState(createQueryClient);

@@ -5,6 +5,7 @@ import { ErrorAlert, Loading } from '../../shared/components/query-state';
 import { formatDateTime, formatMoney } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
 import { evidenceUrl, useLinkRefunds } from './money-api';
+import { remainingCents } from './refund-amount';
 import { RefundDialog } from './refund-dialog';
 import { RefundStateBadge } from './refund-state-badge';
 
@@ -27,7 +28,7 @@ function MoneyCard(props: { link: ConsoleLinkDetail }) {
   const [open, setOpen] = useState(false);
   const [done, setDone] = useState<RefundResult | null>(null);
   const refunded = p?.refunded ?? 0;
-  const remaining = p ? Math.round((p.amount - refunded) * 100) / 100 : 0;
+  const remaining = p ? remainingCents({ amount: p.amount, refunded }) : 0;
 
   return (
     <section className="card mb-3" aria-labelledby={id} data-testid="money-card">

@@ -45,11 +45,3 @@ export const evidenceUrl = (linkId: string, lang: string) =>
 
 export const exportUrl = (name: 'payments' | 'refunds' | 'links', from: string, to: string) =>
   buildUrl(`/api/admin/exports/${name}.csv`, { from, to });
-
-/** "120", "120.5", "120.50" → dollars; anything else → null. */
-export function parseDollars(text: string): number | null {
-  const v = text.trim().replace(/^\$/, '');
-  if (!/^\d{1,7}(\.\d{1,2})?$/.test(v)) return null;
-  const n = Number(v);
-  return n > 0 ? n : null;
-}

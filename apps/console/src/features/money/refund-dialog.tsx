@@ -1,11 +1,16 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { ApiError } from '../../shared/api/client';
-import type { RefundResult } from '../../shared/api/contract';
+import { centsToDecimalString, refundBodySchema, type RefundResult } from '../../shared/api/contract';
+import { Field } from '../../shared/forms/field';
 import { formatMoney } from '../../shared/lib/format';
-import { newIdempotencyKey, parseDollars, refundLink } from './money-api';
+import { newIdempotencyKey, refundLink } from './money-api';
+import { checkRefundAmount, remainingCents, toRefundBody } from './refund-amount';
 import { useErrorMessage } from '../../shared/components/query-state';
 
 export interface RefundTarget {
@@ -17,6 +22,22 @@ export interface RefundTarget {
   cardLast4: string | null;
 }
 
+interface RefundForm {
+  amount: string;
+  reason: string;
+}
+const EMPTY: RefundForm = { amount: '', reason: '' };
+
+/** The amount by the console's money rules (refund-amount.ts; the message is the problem's name), the reason by the server's schema. */
+const refundFormSchema = (remaining: number) =>
+  z.object({
+    amount: z.string().superRefine((text, ctx) => {
+      const { problem } = checkRefundAmount(text, remaining);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+    reason: refundBodySchema.shape.reason,
+  });
+
 /**
  * Refund or void a link's payment: amount (empty = everything left) and a required reason, then a confirmation step.
  * The Idempotency-Key is made when the dialog opens, so a retry after an error or a double click is the same refund.
@@ -27,19 +48,15 @@ export function RefundDialog(props: { show: boolean; target: RefundTarget; onClo
   const errorMessage = useErrorMessage();
   const id = useId();
   const [key, setKey] = useState(newIdempotencyKey);
-  const [amountText, setAmountText] = useState('');
-  const [reason, setReason] = useState('');
   const [step, setStep] = useState<'form' | 'confirm'>('form');
-  const [touched, setTouched] = useState(false);
-  const remaining = Math.round((props.target.amount - props.target.refunded) * 100) / 100;
+  const remaining = remainingCents(props.target);
+  const schema = useMemo(() => refundFormSchema(remaining), [remaining]);
+  const form = useForm<RefundForm>({ resolver: zodResolver(schema), defaultValues: EMPTY });
+  const { errors } = form.formState;
+  const amountText = useWatch({ control: form.control, name: 'amount' });
 
   const mutation = useMutation({
-    mutationFn: () =>
-      refundLink(
-        props.target.linkId,
-        { reason: reason.trim(), ...(amountText.trim() ? { amount: parseDollars(amountText)! } : {}) },
-        key,
-      ),
+    mutationFn: (body: { amount?: number; reason: string }) => refundLink(props.target.linkId, body, key),
     onSuccess: async (result) => {
       await queryClient.invalidateQueries({ queryKey: ['link', props.target.linkId] });
       await queryClient.invalidateQueries({ queryKey: ['payments'] });
@@ -48,24 +65,16 @@ export function RefundDialog(props: { show: boolean; target: RefundTarget; onClo
     onSettled: () => void queryClient.invalidateQueries({ queryKey: ['link', props.target.linkId, 'refunds'] }),
   });
 
-  const amount = amountText.trim() ? parseDollars(amountText) : remaining;
-  const amountError =
-    amount === null
-      ? t('money.refund.amountInvalid')
-      : amount > remaining
-        ? t('money.refund.amountTooHigh', { amount: formatMoney(remaining) })
-        : '';
-  const reasonError = reason.trim() === '' ? t('money.refund.reasonRequired') : '';
+  const amount = formatMoney((checkRefundAmount(amountText, remaining).cents ?? 0) / 100);
+  const left = formatMoney(remaining / 100);
   const card = props.target.cardLast4
     ? `${props.target.cardBrand ?? ''} •••• ${props.target.cardLast4}`.trim()
     : t('money.refund.anyCard');
 
   const reset = () => {
     setKey(newIdempotencyKey());
-    setAmountText('');
-    setReason('');
+    form.reset(EMPTY);
     setStep('form');
-    setTouched(false);
     mutation.reset();
   };
 
@@ -80,13 +89,9 @@ export function RefundDialog(props: { show: boolean; target: RefundTarget; onClo
       <form
         noValidate
         onSubmit={(e) => {
+          if (step === 'form') return void form.handleSubmit(() => setStep('confirm'))(e);
           e.preventDefault();
-          if (step === 'form') {
-            setTouched(true);
-            if (!amountError && !reasonError) setStep('confirm');
-          } else if (!mutation.isPending) {
-            mutation.mutate();
-          }
+          if (!mutation.isPending) mutation.mutate(toRefundBody(form.getValues()));
         }}
       >
         <Modal.Header closeButton closeLabel={t('common.close')}>
@@ -102,57 +107,50 @@ export function RefundDialog(props: { show: boolean; target: RefundTarget; onClo
                 {props.target.refunded > 0 && (
                   <li>{t('money.refund.alreadyRefunded', { amount: formatMoney(props.target.refunded) })}</li>
                 )}
-                <li className="fw-semibold">{t('money.refund.remaining', { amount: formatMoney(remaining) })}</li>
+                <li className="fw-semibold">{t('money.refund.remaining', { amount: left })}</li>
               </ul>
-              <div className="mb-3">
-                <label htmlFor={`${id}-amount`} className="form-label">
-                  {t('money.refund.amount')}
-                </label>
-                <input
-                  id={`${id}-amount`}
-                  className={`form-control ${touched && amountError ? 'is-invalid' : ''}`}
-                  inputMode="decimal"
-                  autoComplete="off"
-                  value={amountText}
-                  placeholder={remaining.toFixed(2)}
-                  aria-invalid={touched && amountError ? true : undefined}
-                  aria-describedby={`${id}-amount-hint${touched && amountError ? ` ${id}-amount-error` : ''}`}
-                  onChange={(e) => setAmountText(e.target.value)}
-                />
-                <div id={`${id}-amount-hint`} className="form-text">
-                  {t('money.refund.amountHint', { amount: formatMoney(remaining) })}
-                </div>
-                {touched && amountError && (
-                  <div id={`${id}-amount-error`} className="invalid-feedback d-block">
-                    {amountError}
-                  </div>
+              <Field
+                name="refundAmount"
+                label={t('money.refund.amount')}
+                hint={t('money.refund.amountHint', { amount: left })}
+                error={
+                  errors.amount && {
+                    ...errors.amount,
+                    message: t(`money.refund.${errors.amount.message}`, { amount: left }),
+                  }
+                }
+              >
+                {(a) => (
+                  <input
+                    {...form.register('amount')}
+                    {...a}
+                    className={`form-control ${a.className}`}
+                    inputMode="decimal"
+                    autoComplete="off"
+                    placeholder={centsToDecimalString(remaining)}
+                  />
                 )}
-              </div>
-              <div className="mb-3">
-                <label htmlFor={`${id}-reason`} className="form-label">
-                  {t('money.refund.reason')}
-                </label>
-                <textarea
-                  id={`${id}-reason`}
-                  className={`form-control ${touched && reasonError ? 'is-invalid' : ''}`}
-                  rows={2}
-                  maxLength={500}
-                  required
-                  value={reason}
-                  aria-invalid={touched && reasonError ? true : undefined}
-                  aria-describedby={touched && reasonError ? `${id}-reason-error` : undefined}
-                  onChange={(e) => setReason(e.target.value)}
-                />
-                {touched && reasonError && (
-                  <div id={`${id}-reason-error`} className="invalid-feedback d-block">
-                    {reasonError}
-                  </div>
+              </Field>
+              <Field
+                name="refundReason"
+                label={t('money.refund.reason')}
+                error={errors.reason && { ...errors.reason, message: t('money.refund.reasonRequired') }}
+              >
+                {(a) => (
+                  <textarea
+                    {...form.register('reason')}
+                    {...a}
+                    className={`form-control ${a.className}`}
+                    rows={2}
+                    maxLength={500}
+                    required
+                  />
                 )}
-              </div>
+              </Field>
               <p className="small text-secondary mb-0">{t('money.refund.howItWorks')}</p>
             </>
           ) : (
-            <p>{t('money.refund.confirmBody', { amount: formatMoney(amount ?? 0), card })}</p>
+            <p>{t('money.refund.confirmBody', { amount, card })}</p>
           )}
           {mutation.error && (
             <div className="alert alert-danger mt-3 mb-0" role="alert">
@@ -187,7 +185,7 @@ export function RefundDialog(props: { show: boolean; target: RefundTarget; onClo
               </button>
               <button type="submit" className="btn btn-danger" disabled={mutation.isPending}>
                 {mutation.isPending && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
-                {t('money.refund.confirm', { amount: formatMoney(amount ?? 0) })}
+                {t('money.refund.confirm', { amount })}
               </button>
             </>
           )}

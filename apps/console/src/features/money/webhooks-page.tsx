@@ -1,9 +1,13 @@
 import { useId, useState } from 'react';
+import { useForm, type FieldError } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { call } from '../../shared/api/client';
 import {
   consoleEndpoints,
+  webhookEventTypeSchema,
   webhookEventTypes,
   type WebhookEndpoint as Endpoint,
   type WebhookEventType,
@@ -12,6 +16,7 @@ import { ConfirmDialog } from '../../shared/components/confirm-dialog';
 import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
 import { TableScroll } from '../../shared/components/table-scroll';
+import { Field } from '../../shared/forms/field';
 import { copyText } from '../../shared/lib/copy-text';
 import { formatDateTime } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
@@ -86,31 +91,49 @@ function SecretOnce(props: { url: string; secret: string; onClose: () => void })
   );
 }
 
+interface WebhookForm {
+  url: string;
+  description: string;
+  events: WebhookEventType[];
+}
+const NEW_ENDPOINT: WebhookForm = { url: '', description: '', events: ['payment.approved', 'payment.refunded'] };
+
+/**
+ * The console asks for an http(s) URL with a host and at least one event; the server checks the rest with
+ * createWebhookBodySchema (https only in production). Messages are keys under money.webhooks.
+ */
+const webhookFormSchema = z.object({
+  url: z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/[^\s/]+/i, 'urlInvalid'),
+  description: z.string(),
+  events: z.array(webhookEventTypeSchema).min(1, 'eventsRequired'),
+});
+
+/** The form → POST /api/admin/webhooks's body (an empty description left out). */
+export function toWebhookBody(v: WebhookForm) {
+  const description = v.description.trim();
+  return { url: v.url.trim(), events: v.events, ...(description ? { description } : {}) };
+}
+
 function CreateEndpoint(props: { onCreated: (s: { url: string; secret: string }) => void }) {
   const { t } = useTranslation();
   const id = useId();
   const queryClient = useQueryClient();
   const errorMessage = useErrorMessage();
-  const [url, setUrl] = useState('');
-  const [description, setDescription] = useState('');
-  const [events, setEvents] = useState<WebhookEventType[]>(['payment.approved', 'payment.refunded']);
-  const [touched, setTouched] = useState(false);
+  const form = useForm<WebhookForm>({ resolver: zodResolver(webhookFormSchema), defaultValues: NEW_ENDPOINT });
+  const { errors } = form.formState;
   const create = useMutation({
-    mutationFn: () =>
-      call(consoleEndpoints.createWebhook, {
-        body: { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) },
-        headers: once(),
-      }),
+    mutationFn: (v: WebhookForm) => call(consoleEndpoints.createWebhook, { body: toWebhookBody(v), headers: once() }),
     onSuccess: async (w) => {
       props.onCreated({ url: w.url, secret: w.secret });
-      setUrl('');
-      setDescription('');
-      setTouched(false);
+      // The events chosen stay for the next endpoint; the address and description start empty.
+      form.reset({ ...NEW_ENDPOINT, events: form.getValues('events') });
       await queryClient.invalidateQueries({ queryKey: KEY });
     },
   });
-  const urlError = /^https?:\/\/[^\s/]+/i.test(url.trim()) ? '' : t('money.webhooks.urlInvalid');
-  const eventsError = events.length === 0 ? t('money.webhooks.eventsRequired') : '';
+  const message = (e: FieldError | undefined) => e && { ...e, message: t(`money.webhooks.${e.message}`) };
   return (
     <section aria-labelledby={id} className="card">
       <div className="card-body">
@@ -119,65 +142,55 @@ function CreateEndpoint(props: { onCreated: (s: { url: string; secret: string })
         </h2>
         <form
           noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            setTouched(true);
-            if (!urlError && !eventsError && !create.isPending) create.mutate();
-          }}
+          onSubmit={(e) =>
+            void form.handleSubmit((v) => {
+              if (!create.isPending) create.mutate(v);
+            })(e)
+          }
         >
           <div className="row g-3">
-            <div className="col-md-7">
-              <label htmlFor={`${id}-url`} className="form-label">
-                {t('money.webhooks.url')}
-              </label>
-              <input
-                id={`${id}-url`}
-                type="url"
-                inputMode="url"
-                autoComplete="off"
-                className={`form-control ${touched && urlError ? 'is-invalid' : ''}`}
-                value={url}
-                required
-                aria-invalid={touched && urlError ? true : undefined}
-                aria-describedby={`${id}-url-hint${touched && urlError ? ` ${id}-url-error` : ''}`}
-                onChange={(e) => setUrl(e.target.value)}
-              />
-              <div id={`${id}-url-hint`} className="form-text">
-                {t('money.webhooks.urlHint')}
-              </div>
-              {touched && urlError && (
-                <div id={`${id}-url-error`} className="invalid-feedback d-block">
-                  {urlError}
-                </div>
+            <Field
+              name="webhookUrl"
+              label={t('money.webhooks.url')}
+              hint={t('money.webhooks.urlHint')}
+              error={message(errors.url)}
+              className="col-md-7"
+            >
+              {(a) => (
+                <input
+                  {...form.register('url')}
+                  {...a}
+                  type="url"
+                  inputMode="url"
+                  autoComplete="off"
+                  className={`form-control ${a.className}`}
+                  required
+                />
               )}
-            </div>
-            <div className="col-md-5">
-              <label htmlFor={`${id}-desc`} className="form-label">
-                {t('money.webhooks.description')}
-              </label>
-              <input
-                id={`${id}-desc`}
-                className="form-control"
-                maxLength={200}
-                value={description}
-                onChange={(e) => setDescription(e.target.value)}
-              />
-            </div>
+            </Field>
+            <Field name="webhookDescription" label={t('money.webhooks.description')} className="col-md-5">
+              {(a) => (
+                <input
+                  {...form.register('description')}
+                  {...a}
+                  className={`form-control ${a.className}`}
+                  maxLength={200}
+                />
+              )}
+            </Field>
           </div>
-          <fieldset className="mt-3" aria-describedby={touched && eventsError ? `${id}-events-error` : undefined}>
+          <fieldset className="mt-3" aria-describedby={errors.events ? `${id}-events-error` : undefined}>
             <legend className="form-label fs-6">{t('money.webhooks.events')}</legend>
             <div className="row row-cols-1 row-cols-sm-2 row-cols-lg-3 g-1">
               {webhookEventTypes.map((ev) => (
                 <div className="col" key={ev}>
                   <div className="form-check">
                     <input
+                      {...form.register('events')}
                       id={`${id}-${ev}`}
                       type="checkbox"
+                      value={ev}
                       className="form-check-input"
-                      checked={events.includes(ev)}
-                      onChange={(e) =>
-                        setEvents((prev) => (e.target.checked ? [...prev, ev] : prev.filter((x) => x !== ev)))
-                      }
                     />
                     <label htmlFor={`${id}-${ev}`} className="form-check-label">
                       <code>{ev}</code>
@@ -186,9 +199,9 @@ function CreateEndpoint(props: { onCreated: (s: { url: string; secret: string })
                 </div>
               ))}
             </div>
-            {touched && eventsError && (
+            {errors.events && (
               <div id={`${id}-events-error`} className="invalid-feedback d-block">
-                {eventsError}
+                {t(`money.webhooks.${errors.events.message}`)}
               </div>
             )}
           </fieldset>

@@ -75,6 +75,11 @@ export const en = {
     newPassword: 'Use at least 12 characters.',
     reason: 'Give a reason.',
     days: 'Enter a whole number of days from 1 to 365.',
+    settings_name: 'Use at most 200 characters.',
+    settings_phone: 'Use at most 50 characters.',
+    settings_email: 'Enter an e-mail address like name@example.com.',
+    settings_logoUrl: 'Enter the logo’s address, starting with https://.',
+    settings_timeZone: 'Enter a time zone like America/Chicago.',
   },
   confirm: { reason: 'Reason (kept in the audit trail)', reasonRequired: 'Give a reason.' },
   signIn: {

@@ -78,6 +78,11 @@ export const es: Dictionary<typeof en> = {
     newPassword: 'Use al menos 12 caracteres.',
     reason: 'Indique un motivo.',
     days: 'Escriba un número entero de días entre 1 y 365.',
+    settings_name: 'Use como máximo 200 caracteres.',
+    settings_phone: 'Use como máximo 50 caracteres.',
+    settings_email: 'Escriba un correo electrónico como nombre@ejemplo.com.',
+    settings_logoUrl: 'Escriba la dirección del logotipo, que empiece por https://.',
+    settings_timeZone: 'Escriba una zona horaria como America/Chicago.',
   },
   confirm: { reason: 'Motivo (queda en el registro de auditoría)', reasonRequired: 'Indique un motivo.' },
   signIn: {
