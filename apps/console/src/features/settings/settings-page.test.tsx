@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AnswerOf } from '../../shared/api/client';
-import type { consoleEndpoints, ContractsResult } from '../../shared/api/contract';
+import type { consoleEndpoints, ContractsResult, ContractUploadResult } from '../../shared/api/contract';
 import { held, json, refusal, setupApiStub } from '../../test/api-stub';
 import { renderScreen } from '../../test/render';
 import { SettingsPage } from './settings-page';
@@ -47,6 +47,7 @@ const plan: AnswerOf<typeof consoleEndpoints.reminderPlan> = {
 };
 const contracts: ContractsResult = {
   maxMb: 15,
+  maxPages: 100,
   contracts: [
     { lang: 'en', source: 'sample', fallback: false, upload: null },
     { lang: 'es', source: 'sample', fallback: true, upload: null },
@@ -227,8 +228,9 @@ describe('contracts', () => {
   });
 
   it('uploads the chosen PDF as the body, with its name', async () => {
-    const uploaded: ContractsResult = {
+    const uploaded: ContractUploadResult = {
       ...contracts,
+      removed: [],
       contracts: [
         {
           lang: 'en',
@@ -260,5 +262,34 @@ describe('contracts', () => {
     const [sent] = api.sent('PUT /api/admin/settings/contracts/en');
     expect(sent!.query.get('fileName')).toBe('contract.pdf');
     expect(sent!.headers.get('content-type')).toBe('application/pdf');
+  });
+
+  it('says what was taken off a contract before it was saved (issue 26)', async () => {
+    api.on('PUT /api/admin/settings/contracts/en', json({ ...contracts, removed: ['scripts', 'attachments'] }));
+    const { user } = await openPage();
+    const english = await screen.findByRole('group', { name: 'English contract' });
+    expect(english).toHaveTextContent('A PDF file of at most 15 MB and 100 pages.');
+    const file = new File(['%PDF-1.7'], 'scripted.pdf', { type: 'application/pdf' });
+    await user.upload(within(english).getByLabelText('Upload a new English contract'), file);
+    await user.click(within(english).getByRole('button', { name: /^Upload ?\(English\)$/ }));
+    expect(await within(english).findByRole('status')).toHaveTextContent(
+      'Contract uploaded. New links get it from now on. Before saving it, Paylink took off what could run or open ' +
+        'on a reader’s device: scripts and attached files. The pages look the same.',
+    );
+  });
+
+  it('gives the page limit when a contract is refused for its length', async () => {
+    api.on(
+      'PUT /api/admin/settings/contracts/en',
+      refusal(400, 'contract_too_many_pages', 'The PDF has more than 100 pages (CONTRACT_MAX_PAGES).'),
+    );
+    const { user } = await openPage();
+    const english = await screen.findByRole('group', { name: 'English contract' });
+    const file = new File(['%PDF-1.7'], 'long.pdf', { type: 'application/pdf' });
+    await user.upload(within(english).getByLabelText('Upload a new English contract'), file);
+    await user.click(within(english).getByRole('button', { name: /^Upload ?\(English\)$/ }));
+    expect(await within(english).findByRole('alert')).toHaveTextContent(
+      'This PDF has more than 100 pages. Upload the contract alone, without attachments.',
+    );
   });
 });
