@@ -19,11 +19,25 @@ const routes: RouteObject[] = [
       },
       {
         path: 'links/:id',
-        lazy: () => import('../features/links/link-detail-page').then((m) => ({ Component: m.LinkDetailPage })),
+        // The app composes features: the link page gets the money feature's card.
+        lazy: async () => {
+          const [{ LinkDetailPage }, { LinkMoneyCard }] = await Promise.all([
+            import('../features/links/link-detail-page'),
+            import('../features/money/link-money-card'),
+          ]);
+          return { Component: () => <LinkDetailPage MoneyCard={LinkMoneyCard} /> };
+        },
       },
       {
         path: 'payments',
-        lazy: () => import('../features/payments/payments-page').then((m) => ({ Component: m.PaymentsPage })),
+        lazy: async () => {
+          const [{ PaymentsPage }, { PaymentsMoneyPanel }, { PaymentRowMoney }] = await Promise.all([
+            import('../features/payments/payments-page'),
+            import('../features/money/payments-money-panel'),
+            import('../features/money/payment-row-money'),
+          ]);
+          return { Component: () => <PaymentsPage MoneyPanel={PaymentsMoneyPanel} RowMoney={PaymentRowMoney} /> };
+        },
       },
       {
         path: 'funnel',

@@ -1,4 +1,4 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useState, type ComponentType, type ReactNode } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -14,10 +14,14 @@ import { useLiveUpdates } from './board-api';
 import { cancelLink, expireLink, extendLink } from './link-actions-api';
 import { fetchPdf, useLinkDetail, useLinkDocuments, type LinkDocument } from './link-detail-api';
 import { LinkMessagesCard } from './link-messages-card';
-import { LinkMoneyCard } from '../money/link-money-card';
 import { SendPanel } from './send-panel';
 
-export function LinkDetailPage() {
+/**
+ * The link's page. `MoneyCard` (refund and void, the money feature's) is given by the app shell, which composes
+ * features: a feature never imports another (eslint.config.js).
+ */
+export function LinkDetailPage(props: { MoneyCard: ComponentType<{ link: ConsoleLinkDetail }> }) {
+  const { MoneyCard } = props;
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const detail = useLinkDetail(id);
@@ -47,7 +51,7 @@ export function LinkDetailPage() {
         <div className="col-lg-6">
           <People link={link} />
           <Payment link={link} />
-          <LinkMoneyCard link={link} />
+          <MoneyCard link={link} />
           <Documents id={link.id} />
         </div>
         <div className="col-lg-6">

@@ -1,9 +1,9 @@
-import { useId } from 'react';
+import { useId, type ComponentType } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { buildUrl, call } from '../../shared/api/client';
-import { consoleEndpoints, type PaymentReportQuery } from '../../shared/api/contract';
+import { consoleEndpoints, type PaymentReport, type PaymentReportQuery } from '../../shared/api/contract';
 import { Pager } from '../../shared/components/pager';
 import { TableScroll } from '../../shared/components/table-scroll';
 import { PageTitle } from '../../shared/components/page-title';
@@ -11,12 +11,18 @@ import { useUrlFilters } from '../../shared/lib/use-url-filters';
 import { ErrorAlert, Loading } from '../../shared/components/query-state';
 import { formatDate, formatDateTime, formatMoney } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
-import { PaymentRowMoney } from '../money/payment-row-money';
-import { PaymentsMoneyPanel } from '../money/payments-money-panel';
 
 const PAGE_SIZE = 50;
 
-export function PaymentsPage() {
+/**
+ * The payments report. The money feature's panel and per-row actions are given by the app shell, which composes
+ * features: a feature never imports another (eslint.config.js).
+ */
+export function PaymentsPage(props: {
+  MoneyPanel: ComponentType;
+  RowMoney: ComponentType<{ row: PaymentReport['rows'][0] }>;
+}) {
+  const { MoneyPanel, RowMoney } = props;
   const { t } = useTranslation();
   const can = useCan();
   const id = useId();
@@ -51,7 +57,7 @@ export function PaymentsPage() {
       >
         {t('payments.title')}
       </PageTitle>
-      <PaymentsMoneyPanel />
+      <MoneyPanel />
       <form
         className="row g-2 align-items-end mb-3"
         aria-label={t('board.filters')}
@@ -191,7 +197,7 @@ export function PaymentsPage() {
                         <td data-label={t('payments.amount')}>{formatMoney(r.amount)}</td>
                         <td data-label={t('payments.status')}>
                           {r.status === 'approved' ? t('payments.approved') : t('payments.chosen')}
-                          <PaymentRowMoney row={r} />
+                          <RowMoney row={r} />
                           {r.failedAttempts > 0 && (
                             <div className="small text-secondary">
                               {t('payments.failedAttempts', { count: r.failedAttempts })}
