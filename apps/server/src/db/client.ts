@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { AppError } from '../lib/errors.js';
 import { restoreTemplate } from './pglite-template.js';
 
 /** The smallest surface both PGlite and node-postgres give us: parameterised queries and transactions. */
@@ -46,12 +45,14 @@ export interface Db extends Queryable {
 // ids in int4/text so both drivers return the same JS types.
 
 /**
- * The database cannot be reached (server restarting, connection killed, network gone). Answered 503: the request
- * changed nothing it acknowledged and is safe to retry.
+ * The database cannot be reached (server restarting, connection killed, network gone). The database layer's own
+ * error (it knows nothing of HTTP); the error handlers answer it 503 `database_unavailable`: the request changed
+ * nothing it acknowledged and is safe to retry.
  */
-class DatabaseUnavailableError extends AppError {
-  constructor(override readonly cause?: unknown) {
-    super('database_unavailable', 'The service is briefly unavailable. Please try again in a moment.');
+export class DatabaseUnavailableError extends Error {
+  readonly code = 'database_unavailable';
+  constructor(cause?: unknown) {
+    super('The service is briefly unavailable. Please try again in a moment.', { cause });
     this.name = 'DatabaseUnavailableError';
   }
 }

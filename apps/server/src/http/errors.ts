@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
+import { DatabaseUnavailableError } from '../db/client.js';
 import { AppError, LinkStateError, type AppErrorCode } from '../lib/errors.js';
 
 /**
@@ -135,8 +136,16 @@ function fieldsFromZod(err: ZodError): Record<string, string> {
   return fields;
 }
 
+/** Errors of the layers below that are answered like a domain error: a lost database is a 503 to retry. */
+export function asAppError<E>(error: E): E | AppError {
+  return error instanceof DatabaseUnavailableError
+    ? new AppError('database_unavailable', error.message, { cause: error })
+    : error;
+}
+
 /** The single error handler: typed errors map to their status; anything unknown is logged and answered 500. */
-export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+export function errorHandler(thrown: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const error = asAppError(thrown);
   if (error instanceof LinkStateError) {
     return reply.status(httpStatusOf(error)).type('text/plain; charset=utf-8').send(error.body);
   }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { recordRoutes } from '../../http/route-inventory.js';
-import { httpErrorOf, httpStatusOf } from '../../http/errors.js';
+import { asAppError, httpErrorOf, httpStatusOf } from '../../http/errors.js';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -156,7 +156,8 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
     reply.header('cross-origin-resource-policy', isPage ? 'cross-origin' : 'same-origin');
   });
 
-  app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
+  app.setErrorHandler((thrown: Error & { code?: string; statusCode?: number }, request, reply) => {
+    const error = asAppError(thrown);
     const lang = requestLang(request);
     if (error instanceof AppError) {
       const { status, error: name } = httpErrorOf(error);
