@@ -32,7 +32,7 @@ test.use({ launchOptions: launchOptions(['--disable-features=LocalNetworkAccessC
 const MOBILE = { viewport: PHONE, isMobile: true, hasTouch: true };
 
 const API_KEY = 'paylink-sandbox-api-key';
-const FIXTURES = path.join(ROOT, 'apps/server/assets/test-fixtures');
+const FIXTURES = path.join(ROOT, 'apps/server/test/fixtures');
 
 interface Step {
   linkStepId: number;

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ASSETS_DIR } from './modules/signing/documents.js';
 import { serveArgs, V8_FLAGS } from '../../../scripts/server-entry.mjs';
 import { ROOT, startServerProcess, stopServerProcesses, type ServerProcess } from '../test/support/server-process.js';
 
@@ -29,7 +28,7 @@ describe('the compiled server', () => {
 
   it('converts a HEIC photo in its worker thread, compiled and with the V8 flags `npm run serve` passes', () => {
     const pool = path.join(ROOT, 'apps/server/dist/modules/signing/document-worker-pool.js');
-    const heic = path.join(ASSETS_DIR, 'test-fixtures', 'id-photo.heic');
+    const heic = path.join(ROOT, 'apps/server/test/fixtures/id-photo.heic');
     const out = execFileSync(
       process.execPath,
       [

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { stepRoutesFor, type PaymentSourceId } from '@paylink/shared';
 import type { Queryable } from '../../src/db/client.js';
 import { newLinkId } from '../../src/lib/ids.js';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, PDFString, StandardFonts } from 'pdf-lib';
-import { ASSETS_DIR } from '../../src/modules/signing/documents.js';
 
 /** Test support: a link with a payment choice and its step list, as the step-list use case leaves them. */
 export async function seedLinkWithSteps(
@@ -43,7 +43,8 @@ export async function seedLinkWithSteps(
   return { linkId, steps: steps.rows };
 }
 
-export const fixture = (name: string) => fs.readFileSync(path.join(ASSETS_DIR, 'test-fixtures', name));
+export const fixture = (name: string) =>
+  fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures', name));
 
 /** The text of every page of a PDF, through pdf.js (the same library the signing page uses to show PDFs). */
 export async function pdfText(bytes: Uint8Array): Promise<string[]> {

@@ -7,7 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import type { PatientInfo } from '@paylink/shared';
 import { fakeServer, renderStepPage, stepList } from '../../test/document-harness';
-import { fakeGateway, type FakeGatewayScript } from './gateway/fake-gateway';
+import { fakeGateway, type FakeGatewayScript } from '../../test/fake-gateway';
 import PaymentAuthorizationPage from './payment-authorization-page';
 
 const patient: PatientInfo = {

@@ -12,7 +12,7 @@ import {
   type RecordedCall,
   type Responder,
 } from '../../test/document-harness';
-import { approval, fakeGateway, type FakeGatewayScript } from './gateway/fake-gateway';
+import { approval, fakeGateway, type FakeGatewayScript } from '../../test/fake-gateway';
 import PaymentAuthorizationPage from './payment-authorization-page';
 
 const patient: PatientInfo = {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeGateway } from './fake-gateway';
+import { fakeGateway } from '../../../test/fake-gateway';
 import { GatewayLoadError, loadGateway } from './load-gateway';
 
 const urls = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CardForm } from '../card-form';
-import { approval, fakeGateway, frictionless } from './fake-gateway';
+import { approval, fakeGateway, frictionless } from '../../../test/fake-gateway';
 import { paymentLogPayload } from './log-payload';
 import { runPayment } from './run-payment';
 

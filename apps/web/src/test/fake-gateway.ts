@@ -5,7 +5,7 @@ import type {
   GatewayResponse,
   ThreeDSRequest,
   ThreeDSResult,
-} from './types';
+} from '../features/payment/gateway/types';
 
 /**
  * A stand-in for the outside card gateway in unit tests (the product's own sandbox gateway is exercised by the
