@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { recordRoutes } from '../../http/route-inventory.js';
+import { compressedFiles } from '../../http/static-assets.js';
 import { asAppError, httpErrorOf, httpStatusOf } from '../../http/errors.js';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import helmet from '@fastify/helmet';
@@ -188,6 +189,7 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/favicon.ico', async (_request, reply) => reply.status(204).send());
 
+  const assetFile = compressedFiles();
   app.get('/assets/*', async (request, reply) => {
     const name = (request.params as { '*': string })['*'];
     const asset = ASSETS[name];
@@ -195,8 +197,11 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
     const file = asset?.file ?? (data ? path.join(PDFJS_DIR, data[1]!, data[2]!) : null);
     if (!file || !fs.existsSync(file)) return reply.callNotFound();
     const type = asset?.type ?? (name.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream');
-    reply.header('cache-control', 'public, max-age=3600');
-    return reply.type(type).send(await fs.promises.readFile(file));
+    const sent = await assetFile(file, type, request.headers['accept-encoding']);
+    reply.header('cache-control', 'public, max-age=3600').header('vary', 'accept-encoding').header('etag', sent.etag);
+    if (request.headers['if-none-match'] === sent.etag) return reply.status(304).send();
+    if (sent.encoding) reply.header('content-encoding', sent.encoding);
+    return reply.type(type).send(sent.body);
   });
 
   const refusalPage = (reply: FastifyReply, lang: Lang, err: SubmissionRefused) => {
