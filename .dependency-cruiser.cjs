@@ -1,0 +1,111 @@
+// The server's module graph (issue 27; decision 0199). Layers, lowest first; imports go down or sideways within a
+// module, never up:
+//   platform   db, lib, http, providers, config.ts, context.ts
+//   core       links ← signing ← payments ← refunds, beside the patient's sign-in (auth, sessions), idempotency and
+//              app-config at the bottom of it
+//   operations outbox, messaging, webhooks, evidence, security, console (read models), vitals
+//   staff      admin, console-auth, cli
+//   root       app.ts, main.ts, side-servers.ts, startup-report.ts, seed (nothing imports them but the root)
+// Edges that break a rule today are listed in .dependency-cruiser-known-violations.json and burn down as modules get
+// their index.ts; `npm run lint` refuses any new one.
+const SRC = '^apps/server/src/';
+const M = `${SRC}modules/`;
+const PLATFORM = `${SRC}(db|lib|http|providers)/|${SRC}(config|context)\\.ts$`;
+const CORE_BASE = `${M}(auth|sessions|idempotency|app-config)/`;
+const CORE = `${M}(auth|sessions|idempotency|app-config|links|signing|payments|refunds)/`;
+const OPERATIONS = `${M}(outbox|messaging|webhooks|evidence|security|console|vitals)/`;
+const STAFF = `${M}(admin|console-auth)/|${SRC}cli/`;
+const ROOT = `${SRC}(app|main|side-servers|startup-report)\\.ts$|${SRC}seed/`;
+const TESTS = '\\.test\\.ts$|^apps/server/test/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'platform-up',
+      comment: 'Platform (db, lib, http, providers, config, context) serves every module and imports none of them.',
+      severity: 'error',
+      from: { path: PLATFORM, pathNot: TESTS },
+      to: { path: `${M}|${SRC}cli/|${ROOT}|${SRC}sandbox/` },
+    },
+    {
+      name: 'core-base-up',
+      comment: "The patient's sign-in, idempotency and app-config sit under links: they import no other module.",
+      severity: 'error',
+      from: { path: CORE_BASE, pathNot: TESTS },
+      to: { path: `${M}(links|signing|payments|refunds)/|${OPERATIONS}|${STAFF}|${ROOT}` },
+    },
+    {
+      name: 'links-up',
+      comment: 'links is the bottom of the core: it asks signing and payments through ports in the context.',
+      severity: 'error',
+      from: { path: `${M}links/`, pathNot: TESTS },
+      to: { path: `${M}(signing|payments|refunds)/|${OPERATIONS}|${STAFF}|${ROOT}` },
+    },
+    {
+      name: 'signing-up',
+      severity: 'error',
+      from: { path: `${M}signing/`, pathNot: TESTS },
+      to: { path: `${M}(payments|refunds)/|${OPERATIONS}|${STAFF}|${ROOT}` },
+    },
+    {
+      name: 'payments-up',
+      severity: 'error',
+      from: { path: `${M}payments/`, pathNot: TESTS },
+      to: { path: `${M}refunds/|${OPERATIONS}|${STAFF}|${ROOT}` },
+    },
+    {
+      name: 'core-up',
+      comment: 'The core (links, signing, payments, refunds) imports neither practice operations nor staff access.',
+      severity: 'error',
+      from: { path: CORE, pathNot: TESTS },
+      to: { path: `${OPERATIONS}|${STAFF}|${ROOT}` },
+    },
+    {
+      name: 'operations-up',
+      comment:
+        'Practice operations (outbox, messaging, webhooks, evidence, security, console, vitals) import no staff access.',
+      severity: 'error',
+      from: { path: OPERATIONS, pathNot: TESTS },
+      to: { path: `${STAFF}|${ROOT}` },
+    },
+    {
+      name: 'staff-up',
+      severity: 'error',
+      from: { path: STAFF, pathNot: TESTS },
+      to: { path: ROOT },
+    },
+    {
+      name: 'not-the-root',
+      comment: 'app.ts and main.ts compose everything; nothing but the root imports them (tests included).',
+      severity: 'error',
+      from: { pathNot: `${ROOT}|${TESTS}` },
+      to: { path: `${SRC}(app|main)\\.ts$` },
+    },
+    {
+      name: 'deep-import',
+      comment: 'Another module is reached through its index.ts only; its other files are its own.',
+      severity: 'error',
+      from: { path: `${M}([^/]+)/`, pathNot: TESTS },
+      to: { path: `${M}([^/]+)/`, pathNot: [`${M}$1/`, `${M}[^/]+/index\\.ts$`] },
+    },
+    {
+      name: 'sandbox-protocol-only',
+      comment: 'The sandbox gateway speaks the gateway protocol and nothing else of the server.',
+      severity: 'error',
+      from: { path: `${SRC}sandbox/`, pathNot: TESTS },
+      to: { path: SRC, pathNot: [`${SRC}sandbox/`, `${SRC}providers/gateway/`, `${SRC}lib/`] },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: { path: SRC, pathNot: TESTS },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)dist/' },
+    tsPreCompilationDeps: true,
+  },
+};
