@@ -15,6 +15,7 @@ import { startMessagingWorker } from './modules/messaging/messaging-worker.js';
 import { startTamperWorker } from './modules/security/tamper-worker.js';
 import { WEB_DIST } from './http/static-assets.js';
 import { signingStepDocuments } from './modules/signing/prepare-step-documents.js';
+import { staffAccess } from './modules/admin/staff-access.js';
 import { checkContractFiles } from './modules/signing/check-contract-files.js';
 import { cleanStoredContracts } from './modules/signing/contracts.js';
 import { runBootSeed, type BootSeedResult } from './seed/boot-seed.js';
@@ -94,6 +95,7 @@ async function main() {
     sessionKeys: { secret: new TextEncoder().encode(sessionSecret), ttlMinutes: config.SESSION_TTL_MINUTES },
     providers,
     stepDocuments: signingStepDocuments({ config, providers }),
+    staffAccess: staffAccess({ db, config }),
   };
   const app = await buildApp(ctx);
   await app.listen({ port: config.PORT, host: config.HOST });

@@ -5,6 +5,7 @@ import { loadConfig } from '../../../apps/server/src/config.js';
 import type { AppContext } from '../../../apps/server/src/context.js';
 import type { Db } from '../../../apps/server/src/db/client.js';
 import { signingStepDocuments } from '../../../apps/server/src/modules/signing/prepare-step-documents.js';
+import { staffAccess } from '../../../apps/server/src/modules/admin/staff-access.js';
 import { loadProviders } from '../../../apps/server/src/providers/index.js';
 import { settleSandboxBatch } from '../../../apps/server/src/providers/gateway/sandbox.js';
 import { sandboxGatewayCredentials } from '../../../apps/server/src/sandbox/gateway/credentials.js';
@@ -60,6 +61,7 @@ export async function startGatewayStandIn(opts: {
       sessionKeys: { secret: new TextEncoder().encode('rehearsal-gateway-unused-secret-0123'), ttlMinutes: 60 },
       providers,
       stepDocuments: signingStepDocuments({ config, providers }),
+      staffAccess: staffAccess({ db, config }),
     };
     server = await buildSandboxGateway(ctx);
     await server.listen({ port, host: '127.0.0.1' });

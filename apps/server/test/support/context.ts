@@ -7,6 +7,7 @@ import { createTestDb } from './test-db.js';
 import { issueSession } from '../../src/modules/sessions/session-tokens.js';
 import { loadProviders } from '../../src/providers/index.js';
 import { signingStepDocuments } from '../../src/modules/signing/prepare-step-documents.js';
+import { staffAccess } from '../../src/modules/admin/staff-access.js';
 
 /**
  * A real app on a fresh, migrated database (PGlite in memory, or a new database on DATABASE_URL's server), with
@@ -39,6 +40,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<{
     sessionKeys: { secret: new TextEncoder().encode('test-session-secret-0123456789abcdef'), ttlMinutes: 60 },
     providers,
     stepDocuments: signingStepDocuments({ config, providers }),
+    staffAccess: staffAccess({ db, config }),
   };
   const app = await buildApp(ctx);
   await app.ready();

@@ -10,7 +10,7 @@ import { createStaffUser } from './create-staff-user.js';
 import { listLinks } from './list-links.js';
 import { listPayments } from './list-payments.js';
 import { loginStaff } from './login-staff.js';
-import { ROLES, requireStaff } from './require-staff.js';
+import { ROLES, requireStaff } from '../../http/require-staff.js';
 import { listStaff } from '../console/staff-admin.js';
 import { toStaffUser, type StaffUserRow } from './staff-queries.js';
 import { showLink } from './show-link.js';

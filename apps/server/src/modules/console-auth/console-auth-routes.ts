@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { auditContext, writeAudit } from '../../lib/audit.js';
 import { AppError } from '../../lib/errors.js';
-import { requireStaff } from '../admin/require-staff.js';
+import { requireStaff } from '../../http/require-staff.js';
 import { assertConsoleOrigin } from '../admin/console-origin.js';
 import { markGuardFirst } from '../../http/guards-first.js';
 import { allowEmptyJsonBodies, errorResponses } from '../../http/route-support.js';

@@ -2,7 +2,7 @@ import { type StaffRole, consoleRoutes as routeTable } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { auditContext } from '../../lib/audit.js';
-import { ROLES, requireStaff } from '../admin/require-staff.js';
+import { ROLES, requireStaff } from '../../http/require-staff.js';
 import { allowEmptyJsonBodies, errorResponses } from '../../http/route-support.js';
 import { boardChanges, queryBoard } from './board.js';
 import { queryFunnel } from './funnel.js';

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { auditContext } from '../../lib/audit.js';
-import { requireStaff } from '../admin/require-staff.js';
+import { requireStaff } from '../../http/require-staff.js';
 import { errorResponses } from '../../http/route-support.js';
 import { buildEvidencePack } from './build-evidence-pack.js';
 

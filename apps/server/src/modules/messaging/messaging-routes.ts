@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.js';
 import { auditContext, writeAudit } from '../../lib/audit.js';
 import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { getOrCreateSecret } from '../../lib/secrets.js';
-import { ROLES, requireStaff } from '../admin/require-staff.js';
+import { ROLES, requireStaff } from '../../http/require-staff.js';
 import { escapeXml, markup } from '../../lib/escape.js';
 import { errorResponses } from '../../http/route-support.js';
 import { recordTwilioStatus } from './delivery-status.js';

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { auditContext, writeAudit } from '../../lib/audit.js';
 import { toCsv, type CsvCell } from '../../lib/csv.js';
 import { badRequest } from '../../lib/errors.js';
-import { requireStaff } from '../admin/require-staff.js';
+import { requireStaff } from '../../http/require-staff.js';
 import { errorResponses } from '../../http/route-support.js';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'use YYYY-MM-DD');

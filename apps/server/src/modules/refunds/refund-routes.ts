@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { auditContext, writeAudit } from '../../lib/audit.js';
 import { notFound } from '../../lib/errors.js';
-import { requireStaff } from '../admin/require-staff.js';
+import { requireStaff } from '../../http/require-staff.js';
 import { errorResponses } from '../../http/route-support.js';
 import { listRefundsForLink, toRefund } from './refund-queries.js';
 import { refundPayment } from './refund-payment.js';

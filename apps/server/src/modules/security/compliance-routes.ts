@@ -9,7 +9,7 @@ import { errorResponses } from '../../http/route-support.js';
 import { appCspDirectives, CSP_REPORT_PATH, serializeCsp } from '../../http/content-security-policy.js';
 import { captchaScriptUrl } from '../../providers/captcha/browser-config.js';
 import { gatewayBrowserConfig } from '../../providers/gateway/browser-config.js';
-import { requireStaff } from '../admin/require-staff.js';
+import { requireStaff } from '../../http/require-staff.js';
 import { WEB_DIST } from '../../http/static-assets.js';
 import { readScriptInventory } from './script-inventory.js';
 import { runTamperCheck } from './run-tamper-check.js';

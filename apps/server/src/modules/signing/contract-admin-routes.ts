@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { auditContext } from '../../lib/audit.js';
 import { AppError } from '../../lib/errors.js';
-import { ROLES, requireStaff } from '../admin/require-staff.js';
+import { ROLES, requireStaff } from '../../http/require-staff.js';
 import { errorResponses } from '../../http/route-support.js';
 import { route } from '../../http/route.js';
 import {

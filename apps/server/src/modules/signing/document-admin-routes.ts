@@ -2,7 +2,7 @@ import { consoleRoutes, type LinkDocument } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { auditContext } from '../../lib/audit.js';
-import { requireStaff } from '../admin/require-staff.js';
+import { requireStaff } from '../../http/require-staff.js';
 import { errorResponses } from '../../http/route-support.js';
 import { listLinkDocuments, readSignedDocument } from './list-link-documents.js';
 import { route } from '../../http/route.js';

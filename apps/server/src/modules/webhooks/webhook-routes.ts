@@ -5,7 +5,7 @@ import type { Row } from '../../db/typed.js';
 import { auditContext, writeAudit } from '../../lib/audit.js';
 import { checkWebhookUrl, webhookPolicy } from './destination.js';
 import { badRequest, notFound } from '../../lib/errors.js';
-import { requireStaff } from '../admin/require-staff.js';
+import { requireStaff } from '../../http/require-staff.js';
 import { errorResponses } from '../../http/route-support.js';
 import { newWebhookSecret } from './signature.js';
 import { route } from '../../http/route.js';

@@ -5,18 +5,40 @@ import {
   type StaffRole,
 } from '@paylink/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
-import { AppError, forbidden } from '../../lib/errors.js';
-import { markGuardFirst } from '../../http/guards-first.js';
-import { STAFF_COOKIE, verifyStaffSession } from '../console-auth/staff-sessions.js';
-import { assertConsoleOrigin } from './console-origin.js';
-import { verifyStaffToken } from './staff-tokens.js';
+import { AppError, forbidden } from '../lib/errors.js';
+import { markGuardFirst } from './guards-first.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** How the staff user authenticated: the console's cookie session or a bearer token (CLI). */
     staffAuth?: { via: 'cookie'; sessionId: string; idleExpiresAt: Date } | { via: 'bearer'; tokenId: string };
   }
+}
+
+/**
+ * How a staff member is recognised, given to the guard through the context by the staff-access modules (admin's
+ * tokens, console-auth's sessions; wired in main.ts): the guard lives here beside the patient guards, and http/
+ * imports no module (decision 0199).
+ */
+export interface StaffAccess {
+  /** The console's session cookie name. */
+  cookieName: string;
+  /** A CLI token (`plk_…`): its user, or null when invalid, expired or revoked. */
+  verifyToken(token: string): Promise<{ userId: string; email: string; role: StaffRole; tokenId: string } | null>;
+  /** A console session: its user, or null when ended. `touch` extends the idle time (not for background polls). */
+  verifySession(
+    cookie: string,
+    opts: { touch: boolean },
+  ): Promise<{
+    userId: string;
+    email: string;
+    role: StaffRole;
+    sessionId: string;
+    idleExpiresAt: Date;
+    enrolmentOnly: boolean;
+  } | null>;
+  /** Throws when a cookie-authenticated change comes from another origin than the console's (CSRF). */
+  assertConsoleOrigin(request: FastifyRequest): void;
 }
 
 /** Who may do what (issue 13). The console hides what a role cannot do; the server refuses it with 403. */
@@ -44,16 +66,17 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * PUBLIC_URL's origin, or the request's own origin when PUBLIC_URL was not set (CSRF, on top of SameSite=Strict;
  * console-origin.ts). `roles` limits the route to those roles (else 403).
  */
-export function requireStaff(ctx: AppContext, opts: RequireStaffOptions = {}) {
+export function requireStaff(ctx: { staffAccess: StaffAccess }, opts: RequireStaffOptions = {}) {
   const roles: readonly StaffRole[] | undefined = opts.roles ?? (opts.role ? [opts.role] : undefined);
   // Runs as onRequest even when a route lists it as preHandler: 401/403 before any body validation (400).
   return markGuardFirst(async (request: FastifyRequest, reply: FastifyReply) => {
     const h = request.headers.authorization;
     const bearer = h && /^Bearer\s+\S+$/i.test(h) ? h.replace(/^Bearer\s+/i, '') : undefined;
-    const cookie = request.cookies?.[STAFF_COOKIE];
+    const access = ctx.staffAccess;
+    const cookie = request.cookies?.[access.cookieName];
     let staff: { userId: string; email: string; role: StaffRole };
     if (bearer) {
-      const t = await verifyStaffToken(ctx.db, bearer);
+      const t = await access.verifyToken(bearer);
       if (!t) throw new AppError('unauthorized', 'The staff token is invalid, expired or revoked.');
       staff = t;
       request.staffAuth = { via: 'bearer', tokenId: t.tokenId };
@@ -62,10 +85,10 @@ export function requireStaff(ctx: AppContext, opts: RequireStaffOptions = {}) {
         if (request.headers[CONSOLE_CSRF_HEADER] !== '1') {
           throw new AppError('csrf', 'This request did not come from the console. Reload the page and retry.');
         }
-        assertConsoleOrigin(ctx.config, request);
+        access.assertConsoleOrigin(request);
       }
       const background = request.headers[CONSOLE_BACKGROUND_HEADER] === '1';
-      const s = await verifyStaffSession(ctx.db, cookie, { touch: !background });
+      const s = await access.verifySession(cookie, { touch: !background });
       if (!s) throw new AppError('session_expired', 'Your session has ended. Sign in again.');
       if (s.enrolmentOnly && !opts.allowEnrolmentOnly) {
         throw new AppError('two_factor_enrolment_required', 'Set up two-factor sign-in to continue.');
