@@ -71,7 +71,7 @@ function isSafeLink(doc: PDFDocument, action: PDFObject | undefined): boolean {
   return (
     chain.length === 1 &&
     nameOf(chain[0]!.get(S)) === 'URI' &&
-    SAFE_URI.test(textOf(doc.context.lookup(chain[0]!.get(URI)) ?? chain[0]!.get(URI)))
+    SAFE_URI.test(textOf(doc.context.lookup(chain[0]!.get(URI))))
   );
 }
 
