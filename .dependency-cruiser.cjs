@@ -1,6 +1,7 @@
 // The server's module graph (issue 27; decision 0199). Layers, lowest first; imports go down or sideways within a
 // module, never up:
-//   platform   db, lib, http, providers, config.ts, context.ts
+//   platform   db, lib, http, messages (the outbox writer, practice details, e-mail layout), providers, config.ts,
+//              context.ts
 //   core       links ← signing ← payments ← refunds, beside the patient's sign-in (auth, sessions), idempotency and
 //              app-config at the bottom of it
 //   operations outbox, messaging, webhooks, evidence, security, console (read models), vitals
@@ -10,7 +11,7 @@
 // their index.ts; `npm run lint` refuses any new one.
 const SRC = '^apps/server/src/';
 const M = `${SRC}modules/`;
-const PLATFORM = `${SRC}(db|lib|http|providers)/|${SRC}(config|context)\\.ts$`;
+const PLATFORM = `${SRC}(db|lib|http|messages|providers)/|${SRC}(config|context)\\.ts$`;
 const CORE_BASE = `${M}(auth|sessions|idempotency|app-config)/`;
 const CORE = `${M}(auth|sessions|idempotency|app-config|links|signing|payments|refunds)/`;
 const OPERATIONS = `${M}(outbox|messaging|webhooks|evidence|security|console|vitals)/`;

@@ -2,7 +2,7 @@ import type { AppConfig } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
 import { captchaScriptUrl } from '../../providers/captcha/browser-config.js';
 import { gatewayBrowserConfig } from '../../providers/gateway/browser-config.js';
-import { loadPracticeInfo } from '../outbox/practice-info.js';
+import { loadPracticeInfo } from '../../messages/index.js';
 
 /** What the browser needs about this installation: branding, the origins it talks to, the captcha site key. */
 export async function getAppConfig(ctx: AppContext): Promise<AppConfig> {

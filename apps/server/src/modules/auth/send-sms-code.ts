@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { Language, SmsSendResult } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
-import { enqueueMessage } from '../outbox/enqueue-message.js';
-import { loadPracticeInfo } from '../outbox/practice-info.js';
-import { signInCodeSms } from '../outbox/sign-in-messages.js';
+import { enqueueMessage } from '../../messages/index.js';
+import { loadPracticeInfo } from '../../messages/index.js';
+import { signInCodeSms } from './sign-in-messages.js';
 import { auditAuth, type AuditActor } from './auth-audit.js';
 import { hashOtp } from './auth-secret.js';
 import { requireUsableLink } from '../links/link-queries.js';

@@ -5,8 +5,8 @@ import { AppError } from '../../lib/errors.js';
 import type { Actor } from '../../lib/audit.js';
 import { hashPassword, verifyPassword } from '../admin/passwords.js';
 import type { StaffUserRow } from '../admin/staff-queries.js';
-import { enqueueMessage } from '../outbox/enqueue-message.js';
-import { loadPracticeInfo } from '../outbox/practice-info.js';
+import { enqueueMessage } from '../../messages/index.js';
+import { loadPracticeInfo } from '../../messages/index.js';
 import { twoFactorLockedEmail } from './lockout-email.js';
 import {
   CODE_CAP,

@@ -1,5 +1,5 @@
-import type { PracticeInfo } from '../outbox/practice-info.js';
-import { renderEmail } from '../outbox/email-layout.js';
+import type { PracticeInfo } from '../../messages/index.js';
+import { renderEmail } from '../../messages/index.js';
 
 /**
  * The e-mail to a staff user whose authenticator codes were locked after too many wrong ones (issue 26). Staff have

@@ -4,7 +4,7 @@ import { writeAudit } from '../../lib/audit.js';
 import { AppError } from '../../lib/errors.js';
 import type { Actor } from '../../lib/audit.js';
 import { verifyPassword } from '../admin/passwords.js';
-import { loadPracticeInfo } from '../outbox/practice-info.js';
+import { loadPracticeInfo } from '../../messages/index.js';
 import { checkSecondFactor, twoFactorRequired, type StaffAuthRow } from './check-credentials.js';
 import { reserveSignInAttempt, settleFailed, settleSucceeded } from './sign-in-throttle.js';
 import { revokeEverything } from './staff-sessions.js';

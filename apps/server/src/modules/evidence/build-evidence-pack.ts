@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import type { GatewayTransaction } from '../../providers/gateway/types.js';
 import { findLink, type PaymentRow } from '../links/link-queries.js';
 import type { Actor } from '../../lib/audit.js';
-import { loadPracticeInfo } from '../outbox/practice-info.js';
+import { loadPracticeInfo } from '../../messages/index.js';
 import { listRefundsForLink } from '../refunds/refund-queries.js';
 import { ownBytes, PdfWriter } from '../signing/pdf-writer.js';
 import { listLinkSubmissions, listSubmissionFiles, sha256Hex } from '../signing/submission-queries.js';

@@ -3,7 +3,7 @@ import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
 import { getOrCreateSecret } from '../../lib/secrets.js';
 import { personalLinkUrl, type LinkRow } from '../links/link-queries.js';
-import { loadPracticeInfo, type PracticeInfo } from '../outbox/practice-info.js';
+import { loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
 import { unsubscribeToken } from './opt-outs.js';
 import { practiceTimeZone, timeZoneForLink } from './time-zones.js';
 

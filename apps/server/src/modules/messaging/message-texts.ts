@@ -1,6 +1,6 @@
 import { StepRoutes, type Language } from '@paylink/shared';
-import { renderEmail } from '../outbox/email-layout.js';
-import type { PracticeInfo } from '../outbox/practice-info.js';
+import { renderEmail } from '../../messages/index.js';
+import type { PracticeInfo } from '../../messages/index.js';
 
 /**
  * What Paylink says to patients and staff. Patient texts name the practice and the coordinator and carry the personal

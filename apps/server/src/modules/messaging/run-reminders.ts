@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/client.js';
 import { typed, type Row } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
 import { linkState } from '../links/link-queries.js';
-import { enqueueMessage } from '../outbox/enqueue-message.js';
+import { enqueueMessage } from '../../messages/index.js';
 import { formatDay, linkTimeZone, patientUrl, practiceFor, unsubscribeFor } from './link-messages.js';
 import { reminderEmail, reminderSms } from './message-texts.js';
 import { isOptedOut, mask } from './opt-outs.js';

@@ -6,7 +6,7 @@ import { typed } from '../../db/typed.js';
 import { writeAudit, type AuditEvent } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { findLink, linkState } from '../links/link-queries.js';
-import { enqueueMessage } from '../outbox/enqueue-message.js';
+import { enqueueMessage } from '../../messages/index.js';
 import { formatDay, linkTimeZone, patientUrl, practiceFor, unsubscribeFor } from './link-messages.js';
 import { linkEmail, linkSms } from './message-texts.js';
 import { isOptedOut, mask } from './opt-outs.js';

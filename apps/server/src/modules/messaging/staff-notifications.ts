@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { typed, type Row } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
-import { enqueueMessage } from '../outbox/enqueue-message.js';
+import { enqueueMessage } from '../../messages/index.js';
 import { practiceFor } from './link-messages.js';
 import { staffNotificationEmail } from './message-texts.js';
 

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { escapeHtml, joinHtml, markup, raw, type SafeHtml } from '../../lib/escape.js';
-import { verifyStaffToken } from '../admin/staff-tokens.js';
+import { isLocalClient } from '../../http/local-client.js';
 import { listOutbox, type OutboxItem } from './outbox-queries.js';
 
 const querySchema = z.object({ to: z.string().max(320).optional() });
@@ -21,7 +21,7 @@ export async function devOutboxRoutes(app: FastifyInstance, ctx: AppContext) {
     if (ctx.config.mode !== 'sandbox') throw notFound();
     if (isLocalClient(request)) return;
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    if (bearer && (await verifyStaffToken(ctx.db, bearer))) return;
+    if (bearer && (await ctx.staffAccess.verifyToken(bearer))) return;
     throw new AppError(
       'outbox_local_only',
       'The sandbox outbox is shown only on the machine running Paylink (localhost) or with a staff token.',
@@ -64,24 +64,6 @@ export async function devOutboxRoutes(app: FastifyInstance, ctx: AppContext) {
       return reply.type('text/plain; charset=utf-8').send(m.body_text);
     },
   );
-}
-
-/**
- * This machine, and no one speaking for it: the socket's own address is loopback and no proxy forwarded the request.
- * A forwarded loopback address is never trusted (issue 26): behind a proxy on the same machine every client would
- * arrive from loopback, and the forwarded address is whatever the proxy was told.
- */
-export function isLocalClient(request: FastifyRequest): boolean {
-  const h = request.headers;
-  if (h['x-forwarded-for'] !== undefined || h.forwarded !== undefined || h['x-real-ip'] !== undefined) return false;
-  return isLoopback(request.socket.remoteAddress) && isLoopback(request.ip);
-}
-
-/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
-export function isLoopback(ip: string | undefined): boolean {
-  if (!ip) return false;
-  const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-  return v4 === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
 }
 
 /** Text with its URLs as links and 6-digit codes highlighted. */

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { EmailProvider } from '../../providers/email/types.js';
 import { ProviderSendError, type SmsProvider } from '../../providers/sms/types.js';
 import { createTestApp } from '../../../test/support/context.js';
-import { enqueueMessage } from './enqueue-message.js';
+import { enqueueMessage } from '../../messages/index.js';
 import { backoffSeconds, deliverDueMessages } from './outbox-worker.js';
 
 let ctx: AppContext;

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.js';
 import { typed } from '../../db/typed.js';
 import { ProviderSendError } from '../../providers/sms/types.js';
-import { loadPracticeInfo } from './practice-info.js';
+import { loadPracticeInfo } from '../../messages/index.js';
 import { startPoller, type Poller } from '../../lib/poller.js';
 
 /** How long a claimed message is hidden from other workers while this one sends it (a crash frees it after that). */

@@ -8,8 +8,8 @@ import { GatewayError, type CardGateway, type GatewayTransaction } from '../../p
 import { completeByPayment, firstOpenStepBeforePayment, stepsIncomplete } from '../links/link-lifecycle.js';
 import { findLink, findPayment, LINK_NOT_AUTHORIZED, type LinkRow, type PaymentRow } from '../links/link-queries.js';
 import type { Actor } from '../../lib/audit.js';
-import { enqueueMessage } from '../outbox/enqueue-message.js';
-import { loadPracticeInfo, type PracticeInfo } from '../outbox/practice-info.js';
+import { enqueueMessage } from '../../messages/index.js';
+import { loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
 import { findAttempt, type AttemptRow } from './payment-queries.js';
 import { maskReceiptAddress, renderReceipt, renderSmsReceipt } from './payment-receipt.js';
 import { isOptedOut } from '../messaging/opt-outs.js';

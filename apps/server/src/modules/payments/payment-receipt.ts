@@ -1,6 +1,6 @@
 import { formatUsd, type Language } from '@paylink/shared';
-import { renderEmail } from '../outbox/email-layout.js';
-import type { PracticeInfo } from '../outbox/practice-info.js';
+import { renderEmail } from '../../messages/index.js';
+import type { PracticeInfo } from '../../messages/index.js';
 
 /** What a receipt says: the practice, the money and the card; nothing medical (no procedure, no patient details). */
 export interface ReceiptFacts {

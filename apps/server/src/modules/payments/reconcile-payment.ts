@@ -6,7 +6,7 @@ import { GatewayError, type CardGateway, type GatewayTransaction } from '../../p
 import { firstOpenStepBeforePayment } from '../links/link-lifecycle.js';
 import { findLink, findPayment } from '../links/link-queries.js';
 import { SYSTEM_ACTOR, type Actor } from '../../lib/audit.js';
-import type { PracticeInfo } from '../outbox/practice-info.js';
+import type { PracticeInfo } from '../../messages/index.js';
 import { recordApproval } from './confirm-payment.js';
 import { findAttempt, type AttemptRow } from './payment-queries.js';
 import { startPoller, type Poller } from '../../lib/poller.js';

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { settleSandboxBatch } from '../../providers/gateway/sandbox.js';
 import { verifyStaffToken } from '../admin/staff-tokens.js';
-import { isLocalClient } from '../outbox/dev-outbox-routes.js';
+import { isLocalClient } from '../../http/local-client.js';
 
 /**
  * Sandbox only: close the sandbox gateway's batch now (its ccsettle call), so a sale can be partly refunded without

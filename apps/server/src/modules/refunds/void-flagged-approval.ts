@@ -6,7 +6,7 @@ import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { GatewayError, type CardGateway, type GatewayReversal } from '../../providers/gateway/types.js';
 import { findLink, findPaymentById } from '../links/link-queries.js';
-import type { PracticeInfo } from '../outbox/practice-info.js';
+import type { PracticeInfo } from '../../messages/index.js';
 import { findAttempt } from '../payments/payment-queries.js';
 import { emitWebhookEvent } from '../webhooks/emit-event.js';
 import { queueRefundReceipt } from './refund-payment.js';

@@ -4,7 +4,7 @@ import { writeAudit, type Actor } from '../../lib/audit.js';
 import { appCspDirectives, cspDifferences, parseCsp } from '../../http/content-security-policy.js';
 import { captchaScriptUrl } from '../../providers/captcha/browser-config.js';
 import { gatewayBrowserConfig } from '../../providers/gateway/browser-config.js';
-import { enqueueMessage } from '../outbox/enqueue-message.js';
+import { enqueueMessage } from '../../messages/index.js';
 import { cspHash, readScriptInventory, sri } from './script-inventory.js';
 
 /**

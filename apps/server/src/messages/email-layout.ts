@@ -1,5 +1,5 @@
 import type { Language } from '@paylink/shared';
-import { joinHtml, markup } from '../../lib/escape.js';
+import { joinHtml, markup } from '../lib/escape.js';
 import type { PracticeInfo } from './practice-info.js';
 
 export interface EmailContent {

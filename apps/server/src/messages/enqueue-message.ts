@@ -1,5 +1,5 @@
-import type { Queryable } from '../../db/client.js';
-import { typed } from '../../db/typed.js';
+import type { Queryable } from '../db/client.js';
+import { typed } from '../db/typed.js';
 
 export interface OutboxMessageInput {
   channel: 'sms' | 'email';

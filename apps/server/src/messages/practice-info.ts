@@ -1,5 +1,5 @@
-import type { Queryable } from '../../db/client.js';
-import type { Row } from '../../db/typed.js';
+import type { Queryable } from '../db/client.js';
+import type { Row } from '../db/typed.js';
 
 /**
  * What messages say about the practice: the single `practice` row H1 seeds from PRACTICE_* config, with the

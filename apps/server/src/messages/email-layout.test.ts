@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderEmail } from './email-layout.js';
-import { signInCodeSms } from './sign-in-messages.js';
+import { signInCodeSms } from '../modules/auth/sign-in-messages.js';
 
 const practice = {
   name: 'Clinic <A&B>',

@@ -1,6 +1,6 @@
 import type { Language } from '@paylink/shared';
-import { renderEmail } from './email-layout.js';
-import type { PracticeInfo } from './practice-info.js';
+import { renderEmail } from '../../messages/index.js';
+import type { PracticeInfo } from '../../messages/index.js';
 
 /** Keeps the SMS in one segment even with a long practice name (no '…': it is not in the GSM-7 alphabet). */
 function shortName(name: string): string {
