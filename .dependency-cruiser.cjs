@@ -2,8 +2,7 @@
 // module, never up:
 //   platform   db, lib, http, messages (the outbox writer, practice details, e-mail layout), providers, config.ts,
 //              context.ts
-//   core       links ← signing ← payments ← refunds, beside the patient's sign-in (auth, sessions), idempotency and
-//              app-config at the bottom of it
+//   core       idempotency, app-config ← links ← auth (the patient's sign-in to a link), signing ← payments ← refunds
 //   operations outbox, messaging, webhooks, evidence, security, console (read models), vitals
 //   staff      admin, console-auth, cli
 //   root       app.ts, main.ts, side-servers.ts, startup-report.ts, seed (nothing imports them but the root)
@@ -12,8 +11,8 @@
 const SRC = '^apps/server/src/';
 const M = `${SRC}modules/`;
 const PLATFORM = `${SRC}(db|lib|http|messages|providers)/|${SRC}(config|context)\\.ts$`;
-const CORE_BASE = `${M}(auth|sessions|idempotency|app-config)/`;
-const CORE = `${M}(auth|sessions|idempotency|app-config|links|signing|payments|refunds)/`;
+const CORE_BASE = `${M}(idempotency|app-config)/`;
+const CORE = `${M}(auth|idempotency|app-config|links|signing|payments|refunds)/`;
 const OPERATIONS = `${M}(outbox|messaging|webhooks|evidence|security|console|vitals)/`;
 const STAFF = `${M}(admin|console-auth)/|${SRC}cli/`;
 const ROOT = `${SRC}(app|main|side-servers|startup-report)\\.ts$|${SRC}seed/`;
@@ -31,16 +30,23 @@ module.exports = {
     },
     {
       name: 'core-base-up',
-      comment: "The patient's sign-in, idempotency and app-config sit under links: they import no other module.",
+      comment: 'Idempotency and app-config sit under links: they import no other module.',
       severity: 'error',
       from: { path: CORE_BASE, pathNot: TESTS },
-      to: { path: `${M}(links|signing|payments|refunds)/|${OPERATIONS}|${STAFF}|${ROOT}` },
+      to: { path: `${M}(auth|links|signing|payments|refunds)/|${OPERATIONS}|${STAFF}|${ROOT}` },
     },
     {
       name: 'links-up',
       comment: 'links is the bottom of the core: it asks signing and payments through ports in the context.',
       severity: 'error',
       from: { path: `${M}links/`, pathNot: TESTS },
+      to: { path: `${M}(auth|signing|payments|refunds)/|${OPERATIONS}|${STAFF}|${ROOT}` },
+    },
+    {
+      name: 'auth-up',
+      comment: "The patient's sign-in asks links about the link; nothing of signing, payments or refunds.",
+      severity: 'error',
+      from: { path: `${M}auth/`, pathNot: TESTS },
       to: { path: `${M}(signing|payments|refunds)/|${OPERATIONS}|${STAFF}|${ROOT}` },
     },
     {

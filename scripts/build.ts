@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { buildScriptInventory } from '../apps/server/src/modules/security/script-inventory.js';
+import { buildScriptInventory } from '../apps/server/src/http/script-inventory.js';
 import { buildServer } from './build-server.js';
 import { compressDist } from './compress-dist.js';
 

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildScriptInventory } from '../apps/server/src/modules/security/script-inventory.js';
+import { buildScriptInventory } from '../apps/server/src/http/script-inventory.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.resolve(process.argv[2] ?? path.join(root, 'apps/web/dist'));

@@ -26,29 +26,24 @@ import {
   registerStaticDist,
   sendHtmlVariant,
 } from './http/static-assets.js';
-import { linkRoutes } from './modules/links/link-routes.js';
-import { adminRoutes } from './modules/admin/admin-routes.js';
-import { authRoutes } from './modules/auth/auth-routes.js';
-import { getSignInHint } from './modules/auth/get-sign-in-hint.js';
-import { devOutboxRoutes } from './modules/outbox/dev-outbox-routes.js';
-import { paymentRoutes } from './modules/payments/payment-routes.js';
-import { appConfigRoutes } from './modules/app-config/app-config-routes.js';
-import { vitalsRoutes } from './modules/vitals/vitals-routes.js';
-import { contractAdminRoutes } from './modules/signing/contract-admin-routes.js';
-import { documentAdminRoutes } from './modules/signing/document-admin-routes.js';
-import { messagingRoutes } from './modules/messaging/messaging-routes.js';
-import { consoleAuthRoutes } from './modules/console-auth/console-auth-routes.js';
-import { consoleRoutes } from './modules/console/console-routes.js';
+import { linkRoutes } from './modules/links/index.js';
+import { adminRoutes, staffAdminRoutes } from './modules/admin/index.js';
+import { authRoutes, getSignInHint } from './modules/auth/index.js';
+import { devOutboxRoutes } from './modules/outbox/index.js';
+import { paymentRoutes } from './modules/payments/index.js';
+import { appConfigRoutes } from './modules/app-config/index.js';
+import { vitalsRoutes } from './modules/vitals/index.js';
+import { contractAdminRoutes, documentAdminRoutes } from './modules/signing/index.js';
+import { messagingRoutes } from './modules/messaging/index.js';
+import { consoleAuthRoutes } from './modules/console-auth/index.js';
+import { consoleRoutes } from './modules/console/index.js';
 import { appCspDirectives, reportingEndpoints } from './http/content-security-policy.js';
-import { readScriptInventory } from './modules/security/script-inventory.js';
-import { complianceRoutes } from './modules/security/compliance-routes.js';
-import { installIdempotency } from './modules/idempotency/idempotency.js';
-import { refundRoutes } from './modules/refunds/refund-routes.js';
-import { devSettleRoutes } from './modules/refunds/dev-settle-routes.js';
-import { webhookRoutes } from './modules/webhooks/webhook-routes.js';
-import { evidenceRoutes } from './modules/evidence/evidence-routes.js';
-import { exportRoutes } from './modules/refunds/export-routes.js';
-import { emitWebhookForAudit } from './modules/webhooks/audit-events.js';
+import { readScriptInventory } from './http/script-inventory.js';
+import { complianceRoutes } from './modules/security/index.js';
+import { installIdempotency } from './modules/idempotency/index.js';
+import { refundRoutes, devSettleRoutes, exportRoutes } from './modules/refunds/index.js';
+import { webhookRoutes, emitWebhookForAudit } from './modules/webhooks/index.js';
+import { evidenceRoutes } from './modules/evidence/index.js';
 import { addAuditListener } from './lib/audit.js';
 import { AuditBatch } from './lib/audit-batch.js';
 import { fastifyTrustProxy } from './lib/trust-proxy.js';
@@ -211,6 +206,7 @@ const routeModules: RouteModule[] = [
   messagingRoutes,
   consoleAuthRoutes,
   consoleRoutes,
+  staffAdminRoutes,
   complianceRoutes,
 ];
 

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import type { Db } from './db/client.js';
+import type { Db, Queryable } from './db/client.js';
 import type { StaffAccess } from './http/require-staff.js';
-import type { StepDocuments } from './modules/links/link-lifecycle.js';
-import type { SessionKeys } from './modules/sessions/session-tokens.js';
+import type { SessionKeys } from './http/session-tokens.js';
+import type { Actor } from './lib/audit.js';
 import type { Providers } from './providers/index.js';
 
 /** Everything a route or use case may need, built once in main.ts (or a test) and passed down. */
@@ -15,6 +15,26 @@ export interface AppContext {
   providers: Providers;
   /** The signing module's document facts for the link lifecycle (signing/prepare-step-documents.ts). */
   stepDocuments: StepDocuments;
+  /** What links asks the payments module, which sits above it (payments/link-payments.ts). */
+  linkPayments: LinkPayments;
   /** How the staff guard recognises tokens and console sessions (admin/staff-access.ts). */
   staffAccess: StaffAccess;
+}
+
+/** The signing module's answers about a link's documents (implemented in signing/prepare-step-documents.ts). */
+export interface StepDocuments {
+  /** Creates the missing document of each document step and sets its URL (through links' setStepDocumentUrl). */
+  prepare(tx: Queryable, o: { linkId: string }): Promise<void>;
+  /** Whether the step's document is signed (steps without a document are). */
+  isComplete(tx: Queryable, o: { linkId: string; linkStepId: number }): Promise<boolean>;
+}
+
+/**
+ * Payments sit above links: links asks them through this port, as it asks signing through StepDocuments. A patient
+ * who returns is reconciled first (a charged patient lands on the end state), and a payment choice is refused while a
+ * gateway token for the old amount may still charge the card.
+ */
+export interface LinkPayments {
+  reconcileLink(o: { linkId: string; actor: Actor }): Promise<unknown>;
+  hasLiveToken(q: Queryable, linkId: string): Promise<boolean>;
 }

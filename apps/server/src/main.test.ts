@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startServerProcess, stopServerProcesses } from '../test/support/server-process.js';
 import { openPostgres } from './db/client.js';
 import { MIGRATIONS_DIR } from './db/migrate.js';
-import { issueSession } from './modules/sessions/session-tokens.js';
+import { issueSession } from './http/session-tokens.js';
 
 /**
  * The server as `npm start` runs it: real processes on free ports. With DATABASE_URL, two processes share one fresh

@@ -8,18 +8,16 @@ import { getOrCreateSecret } from './lib/secrets.js';
 import { DataDirError, makePrivate } from './lib/private-files.js';
 import { loadProviders } from './providers/index.js';
 import { sideServers } from './side-servers.js';
-import { startOutboxWorker } from './modules/outbox/outbox-worker.js';
-import { startWebhookWorker } from './modules/webhooks/webhook-worker.js';
-import { startReconcileWorker } from './modules/payments/reconcile-payment.js';
-import { startMessagingWorker } from './modules/messaging/messaging-worker.js';
-import { startTamperWorker } from './modules/security/tamper-worker.js';
+import { startOutboxWorker } from './modules/outbox/index.js';
+import { startWebhookWorker } from './modules/webhooks/index.js';
+import { startReconcileWorker, linkPayments } from './modules/payments/index.js';
+import { startMessagingWorker } from './modules/messaging/index.js';
+import { startTamperWorker } from './modules/security/index.js';
 import { WEB_DIST } from './http/static-assets.js';
-import { signingStepDocuments } from './modules/signing/prepare-step-documents.js';
-import { staffAccess } from './modules/admin/staff-access.js';
-import { checkContractFiles } from './modules/signing/check-contract-files.js';
-import { cleanStoredContracts } from './modules/signing/contracts.js';
+import { signingStepDocuments, checkContractFiles, cleanStoredContracts } from './modules/signing/index.js';
+import { staffAccess } from './modules/admin/index.js';
 import { runBootSeed, type BootSeedResult } from './seed/boot-seed.js';
-import { resealTotpSecrets } from './modules/console-auth/totp.js';
+import { resealTotpSecrets } from './modules/console-auth/index.js';
 import { exposureWarning, providerLines } from './startup-report.js';
 
 function privateDataDir(dir: string): void {
@@ -95,6 +93,7 @@ async function main() {
     sessionKeys: { secret: new TextEncoder().encode(sessionSecret), ttlMinutes: config.SESSION_TTL_MINUTES },
     providers,
     stepDocuments: signingStepDocuments({ config, providers }),
+    linkPayments: linkPayments({ db, providers }),
     staffAccess: staffAccess({ db, config }),
   };
   const app = await buildApp(ctx);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
-import { buildSignServer } from './modules/signing/sign-server.js';
+import { buildSignServer } from './modules/signing/index.js';
 import { buildSandboxGateway } from './sandbox/gateway/server.js';
 
 /**

@@ -5,6 +5,7 @@ import { loadConfig } from '../../../apps/server/src/config.js';
 import type { AppContext } from '../../../apps/server/src/context.js';
 import type { Db } from '../../../apps/server/src/db/client.js';
 import { signingStepDocuments } from '../../../apps/server/src/modules/signing/prepare-step-documents.js';
+import { linkPayments } from '../../../apps/server/src/modules/payments/link-payments.js';
 import { staffAccess } from '../../../apps/server/src/modules/admin/staff-access.js';
 import { loadProviders } from '../../../apps/server/src/providers/index.js';
 import { settleSandboxBatch } from '../../../apps/server/src/providers/gateway/sandbox.js';
@@ -61,6 +62,7 @@ export async function startGatewayStandIn(opts: {
       sessionKeys: { secret: new TextEncoder().encode('rehearsal-gateway-unused-secret-0123'), ttlMinutes: 60 },
       providers,
       stepDocuments: signingStepDocuments({ config, providers }),
+      linkPayments: linkPayments({ db, providers }),
       staffAccess: staffAccess({ db, config }),
     };
     server = await buildSandboxGateway(ctx);

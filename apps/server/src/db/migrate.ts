@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Db } from './client.js';
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+import { MIGRATIONS_DIR } from './migrations-dir.js';
+
+export { MIGRATIONS_DIR };
 
 /**
  * Forward-only: applies every file of migrations/ not yet recorded, in name order, each in its own transaction.

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MIGRATIONS_DIR } from './migrate.js';
+import { MIGRATIONS_DIR } from './migrations-dir.js';
 
 /**
  * A migrated, empty embedded database made once by `npm run build` (scripts/pglite-template.ts) and copied into a

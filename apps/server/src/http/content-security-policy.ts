@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import { captchaScriptUrl } from '../providers/captcha/browser-config.js';
 import { gatewayCspOrigins } from '../providers/gateway/browser-config.js';
-import type { ScriptInventory } from '../modules/security/script-inventory.js';
+import type { ScriptInventory } from './script-inventory.js';
 
 export type CspDirectives = Record<string, string[]>;
 

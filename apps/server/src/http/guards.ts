@@ -8,7 +8,7 @@ import {
   verifySessionToken,
   type PatientSession,
   type SessionClaim,
-} from '../modules/sessions/session-tokens.js';
+} from './session-tokens.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -2,9 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { createLinkBodySchema, stepRoutesFor, type CreateLinkBody } from '@paylink/shared';
 import type { Config } from '../config.js';
 import type { Db, Queryable } from '../db/client.js';
-import { createLink } from '../modules/links/create-link.js';
-import { applyLinkChange, completeByPayment, writeStepList } from '../modules/links/link-lifecycle.js';
-import { linkState, personalLinkUrl, type LinkRow } from '../modules/links/link-queries.js';
+import {
+  createLink,
+  applyLinkChange,
+  completeByPayment,
+  writeStepList,
+  linkState,
+  personalLinkUrl,
+  type LinkRow,
+} from '../modules/links/index.js';
 import { SYSTEM_ACTOR } from '../lib/audit.js';
 import { samplePatient } from './sample-links.js';
 

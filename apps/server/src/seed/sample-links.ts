@@ -1,8 +1,7 @@
 import { createLinkBodySchema, type CreateLinkBody } from '@paylink/shared';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import { createLink } from '../modules/links/create-link.js';
-import type { LinkRow } from '../modules/links/link-queries.js';
+import { createLink, type LinkRow } from '../modules/links/index.js';
 import { SYSTEM_ACTOR } from '../lib/audit.js';
 
 /** A complete, valid patient (fictional; 555-01xx numbers are reserved for fiction). */

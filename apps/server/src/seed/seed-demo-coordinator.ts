@@ -1,8 +1,7 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { getOrCreateSecret } from '../lib/secrets.js';
-import { verifyPassword } from '../modules/admin/passwords.js';
-import { findStaffByEmail } from '../modules/admin/staff-queries.js';
+import { verifyPassword, findStaffByEmail } from '../modules/admin/index.js';
 import { ensureStaffUser } from './seed-staff.js';
 
 const DEMO_COORDINATOR_EMAIL = 'coordinator@paylink.localhost';

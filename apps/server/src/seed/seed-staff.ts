@@ -3,11 +3,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Db, Queryable } from '../db/client.js';
-import { writeAudit } from '../lib/audit.js';
-import { SYSTEM_ACTOR } from '../lib/audit.js';
-import { hashPassword, unusablePasswordHash } from '../modules/admin/passwords.js';
-import { findStaffByEmail, insertStaffUser, type StaffUserRow } from '../modules/admin/staff-queries.js';
-import { issueStaffToken, verifyStaffToken } from '../modules/admin/staff-tokens.js';
+import { writeAudit, SYSTEM_ACTOR } from '../lib/audit.js';
+import {
+  hashPassword,
+  unusablePasswordHash,
+  findStaffByEmail,
+  insertStaffUser,
+  type StaffUserRow,
+  issueStaffToken,
+  verifyStaffToken,
+} from '../modules/admin/index.js';
 
 /** Owner of the data-dir token in sandbox mode when no admin is configured. */
 const SANDBOX_ADMIN_EMAIL = 'admin@paylink.localhost';

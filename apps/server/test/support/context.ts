@@ -4,9 +4,10 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { AppContext } from '../../src/context.js';
 import { createTestDb } from './test-db.js';
-import { issueSession } from '../../src/modules/sessions/session-tokens.js';
+import { issueSession } from '../../src/http/session-tokens.js';
 import { loadProviders } from '../../src/providers/index.js';
 import { signingStepDocuments } from '../../src/modules/signing/prepare-step-documents.js';
+import { linkPayments } from '../../src/modules/payments/link-payments.js';
 import { staffAccess } from '../../src/modules/admin/staff-access.js';
 
 /**
@@ -40,6 +41,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<{
     sessionKeys: { secret: new TextEncoder().encode('test-session-secret-0123456789abcdef'), ttlMinutes: 60 },
     providers,
     stepDocuments: signingStepDocuments({ config, providers }),
+    linkPayments: linkPayments({ db, providers }),
     staffAccess: staffAccess({ db, config }),
   };
   const app = await buildApp(ctx);

@@ -1,10 +1,9 @@
 import type { LinkSummary } from '@paylink/shared';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/errors.js';
-import { applyLinkChange, type LinkChange } from '../links/link-lifecycle.js';
-import { findLink } from '../links/link-queries.js';
+import { applyLinkChange, type LinkChange, findLink } from '../links/index.js';
 import type { Actor } from '../../lib/audit.js';
-import { findLinkSummary, toLinkSummary } from './admin-link-queries.js';
+import { findLinkSummary, toLinkSummary } from '../console/index.js';
 
 /** A coordinator cancels, expires or extends a link: the lifecycle's rules (applyLinkChange), under the row lock. */
 export async function changeLink(opts: {

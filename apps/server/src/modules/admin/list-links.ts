@@ -1,8 +1,7 @@
 import type { LinkSummary } from '@paylink/shared';
 import type { Db } from '../../db/client.js';
-import { writeAudit } from '../../lib/audit.js';
-import type { Actor } from '../../lib/audit.js';
-import { STATE_SQL, SUMMARY_SELECT, toLinkSummary, type LinkSummaryRow } from './admin-link-queries.js';
+import { writeAudit, type Actor } from '../../lib/audit.js';
+import { STATE_SQL, SUMMARY_SELECT, toLinkSummary, type LinkSummaryRow } from '../console/index.js';
 
 /** Newest first, optionally by derived state; one audit row for the listing (patient names are patient data). */
 export async function listLinks(opts: {

@@ -1,7 +1,6 @@
 import type { Db } from '../../db/client.js';
-import { writeAudit } from '../../lib/audit.js';
-import type { Actor } from '../../lib/audit.js';
-import { toAdminPayment } from './admin-link-queries.js';
+import { writeAudit, type Actor } from '../../lib/audit.js';
+import { toAdminPayment } from '../console/index.js';
 
 interface Row {
   link_id: string;

@@ -1,10 +1,9 @@
 import type { LinkDetail } from '@paylink/shared';
 import type { Db } from '../../db/client.js';
-import { writeAudit } from '../../lib/audit.js';
+import { writeAudit, type Actor } from '../../lib/audit.js';
 import { notFound } from '../../lib/errors.js';
-import { listSteps } from '../links/link-queries.js';
-import type { Actor } from '../../lib/audit.js';
-import { findLinkSummary, toLinkSummary } from './admin-link-queries.js';
+import { listSteps } from '../links/index.js';
+import { findLinkSummary, toLinkSummary } from '../console/index.js';
 
 interface AuditRow {
   at: Date;

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { verifySession } from '../sessions/session-tokens.js';
+import { verifySession } from '../../http/session-tokens.js';
 import { auditAuth, type AuditActor } from './auth-audit.js';
 
 /** Sign-out: revokes the session the token names, if it is still valid. An invalid or missing token is a no-op. */

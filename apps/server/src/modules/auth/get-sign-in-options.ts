@@ -1,6 +1,6 @@
 import type { AuthOptions } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
-import { requireUsableLink } from '../links/link-queries.js';
+import { requireUsableLink } from '../links/index.js';
 
 /** How the /auth page signs this link in: the coordinator's method, and the captcha widget's site key (if any). */
 export async function getSignInOptions(ctx: AppContext, opts: { linkId: string }): Promise<AuthOptions> {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import { LinkStateError } from '../../lib/errors.js';
-import { LINK_NOT_AUTHORIZED, requireUsableLink, type LinkRow } from '../links/link-queries.js';
+import { LINK_NOT_AUTHORIZED, requireUsableLink, type LinkRow } from '../links/index.js';
 import { auditAuth, type AuditActor } from './auth-audit.js';
 
 /**

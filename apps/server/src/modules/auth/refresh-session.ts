@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
-import { requireUsableLink } from '../links/link-queries.js';
-import { issueSession, type PatientSession } from '../sessions/session-tokens.js';
+import { requireUsableLink } from '../links/index.js';
+import { issueSession, type PatientSession } from '../../http/session-tokens.js';
 import { auditAuth, type AuditActor } from './auth-audit.js';
 
 /**

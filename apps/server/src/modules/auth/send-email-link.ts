@@ -1,9 +1,8 @@
 import type { EmailSendResult, Language } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
 import { newToken } from '../../lib/ids.js';
-import { requireUsableLink } from '../links/link-queries.js';
-import { enqueueMessage } from '../../messages/index.js';
-import { loadPracticeInfo } from '../../messages/index.js';
+import { requireUsableLink } from '../links/index.js';
+import { enqueueMessage, loadPracticeInfo } from '../../messages/index.js';
 import { signInLinkEmail } from './sign-in-messages.js';
 import { auditAuth, type AuditActor } from './auth-audit.js';
 import { hashSignInToken } from './auth-secret.js';

@@ -1,12 +1,11 @@
 import { randomInt } from 'node:crypto';
 import type { Language, SmsSendResult } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
-import { enqueueMessage } from '../../messages/index.js';
-import { loadPracticeInfo } from '../../messages/index.js';
+import { enqueueMessage, loadPracticeInfo } from '../../messages/index.js';
 import { signInCodeSms } from './sign-in-messages.js';
 import { auditAuth, type AuditActor } from './auth-audit.js';
 import { hashOtp } from './auth-secret.js';
-import { requireUsableLink } from '../links/link-queries.js';
+import { requireUsableLink } from '../links/index.js';
 import { linkForSignIn } from './link-for-sign-in.js';
 import { requireCaptcha } from './require-captcha.js';
 import { checkSendLimit, recordSend, refuseLimitedSend } from './send-limits.js';

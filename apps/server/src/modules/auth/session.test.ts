@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { revokeLinkSessions } from '../sessions/session-tokens.js';
+import { revokeLinkSessions } from '../../http/session-tokens.js';
 import { apiHeaders, createTestApp } from '../../../test/support/context.js';
 import { codeIn, insertTestLink, lastMessageTo } from '../../../test/support/auth.js';
 

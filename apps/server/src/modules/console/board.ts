@@ -2,12 +2,11 @@ import type { BoardRow, StaffRole } from '@paylink/shared';
 import { StepRoutes, boardQuerySchema, stepKeyByRoute } from '@paylink/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { writeAudit } from '../../lib/audit.js';
+import { writeAudit, type Actor } from '../../lib/audit.js';
 import { badRequest } from '../../lib/errors.js';
-import { personalLinkUrl } from '../links/link-queries.js';
-import type { Actor } from '../../lib/audit.js';
-import { STATE_SQL } from '../admin/admin-link-queries.js';
-import { practiceTimeZone } from './practice-settings.js';
+import { personalLinkUrl } from '../links/index.js';
+import { STATE_SQL } from './staff-link-queries.js';
+import { practiceTimeZone } from '../app-config/index.js';
 import { STAFF_READ_ACTIONS } from './timeline.js';
 
 type BoardQuery = z.output<typeof boardQuerySchema>;

@@ -8,8 +8,8 @@ import { boardChanges, queryBoard } from './board.js';
 import { queryFunnel } from './funnel.js';
 import { showConsoleLink } from './link-detail.js';
 import { exportPaymentsCsv, paymentReport } from './payments-report.js';
-import { practiceSettings, updatePracticeSettings } from './practice-settings.js';
-import { listCoordinators, resetStaffTwoFactor, updateStaff } from './staff-admin.js';
+import { practiceSettings, updatePracticeSettings } from '../app-config/index.js';
+import { listCoordinators } from './coordinators.js';
 import { route } from '../../http/route.js';
 
 const security: { [k: string]: string[] }[] = [{ bearer: [] }, { staffCookie: [] }];
@@ -148,46 +148,6 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Prom
         },
       },
       async () => ({ coordinators: await listCoordinators(ctx.db) }),
-    );
-
-    route(
-      scope,
-      routeTable.updateStaff,
-      {
-        preHandler: admin,
-        schema: {
-          tags,
-          summary: 'Change a staff user (admins only): name, role, deactivate/reactivate, password',
-          description: 'Deactivating, a new role or a new password ends the user’s sessions and tokens.',
-          security,
-          response: errorResponses(400, 401, 403, 404, 409),
-        },
-      },
-      async (request) =>
-        ctx.db.transaction((tx) =>
-          updateStaff(tx, {
-            actor: auditContext(request),
-            actingUserId: request.staff!.userId,
-            id: request.params.id,
-            changes: request.body,
-          }),
-        ),
-    );
-
-    route(
-      scope,
-      routeTable.resetStaffTwoFactor,
-      {
-        preHandler: admin,
-        schema: {
-          tags,
-          summary: 'Reset a staff user’s two-factor (admins only); ends their sessions and tokens',
-          security,
-          response: errorResponses(401, 403, 404),
-        },
-      },
-      async (request) =>
-        ctx.db.transaction((tx) => resetStaffTwoFactor(tx, { actor: auditContext(request), id: request.params.id })),
     );
 
     route(

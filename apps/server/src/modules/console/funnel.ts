@@ -2,9 +2,8 @@ import type { FunnelResult, FunnelStageKey, funnelQuerySchema } from '@paylink/s
 import { StepRoutes, funnelStageKeySchema } from '@paylink/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { writeAudit } from '../../lib/audit.js';
-import type { Actor } from '../../lib/audit.js';
-import { practiceTimeZone } from './practice-settings.js';
+import { writeAudit, type Actor } from '../../lib/audit.js';
+import { practiceTimeZone } from '../app-config/index.js';
 
 type Query = z.output<typeof funnelQuerySchema>;
 

@@ -1,10 +1,9 @@
 import type { ConsoleLinkDetail } from '@paylink/shared';
 import { stepKeyByRoute } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
-import { writeAudit } from '../../lib/audit.js';
+import { writeAudit, type Actor } from '../../lib/audit.js';
 import { notFound } from '../../lib/errors.js';
-import { linkState, personalLinkUrl, type LinkRow } from '../links/link-queries.js';
-import type { Actor } from '../../lib/audit.js';
+import { linkState, personalLinkUrl, type LinkRow } from '../links/index.js';
 import { describeEvent, type AuditRowForTimeline } from './timeline.js';
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);

@@ -1,15 +1,13 @@
 import { formatUsd } from '@paylink/shared';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import type { AppContext } from '../../context.js';
-import { writeAudit } from '../../lib/audit.js';
+import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { GatewayTransaction } from '../../providers/gateway/types.js';
-import { findLink, type PaymentRow } from '../links/link-queries.js';
-import type { Actor } from '../../lib/audit.js';
+import { findLink, type PaymentRow } from '../links/index.js';
 import { loadPracticeInfo } from '../../messages/index.js';
-import { listRefundsForLink } from '../refunds/refund-queries.js';
-import { ownBytes, PdfWriter } from '../signing/pdf-writer.js';
-import { listLinkSubmissions, listSubmissionFiles, sha256Hex } from '../signing/submission-queries.js';
+import { listRefundsForLink } from '../refunds/index.js';
+import { ownBytes, PdfWriter, listLinkSubmissions, listSubmissionFiles, sha256Hex } from '../signing/index.js';
 import { EVIDENCE_TEXTS, type EvidenceLang } from './evidence-texts.js';
 
 const BRAND_NAMES: Record<string, string> = {

@@ -3,9 +3,8 @@ import type { Db } from '../../db/client.js';
 import type { Actor } from '../../lib/audit.js';
 import type { AuditBatch } from '../../lib/audit-batch.js';
 import { notFound } from '../../lib/errors.js';
-import type { CardGateway } from '../../providers/gateway/types.js';
-import { reconcileLink } from '../payments/reconcile-payment.js';
-import type { SessionClaim } from '../sessions/session-tokens.js';
+import type { LinkPayments } from '../../context.js';
+import type { SessionClaim } from '../../http/session-tokens.js';
 import { readPatientLink } from './read-patient-link.js';
 import { centsToDollars, currentRoutePath, toLinkStep, toPatientInfo } from './link-views.js';
 
@@ -19,7 +18,7 @@ export async function checkContinue(opts: {
   audits: AuditBatch;
   actor: Actor;
   claim: SessionClaim;
-  gateway?: CardGateway;
+  payments?: Pick<LinkPayments, 'reconcileLink'>;
 }): Promise<ContinueCheck> {
   const read = {
     db: opts.db,
@@ -29,9 +28,9 @@ export async function checkContinue(opts: {
     action: 'steps.continue_check',
     requireSteps: true,
   };
-  let r = await readPatientLink({ ...read, checkReconcile: !!opts.gateway });
-  if (r.needsReconcile && opts.gateway) {
-    await reconcileLink({ db: opts.db, gateway: opts.gateway, actor: opts.actor }, opts.claim.linkId);
+  let r = await readPatientLink({ ...read, checkReconcile: !!opts.payments });
+  if (r.needsReconcile && opts.payments) {
+    await opts.payments.reconcileLink({ linkId: opts.claim.linkId, actor: opts.actor });
     r = await readPatientLink(read);
   }
   const { link, steps, payment } = r;

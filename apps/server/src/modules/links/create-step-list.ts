@@ -39,7 +39,7 @@ export async function createStepList(opts: {
         paymentSourceId: opts.paymentSourceId,
         paymentAmount: opts.paymentAmount,
       };
-      payment = (await applyPaymentChoice(tx, { link, actor, input })).payment;
+      payment = (await applyPaymentChoice(tx, { link, actor, input, payments: opts.ctx.linkPayments })).payment;
     } else if (!payment) {
       throw new AppError('payment_not_chosen', 'Choose the payment amount before continuing.');
     } else if (

@@ -2,7 +2,7 @@ import type { PatientInfo } from '@paylink/shared';
 import type { Db } from '../../db/client.js';
 import type { Actor } from '../../lib/audit.js';
 import type { AuditBatch } from '../../lib/audit-batch.js';
-import type { SessionClaim } from '../sessions/session-tokens.js';
+import type { SessionClaim } from '../../http/session-tokens.js';
 import { readPatientLink } from './read-patient-link.js';
 import { toPatientInfo } from './link-views.js';
 

@@ -11,7 +11,8 @@ import type { Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
-import { revokeLinkSessions } from '../sessions/session-tokens.js';
+import type { StepDocuments } from '../../context.js';
+import { revokeLinkSessions } from '../../http/session-tokens.js';
 import { findStep, linkState, listSteps, type LinkRow } from './link-queries.js';
 
 /**
@@ -25,16 +26,8 @@ import { findStep, linkState, listSteps, type LinkRow } from './link-queries.js'
  *          the payment and confirmation steps complete only with an approved payment, after every earlier step.
  *
  * What a document step's document is, is the signing module's business: it comes in through `StepDocuments`
- * (wired in the composition root), so this module never imports signing and signing may import it.
+ * (a port in context.ts, wired in the composition root), so this module never imports signing and signing may import it.
  */
-
-/** The signing module's answers about a link's documents (implemented in signing/prepare-step-documents.ts). */
-export interface StepDocuments {
-  /** Creates the missing document of each document step and sets its URL (through setStepDocumentUrl). */
-  prepare(tx: Queryable, o: { linkId: string }): Promise<void>;
-  /** Whether the step's document is signed (steps without a document are). */
-  isComplete(tx: Queryable, o: { linkId: string; linkStepId: number }): Promise<boolean>;
-}
 
 type LockedLink = Pick<LinkRow, 'id' | 'status' | 'expires_at'>;
 

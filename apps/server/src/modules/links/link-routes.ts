@@ -88,7 +88,7 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
           audits: app.auditBatch,
           actor: auditContext(request),
           claim,
-          gateway: ctx.providers.gateway,
+          payments: ctx.linkPayments,
         });
       },
     );
@@ -113,6 +113,7 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
         assertLinkAccess(request, linkId);
         return recordPaymentChoice({
           db: ctx.db,
+          payments: ctx.linkPayments,
           actor: auditContext(request),
           linkId,
           input: { paymentTypeId, paymentSourceId, paymentAmount },

@@ -2,7 +2,7 @@ import { LINK_ID_PATTERN } from '@paylink/shared';
 import type { Queryable } from '../../db/client.js';
 import type { Actor } from '../../lib/audit.js';
 import type { AuditBatch } from '../../lib/audit-batch.js';
-import { LIVE_SESSION_WHERE, sessionEnded, type SessionClaim } from '../sessions/session-tokens.js';
+import { LIVE_SESSION_WHERE, sessionEnded, type SessionClaim } from '../../http/session-tokens.js';
 import {
   LINK_NOT_AUTHORIZED,
   linkState,

@@ -17,7 +17,7 @@ import { AppError, LinkStateError } from '../../lib/errors.js';
 import { findPayment, requireUsableLink, type LinkRow, type PaymentRow } from './link-queries.js';
 import type { Actor } from '../../lib/audit.js';
 import { centsToDollars } from './link-views.js';
-import { hasLiveToken } from '../payments/payment-queries.js';
+import type { LinkPayments } from '../../context.js';
 
 export interface PaymentChoiceInput {
   paymentTypeId?: number;
@@ -45,7 +45,7 @@ export async function isStepListFrozen(q: Queryable, linkId: string): Promise<bo
  */
 export async function applyPaymentChoice(
   tx: Queryable,
-  opts: { link: LinkRow; actor: Actor; input: PaymentChoiceInput },
+  opts: { link: LinkRow; actor: Actor; input: PaymentChoiceInput; payments: Pick<LinkPayments, 'hasLiveToken'> },
 ): Promise<{ payment: PaymentRow; changed: boolean }> {
   const { link, input } = opts;
   const locked = link.is_payment_link_locked;
@@ -67,7 +67,7 @@ export async function applyPaymentChoice(
     return { payment: existing, changed: false };
   }
   // A live gateway token is bound to the old amount: changing the choice under it could charge the old amount.
-  if (existing && (await hasLiveToken(tx, link.id))) {
+  if (existing && (await opts.payments.hasLiveToken(tx, link.id))) {
     throw new AppError(
       'payment_in_progress',
       'A card payment is in progress for this link. Finish it on the payment page, or try again in 10 minutes.',
@@ -126,13 +126,19 @@ function toPaymentChoice(payment: PaymentRow): PaymentChoice {
 /** POST /api/linkpaymenthistory: records the patient's choice (idempotent for the same values). */
 export async function recordPaymentChoice(opts: {
   db: Db;
+  payments: Pick<LinkPayments, 'hasLiveToken'>;
   actor: Actor;
   linkId: string;
   input: PaymentChoiceInput;
 }): Promise<PaymentChoice> {
   return opts.db.transaction(async (tx) => {
     const link = await requireUsableLink(tx, opts.linkId, { forUpdate: true });
-    const { payment, changed } = await applyPaymentChoice(tx, { link, actor: opts.actor, input: opts.input });
+    const { payment, changed } = await applyPaymentChoice(tx, {
+      link,
+      actor: opts.actor,
+      input: opts.input,
+      payments: opts.payments,
+    });
     if (!changed) await writeAudit(tx, { ...opts.actor, action: 'payment.choice_confirmed', linkId: link.id });
     return toPaymentChoice(payment);
   });

@@ -2,9 +2,9 @@ import type { Language } from '@paylink/shared';
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
 import { getOrCreateSecret } from '../../lib/secrets.js';
-import { personalLinkUrl, type LinkRow } from '../links/link-queries.js';
+import { personalLinkUrl, type LinkRow } from '../links/index.js';
 import { loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
-import { unsubscribeToken } from './opt-outs.js';
+import { unsubscribeToken } from '../../messages/opt-outs.js';
 import { practiceTimeZone, timeZoneForLink } from './time-zones.js';
 
 /** Shared helpers of link sends and reminders: URLs, the patient's zone, dates in the link's language. */

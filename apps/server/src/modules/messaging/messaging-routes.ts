@@ -12,7 +12,7 @@ import { errorResponses } from '../../http/route-support.js';
 import { recordTwilioStatus } from './delivery-status.js';
 import { practiceFor } from './link-messages.js';
 import { keywordReply } from './message-texts.js';
-import { listOptOuts, optIn, optOut, readUnsubscribeToken } from './opt-outs.js';
+import { listOptOuts, optIn, optOut, readUnsubscribeToken } from '../../messages/opt-outs.js';
 import { loadReminderPlan, planToSetting, saveReminderPlan } from './reminder-plan.js';
 import { sendLink } from './send-link.js';
 import { isValidTwilioSignature } from './twilio-signature.js';

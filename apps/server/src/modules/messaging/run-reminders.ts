@@ -3,11 +3,11 @@ import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
 import { typed, type Row } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
-import { linkState } from '../links/link-queries.js';
+import { linkState } from '../links/index.js';
 import { enqueueMessage } from '../../messages/index.js';
 import { formatDay, linkTimeZone, patientUrl, practiceFor, unsubscribeFor } from './link-messages.js';
 import { reminderEmail, reminderSms } from './message-texts.js';
-import { isOptedOut, mask } from './opt-outs.js';
+import { isOptedOut, mask } from '../../messages/opt-outs.js';
 import { planReminder } from './plan-reminder.js';
 import { loadReminderPlan, type ReminderPlan } from './reminder-plan.js';
 

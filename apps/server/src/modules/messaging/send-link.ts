@@ -5,11 +5,11 @@ import type { Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
 import { writeAudit, type AuditEvent } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { findLink, linkState } from '../links/link-queries.js';
+import { findLink, linkState } from '../links/index.js';
 import { enqueueMessage } from '../../messages/index.js';
 import { formatDay, linkTimeZone, patientUrl, practiceFor, unsubscribeFor } from './link-messages.js';
 import { linkEmail, linkSms } from './message-texts.js';
-import { isOptedOut, mask } from './opt-outs.js';
+import { isOptedOut, mask } from '../../messages/opt-outs.js';
 
 /**
  * Sends a link's personal URL by SMS or e-mail through the outbox (in the caller's transaction), audits it, and starts

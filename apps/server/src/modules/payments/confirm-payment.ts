@@ -2,17 +2,23 @@ import { LinkMessages, PaymentSource, type PaymentReceipt } from '@paylink/share
 import { sql } from 'kysely';
 import type { Db, Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
-import { writeAudit } from '../../lib/audit.js';
+import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, LinkStateError, type AppErrorCode } from '../../lib/errors.js';
 import { GatewayError, type CardGateway, type GatewayTransaction } from '../../providers/gateway/types.js';
-import { completeByPayment, firstOpenStepBeforePayment, stepsIncomplete } from '../links/link-lifecycle.js';
-import { findLink, findPayment, LINK_NOT_AUTHORIZED, type LinkRow, type PaymentRow } from '../links/link-queries.js';
-import type { Actor } from '../../lib/audit.js';
-import { enqueueMessage } from '../../messages/index.js';
-import { loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
+import {
+  completeByPayment,
+  firstOpenStepBeforePayment,
+  stepsIncomplete,
+  findLink,
+  findPayment,
+  LINK_NOT_AUTHORIZED,
+  type LinkRow,
+  type PaymentRow,
+} from '../links/index.js';
+import { enqueueMessage, loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
 import { findAttempt, type AttemptRow } from './payment-queries.js';
 import { maskReceiptAddress, renderReceipt, renderSmsReceipt } from './payment-receipt.js';
-import { isOptedOut } from '../messaging/opt-outs.js';
+import { isOptedOut } from '../../messages/opt-outs.js';
 import { queuePayorPaidNotice } from './payor-paid-notice.js';
 
 export interface ConfirmPaymentInput {

@@ -2,13 +2,11 @@ import { LinkMessages, PaymentSource, StepRoutes, formatUsd, parseDollarsToCents
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
-import { writeAudit } from '../../lib/audit.js';
+import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, LinkStateError, badRequest } from '../../lib/errors.js';
 import type { CardGateway } from '../../providers/gateway/types.js';
-import { firstOpenStepBeforePayment, stepsIncomplete } from '../links/link-lifecycle.js';
-import { findPayment, requireUsableLink } from '../links/link-queries.js';
-import type { Actor } from '../../lib/audit.js';
-import { isStepDocumentComplete } from '../signing/prepare-step-documents.js';
+import { firstOpenStepBeforePayment, stepsIncomplete, findPayment, requireUsableLink } from '../links/index.js';
+import { isStepDocumentComplete } from '../signing/index.js';
 import { findAttempt, findLiveAttempt, newAttemptId, retireStaleAttempts, type AttemptRow } from './payment-queries.js';
 import { RECONCILE_FIRST_CHECK_SECONDS, reconcileLink } from './reconcile-payment.js';
 

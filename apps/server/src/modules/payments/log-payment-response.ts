@@ -1,10 +1,9 @@
 import { redactGatewayPayload } from '@paylink/shared';
 import type { Db } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
-import { writeAudit } from '../../lib/audit.js';
+import { writeAudit, type Actor } from '../../lib/audit.js';
 import { badRequest } from '../../lib/errors.js';
-import { requireUsableLink } from '../links/link-queries.js';
-import type { Actor } from '../../lib/audit.js';
+import { requireUsableLink } from '../links/index.js';
 import { closeOpenAttempts } from './payment-queries.js';
 
 /** The failure kinds the web app reports (its log payload's `kind`), for the audit row only. */

@@ -1,5 +1,5 @@
 import { patientRoutes } from '@paylink/shared';
-import { practiceTimeZone } from '../console/practice-settings.js';
+import { practiceTimeZone } from '../app-config/index.js';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { assertLinkAccess, requirePatient } from '../../http/guards.js';

@@ -1,11 +1,9 @@
 import { formatUsd, type Language } from '@paylink/shared';
 import type { Queryable } from '../../db/client.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
-import { isOptedOut } from '../messaging/opt-outs.js';
-import { renderEmail } from '../../messages/index.js';
-import { enqueueMessage } from '../../messages/index.js';
-import type { PracticeInfo } from '../../messages/index.js';
-import type { LinkRow } from '../links/link-queries.js';
+import { isOptedOut } from '../../messages/opt-outs.js';
+import { renderEmail, enqueueMessage, type PracticeInfo } from '../../messages/index.js';
+import type { LinkRow } from '../links/index.js';
 
 const short = (name: string) => (name.length <= 40 ? name : name.slice(0, 40).trimEnd());
 

@@ -1,7 +1,7 @@
 import { LinkMessages } from '@paylink/shared';
 import type { Db } from '../../db/client.js';
 import { LinkStateError } from '../../lib/errors.js';
-import { findPayment, requireUsableLink } from '../links/link-queries.js';
+import { findPayment, requireUsableLink } from '../links/index.js';
 import { hasPaymentInProgress } from './payment-queries.js';
 
 /**

@@ -1,11 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
-import { writeAudit } from '../../lib/audit.js';
+import { writeAudit, SYSTEM_ACTOR, type Actor } from '../../lib/audit.js';
 import { GatewayError, type CardGateway, type GatewayTransaction } from '../../providers/gateway/types.js';
-import { firstOpenStepBeforePayment } from '../links/link-lifecycle.js';
-import { findLink, findPayment } from '../links/link-queries.js';
-import { SYSTEM_ACTOR, type Actor } from '../../lib/audit.js';
+import { firstOpenStepBeforePayment, findLink, findPayment } from '../links/index.js';
 import type { PracticeInfo } from '../../messages/index.js';
 import { recordApproval } from './confirm-payment.js';
 import { findAttempt, type AttemptRow } from './payment-queries.js';

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { settleSandboxBatch } from '../../providers/gateway/sandbox.js';
-import { verifyStaffToken } from '../admin/staff-tokens.js';
+
 import { isLocalClient } from '../../http/local-client.js';
 
 /**
@@ -18,7 +18,7 @@ export async function devSettleRoutes(app: FastifyInstance, ctx: AppContext) {
     if (ctx.config.mode !== 'sandbox' || !ctx.config.sandbox.gateway) throw notFound();
     if (isLocalClient(request)) return;
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    if (bearer && (await verifyStaffToken(ctx.db, bearer))) return;
+    if (bearer && (await ctx.staffAccess.verifyToken(bearer))) return;
     throw new AppError('sandbox_local_only', 'Settling the sandbox batch is allowed only on this machine.');
   };
   r.post(

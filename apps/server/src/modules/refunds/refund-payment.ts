@@ -2,14 +2,12 @@ import { paymentRefundState, PaymentSource, type RefundResult } from '@paylink/s
 import { sql } from 'kysely';
 import type { Db, Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
-import { writeAudit } from '../../lib/audit.js';
+import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { GatewayError, type CardGateway, type GatewayReversal } from '../../providers/gateway/types.js';
-import { findLink, findPayment, findPaymentById, type LinkRow, type PaymentRow } from '../links/link-queries.js';
-import type { Actor } from '../../lib/audit.js';
-import { enqueueMessage } from '../../messages/index.js';
-import { loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
-import { emitWebhookEvent } from '../webhooks/emit-event.js';
+import { findLink, findPayment, findPaymentById, type LinkRow, type PaymentRow } from '../links/index.js';
+import { enqueueMessage, loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
+import { emitWebhookEvent } from '../../messages/emit-event.js';
 import { markRefundFailed, markRefundSucceeded, reservedCents, toRefund, type RefundRow } from './refund-queries.js';
 import { renderRefundReceipt } from './refund-receipt.js';
 

@@ -5,10 +5,10 @@ import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { GatewayError, type CardGateway, type GatewayReversal } from '../../providers/gateway/types.js';
-import { findLink, findPaymentById } from '../links/link-queries.js';
+import { findLink, findPaymentById } from '../links/index.js';
 import type { PracticeInfo } from '../../messages/index.js';
-import { findAttempt } from '../payments/payment-queries.js';
-import { emitWebhookEvent } from '../webhooks/emit-event.js';
+import { findAttempt } from '../payments/index.js';
+import { emitWebhookEvent } from '../../messages/emit-event.js';
 import { queueRefundReceipt } from './refund-payment.js';
 import { markRefundFailed, markRefundSucceeded, toRefund } from './refund-queries.js';
 

@@ -11,7 +11,7 @@ import { captchaScriptUrl } from '../../providers/captcha/browser-config.js';
 import { gatewayBrowserConfig } from '../../providers/gateway/browser-config.js';
 import { requireStaff } from '../../http/require-staff.js';
 import { WEB_DIST } from '../../http/static-assets.js';
-import { readScriptInventory } from './script-inventory.js';
+import { readScriptInventory } from '../../http/script-inventory.js';
 import { runTamperCheck } from './run-tamper-check.js';
 import { listTamperChecks, listCspReports, storeCspReports, type CspReportInput } from './compliance-queries.js';
 import { route } from '../../http/route.js';

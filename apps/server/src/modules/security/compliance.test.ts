@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffToken } from '../../seed/seed-staff.js';
 import { freePort, startPaymentTestEnv, type PaymentTestEnv } from '../../../test/support/payment-fixtures.js';
-import { buildScriptInventory, readScriptInventory, sri } from './script-inventory.js';
+import { buildScriptInventory, readScriptInventory, sri } from '../../http/script-inventory.js';
 import { runScheduledTamperCheck } from './run-tamper-check.js';
 
 /** Issue 11, PCI DSS 6.4.3 / 11.6.1: script inventory with SRI, the payment page's CSP and reports, the tamper check. */

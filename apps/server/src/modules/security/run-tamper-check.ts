@@ -5,7 +5,7 @@ import { appCspDirectives, cspDifferences, parseCsp } from '../../http/content-s
 import { captchaScriptUrl } from '../../providers/captcha/browser-config.js';
 import { gatewayBrowserConfig } from '../../providers/gateway/browser-config.js';
 import { enqueueMessage } from '../../messages/index.js';
-import { cspHash, readScriptInventory, sri } from './script-inventory.js';
+import { cspHash, readScriptInventory, sri } from '../../http/script-inventory.js';
 
 /**
  * PCI DSS 11.6.1 for the payment page (issue 11): fetch the page and its scripts as a browser would, from PUBLIC_URL

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument } from 'pdf-lib';
 import type { Queryable } from '../../db/client.js';
-import type { LinkRow } from '../links/link-queries.js';
+import type { LinkRow } from '../links/index.js';
 import { ownBytes, PdfWriter } from './pdf-writer.js';
 import { formatDate, formatUsd, TEXTS, type Lang } from './sign-texts.js';
 import type { SubmissionFileRow, SubmissionRow } from './submission-queries.js';

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { writeAudit, type AuditEvent } from '../../lib/audit.js';
 import { notFound } from '../../lib/errors.js';
-import { findLink } from '../links/link-queries.js';
+import { findLink } from '../links/index.js';
 import { findSubmission, listLinkSubmissions, listSubmissionFiles } from './submission-queries.js';
 
 type Actor = Pick<AuditEvent, 'actorType' | 'actorId' | 'requestId' | 'ip'>;

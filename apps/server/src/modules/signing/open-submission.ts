@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
-import { findLink, linkState, type LinkRow } from '../links/link-queries.js';
+import { findLink, linkState, type LinkRow } from '../links/index.js';
 import { findSubmissionByToken, type SubmissionRow } from './submission-queries.js';
 
 export type RefusalReason = 'not_found' | 'expired' | 'cancelled' | 'link_completed' | 'already_completed';

@@ -1,7 +1,7 @@
 import { PaymentSource, StepRoutes } from '@paylink/shared';
-import type { AppContext } from '../../context.js';
+import type { AppContext, StepDocuments } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
-import { setStepDocumentUrl, type StepDocuments } from '../links/link-lifecycle.js';
+import { setStepDocumentUrl } from '../links/index.js';
 import { builtinSigningProvider } from './builtin-provider.js';
 import { snapshotContracts } from './contracts.js';
 import { submissionForStep } from './submission-queries.js';

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import type { AuditEvent } from '../../lib/audit.js';
-import { emitWebhookEvent, type WebhookEventType } from './emit-event.js';
+import { emitWebhookEvent, type WebhookEventType } from '../../messages/emit-event.js';
 
 const pick = (d: Record<string, unknown> | undefined, keys: string[]) =>
   Object.fromEntries(keys.filter((k) => d?.[k] !== undefined).map((k) => [k, d![k]]));

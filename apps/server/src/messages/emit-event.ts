@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Queryable } from '../../db/client.js';
-import { typed } from '../../db/typed.js';
+import type { Queryable } from '../db/client.js';
+import { typed } from '../db/typed.js';
 
 export type WebhookEventType =
   | 'link.created'

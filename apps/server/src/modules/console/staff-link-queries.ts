@@ -1,6 +1,6 @@
 import { paymentRefundState, type LinkSummary } from '@paylink/shared';
 import type { Queryable } from '../../db/client.js';
-import { linkState, personalLinkUrl, type LinkRow } from '../links/link-queries.js';
+import { linkState, personalLinkUrl, type LinkRow } from '../links/index.js';
 
 type Iso = string | Date | null;
 const iso = (d: Iso) => (d ? new Date(d).toISOString() : null);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp } from '../../../test/support/context.js';
-import { seedLink } from '../../seed/sample-links.js';
+import { createTestApp } from '../../test/support/context.js';
+import { seedLink } from '../seed/sample-links.js';
 import { issueSession, verifySessionToken } from './session-tokens.js';
 
 let t: Awaited<ReturnType<typeof createTestApp>>;

@@ -1,7 +1,7 @@
 import { webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import type { Queryable } from '../../db/client.js';
-import { unauthorized } from '../../lib/errors.js';
+import type { Queryable } from '../db/client.js';
+import { unauthorized } from '../lib/errors.js';
 
 /**
  * Patient session tokens: HS256 JWTs bound to one link (sub) and one patient_session row (sid). The row makes

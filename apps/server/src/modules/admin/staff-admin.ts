@@ -4,7 +4,7 @@ import type { Row } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../lib/audit.js';
-import { hashPassword } from '../admin/passwords.js';
+import { hashPassword } from './passwords.js';
 import { revokeEverything } from '../console-auth/staff-sessions.js';
 import { resetTwoFactor } from '../console-auth/two-factor.js';
 
@@ -30,17 +30,6 @@ const toItem = (r: StaffRow): StaffListItem => ({
 
 export async function listStaff(q: Queryable): Promise<StaffListItem[]> {
   return (await q.query<StaffRow>(`${SELECT} order by disabled_at nulls first, lower(name), email`)).rows.map(toItem);
-}
-
-/** Names for the board's and funnel's coordinator filters (no patient data: not audited). */
-export async function listCoordinators(q: Queryable): Promise<{ id: string; name: string; email: string }[]> {
-  const r = await q.query<{ id: string; name: string; email: string }>(
-    `select id, name, email from staff_user s
-     where (role in ('admin', 'coordinator') and disabled_at is null)
-        or exists (select 1 from link l where l.created_by = s.id)
-     order by lower(name), email`,
-  );
-  return r.rows;
 }
 
 async function findItem(q: Queryable, id: string): Promise<StaffRow> {

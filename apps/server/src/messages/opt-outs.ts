@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Queryable } from '../../db/client.js';
-import { typed } from '../../db/typed.js';
-import { writeAudit, type AuditEvent } from '../../lib/audit.js';
-import { toE164 } from '../../providers/sms/types.js';
+import type { Queryable } from '../db/client.js';
+import { typed } from '../db/typed.js';
+import { writeAudit, type AuditEvent } from '../lib/audit.js';
+import { toE164 } from '../providers/sms/types.js';
 
 export type Channel = 'sms' | 'email';
 type Actor = Pick<AuditEvent, 'actorType' | 'actorId' | 'requestId' | 'ip'>;

@@ -1,0 +1,2 @@
+export { appConfigRoutes } from './app-config-routes.js';
+export { practiceSettings, practiceTimeZone, updatePracticeSettings } from './practice-settings.js';

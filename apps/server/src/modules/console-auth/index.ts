@@ -1,0 +1,2 @@
+export { consoleAuthRoutes } from './console-auth-routes.js';
+export { resealTotpSecrets } from './totp.js';

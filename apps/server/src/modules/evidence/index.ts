@@ -1,0 +1,1 @@
+export { evidenceRoutes } from './evidence-routes.js';

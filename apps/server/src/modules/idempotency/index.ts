@@ -1,0 +1,1 @@
+export { installIdempotency } from './idempotency.js';

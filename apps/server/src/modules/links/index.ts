@@ -1,0 +1,23 @@
+export { createLink } from './create-link.js';
+export {
+  applyLinkChange,
+  completeByPayment,
+  firstOpenStepBeforePayment,
+  setStepDocumentUrl,
+  stepsIncomplete,
+  writeStepList,
+  type LinkChange,
+} from './link-lifecycle.js';
+export {
+  LINK_NOT_AUTHORIZED,
+  findLink,
+  findPayment,
+  findPaymentById,
+  linkState,
+  listSteps,
+  personalLinkUrl,
+  requireUsableLink,
+  type LinkRow,
+  type PaymentRow,
+} from './link-queries.js';
+export { linkRoutes } from './link-routes.js';

@@ -1,0 +1,4 @@
+export { linkPayments } from './link-payments.js';
+export { findAttempt } from './payment-queries.js';
+export { paymentRoutes } from './payment-routes.js';
+export { startReconcileWorker } from './reconcile-payment.js';

@@ -1,0 +1,2 @@
+export { complianceRoutes } from './compliance-routes.js';
+export { startTamperWorker } from './tamper-worker.js';

@@ -1,0 +1,1 @@
+export { vitalsRoutes } from './vitals-routes.js';
