@@ -141,6 +141,24 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules, 'no-console': 'error' },
   },
+  // The signing page's script runs in the browser and only declares the types of what the page loads (decision 0200).
+  {
+    files: ['apps/server/assets/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['.*', '@paylink/*'],
+              message: 'The signing page script is compiled alone, not bundled: it imports no server or shared code.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // The console's one-way imports: shared → features → app (a feature never imports another feature or the app).
   {
     files: ['apps/console/src/shared/**/*.{ts,tsx}'],

@@ -2,6 +2,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { purgeCSSPlugin } from '@fullhuman/postcss-purgecss';
 import fs from 'node:fs';
+import { appShell } from '../../config/vite-preset.js';
 import { earlyCallsScript } from './src/early-calls.js';
 import { bootShellMarkup, bootShellScript, type BootPage } from './src/boot-shell.js';
 import { LINK_ID_PATTERN, SIGN_IN_METHOD_META } from '../../packages/shared/src/ids.js';
@@ -119,27 +120,11 @@ function bootShellInline(): Plugin {
   };
 }
 
-// The dev server proxies the API to a running `npm run serve` (port 8080).
 export default defineConfig(({ command }) => ({
-  plugins: [react(), inlineEntryCss(), earlyCallsInline(), bootShellInline()],
-  css: command === 'build' ? { postcss: { plugins: [purge] } } : {},
-  build: {
-    outDir: 'dist',
-    sourcemap: false,
-    target: 'es2022',
-    // scripts/bench.ts reads the chunk graph from dist/.vite/manifest.json.
-    manifest: true,
-    rolldownOptions: {
-      // @paylink/shared's modules only declare things: a page that needs digitsOnly must not pull in every zod schema.
-      treeshake: { moduleSideEffects: (id: string) => !/[\\/]packages[\\/]shared[\\/]src[\\/]/.test(id) },
-    },
-  },
-  server: {
+  ...appShell({
     port: 5173,
-    proxy: {
-      '/api': 'http://localhost:8080',
-      '/healthz': 'http://localhost:8080',
-      '/locales': 'http://localhost:8080',
-    },
-  },
+    plugins: [react(), inlineEntryCss(), earlyCallsInline(), bootShellInline()],
+    proxy: ['/locales'],
+  }),
+  css: command === 'build' ? { postcss: { plugins: [purge] } } : {},
 }));

@@ -214,28 +214,30 @@ export function sendHtmlVariant(
 const COMPRESSIBLE = /^(text\/|application\/(javascript|json|wasm))/;
 
 /**
- * A file served as is from a package or an assets folder (the signing service's pdf.js, signature pad, sign.js):
+ * A file served from a package or an assets folder (the signing service's pdf.js, signature pad, sign.js):
  * compressed with Brotli and gzip once, on its first request, and kept in memory with its ETag (issue 30: pdf.js was
- * 430 KB sent uncompressed, 62 % of a journey's bytes). `get(file, type, acceptEncoding)` gives what to send.
+ * 430 KB sent uncompressed, 62 % of a journey's bytes). `get(file, type, acceptEncoding, load?)` gives what to send;
+ * `load` turns the file into what is sent (sign.ts compiled to JavaScript), else it is sent as is.
  */
 export function compressedFiles(): (
   file: string,
   type: string,
   acceptEncoding: string | undefined,
+  load?: (file: string) => Promise<Buffer>,
 ) => Promise<HtmlVariant> {
   type Built = Partial<Record<'br' | 'gzip', Buffer>> & { identity: Buffer; etag: string };
   const built = new Map<string, Promise<Built>>();
-  const build = async (file: string, type: string): Promise<Built> => {
-    const identity = await fs.promises.readFile(file);
+  const build = async (file: string, type: string, load: (file: string) => Promise<Buffer>): Promise<Built> => {
+    const identity = await load(file);
     if (!COMPRESSIBLE.test(type) || identity.length < 1024) return { identity, etag: weakEtag(identity) };
     // Quality 9, not 11: pdf.js and its worker (1.7 MB) take 0.24 s instead of 4 s for 10 % more bytes, on the first
     // request of a process (the apps' own files are compressed at build, at 11).
     return { identity, ...(await compressAll(identity, 9)) };
   };
-  return async (file, type, acceptEncoding) => {
+  return async (file, type, acceptEncoding, load = (f) => fs.promises.readFile(f)) => {
     let entry = built.get(file);
     if (!entry) {
-      built.set(file, (entry = build(file, type)));
+      built.set(file, (entry = build(file, type, load)));
       // A failed read is not kept: the next request tries again.
       entry.catch(() => built.delete(file));
     }

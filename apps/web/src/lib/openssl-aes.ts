@@ -2,40 +2,11 @@
  * AES-256-CBC in OpenSSL's passphrase format — the format crypto-js's `AES.encrypt(text, passphrase)` writes and
  * redux-persist-transform-encrypt stored (decision 0171) — on the browser's WebCrypto instead of crypto-js:
  *   base64("Salted__" ‖ salt[8] ‖ ciphertext), key ‖ iv = EVP_BytesToKey(MD5, passphrase, salt), PKCS#7 padding.
- * MD5 is only the key-derivation step of that format (WebCrypto has no MD5), so it lives here in ~30 lines.
+ * MD5 is only the key-derivation step of that format (WebCrypto has no MD5): @noble/hashes' audited one (decision 0200).
  */
+import { md5 } from '@noble/hashes/legacy.js';
 
-const S = [7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21];
-const K = Array.from({ length: 64 }, (_, i) => Math.floor(Math.abs(Math.sin(i + 1)) * 2 ** 32) >>> 0);
-
-export function md5(data: Uint8Array): Uint8Array {
-  const len = data.length;
-  const words = new Uint32Array((((len + 8) >>> 6) + 1) * 16);
-  for (let i = 0; i < len; i++) words[i >> 2]! |= data[i]! << ((i % 4) * 8);
-  words[len >> 2]! |= 0x80 << ((len % 4) * 8);
-  words[words.length - 2] = (len * 8) >>> 0;
-  words[words.length - 1] = Math.floor((len * 8) / 2 ** 32);
-  let [a0, b0, c0, d0] = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476];
-  for (let o = 0; o < words.length; o += 16) {
-    let [a, b, c, d] = [a0, b0, c0, d0];
-    for (let i = 0; i < 64; i++) {
-      const r = i >> 4;
-      const f = r === 0 ? (b & c) | (~b & d) : r === 1 ? (d & b) | (~d & c) : r === 2 ? b ^ c ^ d : c ^ (b | ~d);
-      const g = r === 0 ? i : r === 1 ? (5 * i + 1) % 16 : r === 2 ? (3 * i + 5) % 16 : (7 * i) % 16;
-      const s = S[r * 4 + (i % 4)]!;
-      const x = (a + f + K[i]! + words[o + g]!) | 0;
-      [a, d, c] = [d, c, b];
-      b = (b + ((x << s) | (x >>> (32 - s)))) | 0;
-    }
-    [a0, b0, c0, d0] = [(a0 + a) | 0, (b0 + b) | 0, (c0 + c) | 0, (d0 + d) | 0];
-  }
-  const out = new Uint8Array(16);
-  new DataView(out.buffer).setUint32(0, a0, true);
-  new DataView(out.buffer).setUint32(4, b0, true);
-  new DataView(out.buffer).setUint32(8, c0, true);
-  new DataView(out.buffer).setUint32(12, d0, true);
-  return out;
-}
+export { md5 };
 
 const enc = new TextEncoder();
 const SALTED = enc.encode('Salted__');

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { ApiError } from '../../shared/api/client';
-import { Field } from '../../shared/forms/field';
+import { FormField } from '../../shared/forms/form-field';
 import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, useErrorMessage } from '../../shared/components/query-state';
 import { ConfirmDialog } from '../../shared/components/confirm-dialog';
@@ -143,17 +143,14 @@ function Enrol(props: { setup: TwoFactorSetup; onDone: (codes: string[]) => void
       </div>
       <div className="col-md-7">
         <form noValidate onSubmit={(e) => void submit(e)}>
-          <Field name="totp" label={t('security.codeLabel')} error={form.formState.errors.code}>
-            {(a) => (
-              <input
-                {...form.register('code')}
-                {...a}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                className={`form-control ${a.className}`}
-              />
-            )}
-          </Field>
+          <FormField
+            name="totp"
+            label={t('security.codeLabel')}
+            error={form.formState.errors.code}
+            registration={form.register('code')}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+          />
           {failure && (
             <div className="alert alert-danger" role="alert">
               {failure}

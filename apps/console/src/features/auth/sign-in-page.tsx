@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { ApiError } from '../../shared/api/client';
-import { Field } from '../../shared/forms/field';
+import { FormField } from '../../shared/forms/form-field';
 import { LanguageSwitch } from '../../shared/components/language-switch';
 import { PageTitle } from '../../shared/components/page-title';
 import { Loading, useErrorMessage } from '../../shared/components/query-state';
@@ -120,28 +120,22 @@ function PasswordStep(props: { onDone: (s: SessionInfo) => void; onCodeRequired:
 
   return (
     <form noValidate onSubmit={(e) => void submit(e)} aria-describedby={failure ? 'sign-in-failure' : undefined}>
-      <Field name="email" label={t('signIn.email')} error={errors.email}>
-        {(a) => (
-          <input
-            {...form.register('email')}
-            {...a}
-            type="email"
-            autoComplete="username"
-            className={`form-control ${a.className}`}
-          />
-        )}
-      </Field>
-      <Field name="password" label={t('signIn.password')} error={errors.password}>
-        {(a) => (
-          <input
-            {...form.register('password')}
-            {...a}
-            type="password"
-            autoComplete="current-password"
-            className={`form-control ${a.className}`}
-          />
-        )}
-      </Field>
+      <FormField
+        name="email"
+        label={t('signIn.email')}
+        error={errors.email}
+        registration={form.register('email')}
+        type="email"
+        autoComplete="username"
+      />
+      <FormField
+        name="password"
+        label={t('signIn.password')}
+        error={errors.password}
+        registration={form.register('password')}
+        type="password"
+        autoComplete="current-password"
+      />
       {failure && (
         <div id="sign-in-failure" className="alert alert-danger" role="alert">
           {failure}
@@ -177,18 +171,15 @@ function CodeStep(props: { credentials: Credentials; onDone: (s: SessionInfo) =>
   return (
     <form noValidate onSubmit={(e) => void submit(e)}>
       <p>{recovery ? t('signIn.recoveryHelp') : t('signIn.codeHelp')}</p>
-      <Field name="code" label={recovery ? t('signIn.recoveryCode') : t('signIn.code')} error={errors.code}>
-        {(a) => (
-          <input
-            {...form.register('code')}
-            {...a}
-            type="text"
-            inputMode={recovery ? 'text' : 'numeric'}
-            autoComplete="one-time-code"
-            className={`form-control ${a.className}`}
-          />
-        )}
-      </Field>
+      <FormField
+        name="code"
+        label={recovery ? t('signIn.recoveryCode') : t('signIn.code')}
+        error={errors.code}
+        registration={form.register('code')}
+        type="text"
+        inputMode={recovery ? 'text' : 'numeric'}
+        autoComplete="one-time-code"
+      />
       {failure && (
         <div className="alert alert-danger" role="alert">
           {failure}

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { createLinkBodySchema } from '@paylink/shared';
 import { ApiError } from '../../shared/api/client';
-import { Field } from '../../shared/forms/field';
+import { FormField } from '../../shared/forms/form-field';
 import { PageTitle } from '../../shared/components/page-title';
 import { useErrorMessage } from '../../shared/components/query-state';
 import { createLink } from './link-actions-api';
@@ -153,17 +153,16 @@ function NewLinkForm(props: { onCreated: (c: { id: string; url: string; values: 
     label: string,
     opts: { type?: string; autoComplete?: string; hint?: string; col?: string } = {},
   ) => (
-    <Field name={name} label={label} error={errors[name]} hint={opts.hint} className={`${opts.col ?? 'col-md-6'} mb-3`}>
-      {(a) => (
-        <input
-          {...register(name)}
-          {...a}
-          type={opts.type ?? 'text'}
-          autoComplete={opts.autoComplete ?? 'off'}
-          className={`form-control ${a.className}`}
-        />
-      )}
-    </Field>
+    <FormField
+      name={name}
+      label={label}
+      error={errors[name]}
+      hint={opts.hint}
+      className={`${opts.col ?? 'col-md-6'} mb-3`}
+      registration={register(name)}
+      type={opts.type ?? 'text'}
+      autoComplete={opts.autoComplete ?? 'off'}
+    />
   );
 
   return (
@@ -179,21 +178,15 @@ function NewLinkForm(props: { onCreated: (c: { id: string; url: string; values: 
           {text('city', t('newLink.city'), { col: 'col-md-5' })}
           {text('state', t('newLink.state'), { col: 'col-6 col-md-3' })}
           {text('zipCode', t('newLink.zipCode'), { col: 'col-6 col-md-4' })}
-          <Field
+          <FormField
             name="procedure"
             label={t('newLink.procedure')}
             error={errors.procedureDescription}
             className="col-12 mb-3"
-          >
-            {(a) => (
-              <textarea
-                {...register('procedureDescription')}
-                {...a}
-                rows={2}
-                className={`form-control ${a.className}`}
-              />
-            )}
-          </Field>
+            as="textarea"
+            registration={register('procedureDescription')}
+            rows={2}
+          />
         </fieldset>
 
         <fieldset className="row">
@@ -220,28 +213,29 @@ function NewLinkForm(props: { onCreated: (c: { id: string; url: string; values: 
               {t('newLink.locked')}
             </label>
           </div>
-          <Field
+          <FormField
             name="signInMethod"
             label={t('newLink.signInMethod')}
             error={errors.signInMethod}
             className="col-md-6 mb-3"
+            as="select"
+            registration={register('signInMethod')}
           >
-            {(a) => (
-              <select {...register('signInMethod')} {...a} className={`form-select ${a.className}`}>
-                <option value="">{t('newLink.signInAuto')}</option>
-                <option value="sms">{t('newLink.signInSms')}</option>
-                <option value="email">{t('newLink.signInEmail')}</option>
-              </select>
-            )}
-          </Field>
-          <Field name="language" label={t('newLink.language')} error={errors.language} className="col-md-6 mb-3">
-            {(a) => (
-              <select {...register('language')} {...a} className={`form-select ${a.className}`}>
-                <option value="en">English</option>
-                <option value="es">Español</option>
-              </select>
-            )}
-          </Field>
+            <option value="">{t('newLink.signInAuto')}</option>
+            <option value="sms">{t('newLink.signInSms')}</option>
+            <option value="email">{t('newLink.signInEmail')}</option>
+          </FormField>
+          <FormField
+            name="language"
+            label={t('newLink.language')}
+            error={errors.language}
+            className="col-md-6 mb-3"
+            as="select"
+            registration={register('language')}
+          >
+            <option value="en">English</option>
+            <option value="es">Español</option>
+          </FormField>
           {text('expiresIn', t('newLink.expiresIn'), { hint: t('newLink.expiresHint') })}
         </fieldset>
 

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ApiError } from '../../shared/api/client';
 import { centsToDecimalString, refundBodySchema, type RefundResult } from '../../shared/api/contract';
-import { Field } from '../../shared/forms/field';
+import { FormField } from '../../shared/forms/form-field';
 import { formatMoney } from '../../shared/lib/format';
 import { newIdempotencyKey, refundLink } from './money-api';
 import { checkRefundAmount, remainingCents, toRefundBody } from './refund-amount';
@@ -109,7 +109,7 @@ export function RefundDialog(props: { show: boolean; target: RefundTarget; onClo
                 )}
                 <li className="fw-semibold">{t('money.refund.remaining', { amount: left })}</li>
               </ul>
-              <Field
+              <FormField
                 name="refundAmount"
                 label={t('money.refund.amount')}
                 hint={t('money.refund.amountHint', { amount: left })}
@@ -119,34 +119,21 @@ export function RefundDialog(props: { show: boolean; target: RefundTarget; onClo
                     message: t(`money.refund.${errors.amount.message}`, { amount: left }),
                   }
                 }
-              >
-                {(a) => (
-                  <input
-                    {...form.register('amount')}
-                    {...a}
-                    className={`form-control ${a.className}`}
-                    inputMode="decimal"
-                    autoComplete="off"
-                    placeholder={centsToDecimalString(remaining)}
-                  />
-                )}
-              </Field>
-              <Field
+                registration={form.register('amount')}
+                inputMode="decimal"
+                autoComplete="off"
+                placeholder={centsToDecimalString(remaining)}
+              />
+              <FormField
                 name="refundReason"
                 label={t('money.refund.reason')}
                 error={errors.reason && { ...errors.reason, message: t('money.refund.reasonRequired') }}
-              >
-                {(a) => (
-                  <textarea
-                    {...form.register('reason')}
-                    {...a}
-                    className={`form-control ${a.className}`}
-                    rows={2}
-                    maxLength={500}
-                    required
-                  />
-                )}
-              </Field>
+                as="textarea"
+                registration={form.register('reason')}
+                rows={2}
+                maxLength={500}
+                required
+              />
               <p className="small text-secondary mb-0">{t('money.refund.howItWorks')}</p>
             </>
           ) : (

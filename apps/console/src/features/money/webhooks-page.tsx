@@ -16,7 +16,7 @@ import { ConfirmDialog } from '../../shared/components/confirm-dialog';
 import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
 import { TableScroll } from '../../shared/components/table-scroll';
-import { Field } from '../../shared/forms/field';
+import { FormField } from '../../shared/forms/form-field';
 import { copyText } from '../../shared/lib/copy-text';
 import { formatDateTime } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
@@ -149,35 +149,26 @@ function CreateEndpoint(props: { onCreated: (s: { url: string; secret: string })
           }
         >
           <div className="row g-3">
-            <Field
+            <FormField
               name="webhookUrl"
               label={t('money.webhooks.url')}
               hint={t('money.webhooks.urlHint')}
               error={message(errors.url)}
               className="col-md-7"
-            >
-              {(a) => (
-                <input
-                  {...form.register('url')}
-                  {...a}
-                  type="url"
-                  inputMode="url"
-                  autoComplete="off"
-                  className={`form-control ${a.className}`}
-                  required
-                />
-              )}
-            </Field>
-            <Field name="webhookDescription" label={t('money.webhooks.description')} className="col-md-5">
-              {(a) => (
-                <input
-                  {...form.register('description')}
-                  {...a}
-                  className={`form-control ${a.className}`}
-                  maxLength={200}
-                />
-              )}
-            </Field>
+              registration={form.register('url')}
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+
+              required
+            />
+            <FormField
+              name="webhookDescription"
+              label={t('money.webhooks.description')}
+              className="col-md-5"
+              registration={form.register('description')}
+              maxLength={200}
+            />
           </div>
           <fieldset className="mt-3" aria-describedby={errors.events ? `${id}-events-error` : undefined}>
             <legend className="form-label fs-6">{t('money.webhooks.events')}</legend>

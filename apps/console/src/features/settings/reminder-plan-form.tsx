@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { call, type AnswerOf } from '../../shared/api/client';
 import { consoleEndpoints, reminderPlanSchema, type ReminderPlanSetting } from '../../shared/api/contract';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
-import { Field } from '../../shared/forms/field';
+import { FormField } from '../../shared/forms/form-field';
 
 type PlanResult = AnswerOf<typeof consoleEndpoints.reminderPlan>;
 export interface PlanFormValues {
@@ -108,24 +108,17 @@ function PlanForm(props: { data: PlanResult }) {
   const { errors } = form.formState;
   const quietOn = useWatch({ control: form.control, name: 'quietOn' });
   const durationField = (k: 'unopenedAfter' | 'stalledAfter' | 'beforeExpiry' | 'minGap') => (
-    <Field
+    <FormField
       key={k}
       name={`plan_${k}`}
       label={t(`reminderPlan.${k}`)}
       error={errors[k]}
       hint={t(`reminderPlan.${k}Hint`)}
-    >
-      {(a) => (
-        <input
-          {...form.register(k)}
-          {...a}
-          type="text"
-          inputMode="text"
-          autoComplete="off"
-          className={`form-control ${a.className}`}
-        />
-      )}
-    </Field>
+      registration={form.register(k)}
+      type="text"
+      inputMode="text"
+      autoComplete="off"
+    />
   );
   return (
     <form

@@ -6,7 +6,7 @@ import { call, type AnswerOf } from '../../shared/api/client';
 import { consoleEndpoints, updatePracticeSettingsBodySchema } from '../../shared/api/contract';
 import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
-import { Field } from '../../shared/forms/field';
+import { FormField } from '../../shared/forms/form-field';
 import { formatDateTime } from '../../shared/lib/format';
 import { ContractSection } from './contract-section';
 import { ReminderPlanSection } from './reminder-plan-form';
@@ -91,22 +91,15 @@ function SettingsForm(props: { data: SettingsResult }) {
     >
       <div className="card-body">
         {FIELDS.map((k) => (
-          <Field
+          <FormField
             key={k}
             name={`settings_${k}`}
             label={label[k]}
             error={errors[k]}
             hint={t('settings.fromEnv', { value: props.data.defaults[k] || '—' })}
-          >
-            {(a) => (
-              <input
-                {...form.register(k)}
-                {...a}
-                type={k === 'email' ? 'email' : k === 'phone' ? 'tel' : 'text'}
-                className={`form-control ${a.className}`}
-              />
-            )}
-          </Field>
+            registration={form.register(k)}
+            type={k === 'email' ? 'email' : k === 'phone' ? 'tel' : 'text'}
+          />
         ))}
         {props.data.effective.logoUrl && (
           <p>

@@ -10,7 +10,7 @@ import { ConfirmDialog } from '../../shared/components/confirm-dialog';
 import { TableScroll } from '../../shared/components/table-scroll';
 import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
-import { Field } from '../../shared/forms/field';
+import { FormField } from '../../shared/forms/form-field';
 import { formatDateTime } from '../../shared/lib/format';
 import { useSession } from '../../shared/session/use-session';
 
@@ -221,50 +221,47 @@ function AddStaff() {
         <h2 id="add-staff-heading" className="h5 col-12">
           {t('staff.add')}
         </h2>
-        <Field name="name" label={t('staff.name')} error={errors.name} className="col-md-6 mb-3">
-          {(a) => (
-            <input {...form.register('name')} {...a} autoComplete="off" className={`form-control ${a.className}`} />
-          )}
-        </Field>
-        <Field name="email" label={t('staff.email')} error={errors.email} className="col-md-6 mb-3">
-          {(a) => (
-            <input
-              {...form.register('email')}
-              {...a}
-              type="email"
-              autoComplete="off"
-              className={`form-control ${a.className}`}
-            />
-          )}
-        </Field>
-        <Field name="role" label={t('staff.role')} error={errors.role} className="col-md-6 mb-3">
-          {(a) => (
-            <select {...form.register('role')} {...a} className={`form-select ${a.className}`}>
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {t(`roles.${r}`)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field
+        <FormField
+          name="name"
+          label={t('staff.name')}
+          error={errors.name}
+          className="col-md-6 mb-3"
+          registration={form.register('name')}
+          autoComplete="off"
+        />
+        <FormField
+          name="email"
+          label={t('staff.email')}
+          error={errors.email}
+          className="col-md-6 mb-3"
+          registration={form.register('email')}
+          type="email"
+          autoComplete="off"
+        />
+        <FormField
+          name="role"
+          label={t('staff.role')}
+          error={errors.role}
+          className="col-md-6 mb-3"
+          as="select"
+          registration={form.register('role')}
+        >
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {t(`roles.${r}`)}
+            </option>
+          ))}
+        </FormField>
+        <FormField
           name="newPassword"
           label={t('staff.password')}
           hint={t('staff.passwordHint')}
           error={errors.password}
           className="col-md-6 mb-3"
-        >
-          {(a) => (
-            <input
-              {...form.register('password')}
-              {...a}
-              type="password"
-              autoComplete="new-password"
-              className={`form-control ${a.className}`}
-            />
-          )}
-        </Field>
+          registration={form.register('password')}
+          type="password"
+          autoComplete="new-password"
+        />
         <div className="col-12" aria-live="polite">
           {added && (
             <div className="alert alert-success" role="status">

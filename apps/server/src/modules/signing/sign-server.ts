@@ -16,6 +16,7 @@ import { CompleteRefused, completeSubmission } from './complete-submission.js';
 import { contractForSubmission } from './contracts.js';
 import { ASSETS_DIR, buildOriginalPdf, loadDocumentData, sameSignerKinds } from './documents.js';
 import { resolveSubmission, SubmissionRefused, type RefusalReason } from './open-submission.js';
+import { compileBrowserScript } from './browser-script.js';
 import { renderMessagePage, renderSigningPage } from './render-page.js';
 import { pickLang, TEXTS, type Lang } from './sign-texts.js';
 import {
@@ -32,9 +33,13 @@ const require = createRequire(import.meta.url);
 const PDFJS_DIR = path.dirname(require.resolve('pdfjs-dist/package.json'));
 const SIGNATURE_PAD = path.join(path.dirname(require.resolve('signature_pad')), 'signature_pad.umd.min.js');
 
-/** Files the pages load; everything else under /assets is 404. */
-const ASSETS: Record<string, { file: string; type: string }> = {
-  'sign.js': { file: path.join(ASSETS_DIR, 'signing/sign.js'), type: 'text/javascript; charset=utf-8' },
+/** Files the pages load; everything else under /assets is 404. `load` makes what is sent from the file. */
+const ASSETS: Record<string, { file: string; type: string; load?: (file: string) => Promise<Buffer> }> = {
+  'sign.js': {
+    file: path.join(ASSETS_DIR, 'signing/sign.ts'),
+    type: 'text/javascript; charset=utf-8',
+    load: compileBrowserScript,
+  },
   'sign.css': { file: path.join(ASSETS_DIR, 'signing/sign.css'), type: 'text/css; charset=utf-8' },
   'signature_pad.umd.min.js': { file: SIGNATURE_PAD, type: 'text/javascript; charset=utf-8' },
   'pdfjs/pdf.min.mjs': { file: path.join(PDFJS_DIR, 'build/pdf.min.mjs'), type: 'text/javascript; charset=utf-8' },
@@ -197,7 +202,7 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
     const file = asset?.file ?? (data ? path.join(PDFJS_DIR, data[1]!, data[2]!) : null);
     if (!file || !fs.existsSync(file)) return reply.callNotFound();
     const type = asset?.type ?? (name.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream');
-    const sent = await assetFile(file, type, request.headers['accept-encoding']);
+    const sent = await assetFile(file, type, request.headers['accept-encoding'], asset?.load);
     reply.header('cache-control', 'public, max-age=3600').header('vary', 'accept-encoding').header('etag', sent.etag);
     if (request.headers['if-none-match'] === sent.etag) return reply.status(304).send();
     if (sent.encoding) reply.header('content-encoding', sent.encoding);

@@ -8,6 +8,10 @@ import { fixture, multipartFile, pdfText, seedLinkWithSteps } from '../../../tes
 import { sha256Hex, submissionForStep } from './submission-queries.js';
 import { SAMPLE_CONTRACT, SAMPLE_CONTRACT_ES } from './documents.js';
 import { loadConfig } from '../../config.js';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 
@@ -210,6 +214,24 @@ describe('signing pages', () => {
       expect((await sign.inject({ method: 'GET', url: `/assets/${a}` })).statusCode, a).toBe(200);
     }
     expect((await sign.inject({ method: 'GET', url: '/assets/../package.json' })).statusCode).toBe(404);
+  });
+
+  it('serves sign.js compiled from assets/signing/sign.ts: plain JavaScript a browser can parse (decision 0200)', async () => {
+    const r = await sign.inject({ method: 'GET', url: '/assets/sign.js', headers: { 'accept-encoding': 'identity' } });
+    expect(r.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(r.body).toContain('function setupSignForm()');
+    expect(r.body).not.toMatch(/import type|declare global|: HTMLElement/);
+    // Node parses a module as a browser does: a leftover type annotation is a syntax error here.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paylink-sign-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'sign.mjs'), r.body);
+      expect(() =>
+        execFileSync(process.execPath, ['--check', path.join(dir, 'sign.mjs')], { stdio: 'pipe' }),
+      ).not.toThrow();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    expect((await sign.inject({ method: 'GET', url: '/assets/sign.ts' })).statusCode).toBe(404);
   });
 
   it('sends its scripts compressed, as the browser asks, and revalidates them with an ETag (issue 30)', async () => {

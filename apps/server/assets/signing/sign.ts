@@ -2,10 +2,61 @@
 // The server-rendered HTML shows the document on its own; its forms submit nothing natively and their submit button says
 // "Loading…" until this script is ready (issue 25). This adds the signature pad, uploads with previews, the PDF
 // viewer and the completion message to the app (only after the server has recorded completion).
+// TypeScript for the browser (./tsconfig.json); the signing server compiles it to /assets/sign.js (decision 0200).
+// Type imports only: the page loads the signature pad as a classic script and pdf.js on demand from /assets.
+import type SignaturePad from 'signature_pad';
+import type * as PdfJs from 'pdfjs-dist';
+import type { PDFPageProxy } from 'pdfjs-dist';
 
-const config = JSON.parse(document.getElementById('sign-config').textContent);
+declare global {
+  interface Window {
+    SignaturePad: typeof SignaturePad;
+  }
+}
+
+type Side = 'front' | 'back';
+interface UploadedFile {
+  id: string;
+  side: Side;
+  name: string;
+  mime: string;
+  url?: string;
+}
+/** What the server puts in #sign-config (render-page.ts, renderSigningPage). */
+interface SignConfig {
+  kind: string;
+  lang: string;
+  base: string;
+  parentOrigin: string;
+  formID: string;
+  completed: boolean;
+  documentSha256: string | null;
+  previousTyped: string | null;
+  maxBytes: number;
+  files: UploadedFile[];
+  t: {
+    errors: Record<'network' | 'generic' | 'missingName' | 'missingSignature' | 'missingFiles' | 'tooLarge', string>;
+    working: string;
+    uploading: string;
+    uploadedPrefix: string;
+    noFile: string;
+    sideLabel: Record<Side, string>;
+    pdfFailed: string;
+    pageOf: string;
+  };
+}
+/** A JSON answer of the signing server. */
+interface Answer {
+  message?: string;
+  error?: string;
+}
+
+const config: SignConfig = JSON.parse(document.getElementById('sign-config')!.textContent!);
 const t = config.t;
-const $ = (id) => document.getElementById(id);
+/** An element every page of its kind has: a missing one throws where it is used. */
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+/** An element only some pages have. */
+const maybe = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T | null;
 
 /** Tells the app (the parent frame, and only at the app's origin) that the server recorded completion. */
 function notifyParent() {
@@ -15,7 +66,7 @@ function notifyParent() {
 }
 
 function showDone() {
-  for (const id of ['sign-form', 'upload-form']) $(id)?.remove();
+  for (const id of ['sign-form', 'upload-form']) maybe(id)?.remove();
   document.querySelector('.doc')?.remove();
   document.querySelector('.guidance')?.remove();
   document.querySelector('.intro')?.remove();
@@ -30,19 +81,19 @@ function showDone() {
  * form's handlers are attached it gets its real label and can be pressed (issue 25).
  */
 function submitReady() {
-  const submit = $('submit');
-  submit.textContent = submit.dataset.label;
+  const submit = $<HTMLButtonElement>('submit');
+  submit.textContent = submit.dataset.label!;
   submit.removeAttribute('aria-busy');
   submit.disabled = false;
 }
 
-function showError(el, message) {
+function showError(el: HTMLElement, message: string) {
   el.textContent = message;
   if (message) el.scrollIntoView({ block: 'nearest' });
 }
 
-async function postJson(url, body) {
-  let res;
+async function postJson(url: string, body: object) {
+  let res: Response;
   try {
     res = await fetch(url, {
       method: 'POST',
@@ -52,7 +103,7 @@ async function postJson(url, body) {
   } catch {
     return { ok: false, message: t.errors.network };
   }
-  const data = await res.json().catch(() => ({}));
+  const data: Answer = await res.json().catch(() => ({}));
   return { ok: res.ok, status: res.status, data, message: data.message || t.errors.generic };
 }
 
@@ -60,11 +111,11 @@ async function postJson(url, body) {
 
 function setupSignForm() {
   const form = $('sign-form');
-  const canvas = $('pad');
+  const canvas = $<HTMLCanvasElement>('pad');
   const box = $('pad-box');
   const errorEl = $('form-error');
   const pad = new window.SignaturePad(canvas, { penColor: '#0b1f4d', minWidth: 0.8, maxWidth: 2.6 });
-  let method = 'draw';
+  let method: 'draw' | 'type' = 'draw';
   let size = { w: 0, h: 0 };
 
   // Keep the drawing when the pad changes size (rotation, full screen): scale the points to the new box.
@@ -78,7 +129,7 @@ function setupSignForm() {
     const k = size.w && size.h ? Math.min(rect.width / size.w, rect.height / size.h) : 1;
     canvas.width = Math.round(rect.width * ratio);
     canvas.height = Math.round(rect.height * ratio);
-    canvas.getContext('2d').scale(ratio, ratio);
+    canvas.getContext('2d')!.scale(ratio, ratio);
     pad.clear();
     if (data.length) {
       pad.fromData(data.map((g) => ({ ...g, points: g.points.map((p) => ({ ...p, x: p.x * k, y: p.y * k })) })));
@@ -90,7 +141,7 @@ function setupSignForm() {
 
   const fullBtn = $('pad-fullscreen');
   const doneBtn = $('pad-done');
-  function setFullScreen(on) {
+  function setFullScreen(on: boolean) {
     // The app lays the frame over the whole screen first, so "full screen" is the screen, not the frame's full height.
     setOverlay(on);
     box.classList.toggle('fullscreen', on);
@@ -107,9 +158,9 @@ function setupSignForm() {
   doneBtn.addEventListener('click', () => setFullScreen(false));
   // Phones: a finger on the small inline pad opens it full screen first (room to sign, nothing scrolls); the stroke
   // starts there. Mouse and pen keep drawing inline.
-  canvas.parentElement.addEventListener(
+  canvas.parentElement!.addEventListener(
     'pointerdown',
-    (e) => {
+    (e: PointerEvent) => {
       const phone = Math.min(screen.width, screen.height) <= 700; // the device, not the frame
       if (e.pointerType !== 'touch' || !phone || box.classList.contains('fullscreen')) return;
       e.stopPropagation();
@@ -124,9 +175,9 @@ function setupSignForm() {
   $('pad-clear').addEventListener('click', () => pad.clear());
   pad.addEventListener('beginStroke', () => showError(errorEl, ''));
 
-  const drawBtn = $('method-draw');
-  const typeBtn = $('method-type');
-  function setMethod(m) {
+  const drawBtn = $<HTMLButtonElement>('method-draw');
+  const typeBtn = $<HTMLButtonElement>('method-type');
+  function setMethod(m: 'draw' | 'type') {
     method = m;
     drawBtn.setAttribute('aria-pressed', String(m === 'draw'));
     typeBtn.setAttribute('aria-pressed', String(m === 'type'));
@@ -140,13 +191,14 @@ function setupSignForm() {
   // Rendered disabled so an early click cannot fall on a button that does nothing yet.
   drawBtn.disabled = false;
   typeBtn.disabled = false;
-  const typed = $('typed-signature');
+  const typed = $<HTMLInputElement>('typed-signature');
   typed.addEventListener('input', () => ($('typed-preview').textContent = typed.value));
   // The signature typed on an earlier document, offered in one press (WCAG 3.3.7, issue 16 10g).
-  const reuse = $('reuse-typed');
-  if (reuse && config.previousTyped) {
+  const reuse = maybe<HTMLButtonElement>('reuse-typed');
+  const previousTyped = config.previousTyped;
+  if (reuse && previousTyped) {
     reuse.addEventListener('click', () => {
-      typed.value = config.previousTyped;
+      typed.value = previousTyped;
       $('typed-preview').textContent = typed.value;
       setMethod('type');
       showError(errorEl, '');
@@ -166,13 +218,18 @@ function setupSignForm() {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     if (busy) return;
-    const signerName = $('signer-name').value.trim();
+    const signerName = $<HTMLInputElement>('signer-name').value.trim();
     if (!signerName) {
       showError(errorEl, t.errors.missingName);
       $('signer-name').focus();
       return;
     }
-    const body = { lang: config.lang, signerName, method, documentSha256: config.documentSha256 };
+    const body: Record<string, string | null> = {
+      lang: config.lang,
+      signerName,
+      method,
+      documentSha256: config.documentSha256,
+    };
     if (method === 'draw') {
       if (pad.isEmpty()) {
         showError(errorEl, t.errors.missingSignature);
@@ -180,15 +237,16 @@ function setupSignForm() {
       }
       body.signatureDataUrl = pad.toDataURL('image/png');
     } else {
-      body.typedSignature = typed.value.trim();
-      if (!body.typedSignature) {
+      const typedSignature = typed.value.trim();
+      body.typedSignature = typedSignature;
+      if (!typedSignature) {
         showError(errorEl, t.errors.missingSignature);
         typed.focus();
         return;
       }
     }
     busy = true;
-    const submit = $('submit');
+    const submit = $<HTMLButtonElement>('submit');
     const label = submit.textContent;
     submit.disabled = true;
     submit.textContent = t.working;
@@ -213,10 +271,10 @@ function setupSignForm() {
 function setupUploadForm() {
   const form = $('upload-form');
   const errorEl = $('form-error');
-  const uploaded = { front: null, back: null };
-  const pending = { front: null, back: null };
+  const uploaded: Record<Side, UploadedFile | null> = { front: null, back: null };
+  const pending: Record<Side, Promise<void> | null> = { front: null, back: null };
 
-  function preview(side, file) {
+  function preview(side: Side, file: UploadedFile | null) {
     const el = $(`${side}-preview`);
     el.replaceChildren();
     if (!file) {
@@ -247,7 +305,7 @@ function setupUploadForm() {
     el.append(p);
   }
 
-  async function upload(side, file) {
+  async function upload(side: Side, file: File) {
     const errEl = $(`${side}-error`);
     showError(errEl, '');
     showError(errorEl, '');
@@ -263,8 +321,8 @@ function setupUploadForm() {
     previewEl.replaceChildren(status);
     const fd = new FormData();
     fd.append('file', file, file.name);
-    let res;
-    let data = {};
+    let res: Response | null;
+    let data: UploadedFile & Answer = {} as UploadedFile & Answer;
     try {
       res = await fetch(`${config.base}/files?side=${side}&lng=${config.lang}`, { method: 'POST', body: fd });
       data = await res.json().catch(() => ({}));
@@ -281,12 +339,12 @@ function setupUploadForm() {
     preview(side, data);
   }
 
-  for (const side of ['front', 'back']) {
+  for (const side of ['front', 'back'] as const) {
     for (const [buttonId, inputId] of [
       [`${side}-choose`, `${side}-file`],
       [`${side}-camera`, `${side}-camera-input`],
-    ]) {
-      const input = $(inputId);
+    ] as const) {
+      const input = $<HTMLInputElement>(inputId);
       $(buttonId).addEventListener('click', () => input.click());
       input.addEventListener('change', () => {
         const file = input.files?.[0];
@@ -308,7 +366,7 @@ function setupUploadForm() {
     e.preventDefault();
     if (busy) return;
     busy = true;
-    const submit = $('submit');
+    const submit = $<HTMLButtonElement>('submit');
     const label = submit.textContent;
     submit.disabled = true;
     submit.textContent = t.working;
@@ -343,10 +401,22 @@ const NARROW = 560; // below this width the printed pages' text is too small to 
  * The contract's text, reflowed for a narrow screen: pdf.js text items become lines (same baseline), lines become
  * paragraphs (a larger gap, a new page or another font size) and headings (larger than the body text).
  */
-function reflowText(pagesItems) {
-  const lines = [];
+type TextItems = Awaited<ReturnType<PDFPageProxy['getTextContent']>>['items'];
+interface Line {
+  y: number;
+  size: number;
+  text: string;
+  page: number;
+}
+interface Para {
+  kind: 'h' | 'small' | 'p';
+  text: string;
+}
+
+function reflowText(pagesItems: TextItems[]) {
+  const lines: Line[] = [];
   pagesItems.forEach((items, pageIndex) => {
-    let cur = null;
+    let cur: Line | null = null;
     for (const item of items) {
       if (!('str' in item)) continue;
       const size = Math.hypot(item.transform[2], item.transform[3]) || Math.abs(item.transform[3]) || 10;
@@ -362,16 +432,16 @@ function reflowText(pagesItems) {
       if (item.hasEOL) cur = null;
     }
   });
-  const weight = new Map();
+  const weight = new Map<number, number>();
   for (const l of lines) weight.set(Math.round(l.size), (weight.get(Math.round(l.size)) || 0) + l.text.length);
   const body = [...weight.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] || 11;
-  const paras = [];
-  let prev = null;
-  let para = null;
+  const paras: Para[] = [];
+  let prev: Line | null = null;
+  let para: Para | null = null;
   for (const l of lines) {
     const kind = l.size > body * 1.04 ? 'h' : l.size < body * 0.9 ? 'small' : 'p';
     const gap = prev && prev.page === l.page ? prev.y - l.y : Infinity;
-    if (!para || kind !== para.kind || Math.abs(l.size - prev.size) > 0.5 || gap > l.size * 1.6 || gap < 0) {
+    if (!para || kind !== para.kind || Math.abs(l.size - prev!.size) > 0.5 || gap > l.size * 1.6 || gap < 0) {
       para = { kind, text: l.text.trim() };
       paras.push(para);
     } else {
@@ -382,7 +452,7 @@ function reflowText(pagesItems) {
   return paras;
 }
 
-function renderReflow(holder, paras) {
+function renderReflow(holder: HTMLElement, paras: Para[]) {
   holder.replaceChildren(
     ...paras.map((p) => {
       const el = document.createElement(p.kind === 'h' ? 'h2' : 'p');
@@ -394,11 +464,13 @@ function renderReflow(holder, paras) {
 }
 
 async function setupPdfViewer() {
-  const holder = $('pdf-pages');
+  const holder = maybe('pdf-pages');
   if (!holder) return;
-  const statusEl = $('pdf-status');
+  const statusEl = maybe('pdf-status');
   try {
-    const pdfjs = await import('/assets/pdfjs/pdf.min.mjs');
+    // A URL on this origin, not a module to bundle: the typed name keeps TypeScript from resolving it.
+    const url: string = '/assets/pdfjs/pdf.min.mjs';
+    const pdfjs: typeof PdfJs = await import(url);
     pdfjs.GlobalWorkerOptions.workerSrc = '/assets/pdfjs/pdf.worker.min.mjs';
     const doc = await pdfjs.getDocument({
       url: holder.dataset.src,
@@ -408,8 +480,8 @@ async function setupPdfViewer() {
       cMapPacked: true,
       wasmUrl: '/assets/pdfjs/wasm/',
     }).promise;
-    const pages = [];
-    const pagesItems = [];
+    const pages: { page: PDFPageProxy; canvas: HTMLCanvasElement }[] = [];
+    const pagesItems: TextItems[] = [];
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n);
       const figure = document.createElement('figure');
@@ -449,13 +521,13 @@ async function setupPdfViewer() {
 
     // A PDF with a text layer can be read as text; a scan keeps the pages only.
     const paras = reflowText(pagesItems);
-    const textHolder = $('pdf-text');
+    const textHolder = maybe('pdf-text');
     if (textHolder && paras.reduce((n, p) => n + p.text.length, 0) > 40) {
       renderReflow(textHolder, paras);
       textHolder.lang = document.documentElement.lang;
       const textBtn = $('view-text');
       const pagesBtn = $('view-pages');
-      const setView = (view) => {
+      const setView = (view: 'text' | 'pages') => {
         textBtn.setAttribute('aria-pressed', String(view === 'text'));
         pagesBtn.setAttribute('aria-pressed', String(view === 'pages'));
         textHolder.hidden = view !== 'text';
@@ -483,7 +555,7 @@ async function setupPdfViewer() {
 // ------------------------------------------------------------------------------------------- layout in the app
 
 /** Messages to the app about the frame's layout (the app checks the origin and the frame): only when framed. */
-function toParent(message) {
+function toParent(message: object) {
   if (window.parent && window.parent !== window) window.parent.postMessage(message, config.parentOrigin);
 }
 
@@ -492,11 +564,11 @@ function toParent(message) {
  * screens, so nothing scrolls inside the frame. Full-screen states (the signature pad, reading mode) ask the app to
  * lay the frame over the whole screen.
  */
-let reportHeight = () => {};
+let reportHeight: (force?: boolean) => void = () => {};
 function setupFrameLayout() {
   const main = $('main');
   let last = 0;
-  const report = (force) => {
+  const report = (force?: boolean) => {
     if (document.documentElement.classList.contains('overlay')) return;
     const height = Math.ceil(main.getBoundingClientRect().height);
     if (height && (force === true || Math.abs(height - last) > 1)) {
@@ -509,7 +581,7 @@ function setupFrameLayout() {
   reportHeight = report;
 }
 
-function setOverlay(on) {
+function setOverlay(on: boolean) {
   document.documentElement.classList.toggle('overlay', on);
   toParent({ action: 'overlay', on });
   // Sizes may have changed while full screen (rotation): report again.
@@ -517,12 +589,12 @@ function setOverlay(on) {
 }
 
 function setupReading() {
-  const docEl = $('contract-doc');
-  const open = $('read-full');
-  const close = $('read-close');
-  const jump = $('jump-sign');
+  const docEl = maybe('contract-doc');
+  const open = maybe('read-full');
+  const close = maybe('read-close');
+  const jump = maybe('jump-sign');
   if (!docEl || !open || !close) return;
-  const setReading = (on) => {
+  const setReading = (on: boolean) => {
     document.documentElement.classList.toggle('reading', on);
     close.hidden = !on;
     setOverlay(on);
@@ -559,10 +631,10 @@ function setupReading() {
 setupFrameLayout();
 if (config.completed) {
   notifyParent();
-} else if ($('sign-form')) {
+} else if (maybe('sign-form')) {
   setupSignForm();
   setupReading();
   setupPdfViewer();
-} else if ($('upload-form')) {
+} else if (maybe('upload-form')) {
   setupUploadForm();
 }
