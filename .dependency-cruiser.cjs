@@ -98,10 +98,13 @@ module.exports = {
     },
     {
       name: 'sandbox-protocol-only',
-      comment: 'The sandbox gateway speaks the gateway protocol and nothing else of the server.',
+      comment: 'The sandbox gateway speaks the gateway protocol; its composer (side-servers.ts) hands it the rest.',
       severity: 'error',
       from: { path: `${SRC}sandbox/`, pathNot: TESTS },
-      to: { path: SRC, pathNot: [`${SRC}sandbox/`, `${SRC}providers/gateway/`, `${SRC}lib/`] },
+      to: {
+        path: SRC,
+        pathNot: [`${SRC}sandbox/`, `${SRC}providers/gateway/converge-protocol\\.ts$`, `${SRC}lib/`],
+      },
     },
     {
       name: 'no-circular',

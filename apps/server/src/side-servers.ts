@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import { buildSignServer } from './modules/signing/index.js';
+import { sandboxGatewayCredentials } from './providers/gateway/sandbox.js';
 import { buildSandboxGateway } from './sandbox/gateway/server.js';
 
 /**
@@ -30,6 +31,20 @@ export const sideServers: SideServer[] = [
     enabled: (ctx) => ctx.config.sandbox.gateway,
     port: (ctx) => ctx.config.GATEWAY_PORT,
     origin: (ctx) => ctx.config.gatewayOrigin,
-    build: buildSandboxGateway,
+    build: sandboxGatewayFor,
   },
 ];
+
+/**
+ * The sandbox gateway composed from the server's context: it knows only the gateway protocol, so it is handed its
+ * database, logger, origins and the sandbox merchant credentials the app's adapter uses.
+ */
+export function sandboxGatewayFor(ctx: AppContext): Promise<FastifyInstance> {
+  return buildSandboxGateway({
+    db: ctx.db,
+    logger: ctx.log.child({ service: 'sandbox-gateway' }) as FastifyBaseLogger,
+    publicUrl: ctx.config.publicUrl,
+    origin: ctx.config.gatewayOrigin,
+    credentials: () => sandboxGatewayCredentials(ctx.db),
+  });
+}

@@ -2,14 +2,8 @@ import os from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { loadConfig } from '../../../apps/server/src/config.js';
-import type { AppContext } from '../../../apps/server/src/context.js';
 import type { Db } from '../../../apps/server/src/db/client.js';
-import { signingStepDocuments } from '../../../apps/server/src/modules/signing/prepare-step-documents.js';
-import { linkPayments } from '../../../apps/server/src/modules/payments/link-payments.js';
-import { staffAccess } from '../../../apps/server/src/modules/admin/staff-access.js';
-import { loadProviders } from '../../../apps/server/src/providers/index.js';
-import { settleSandboxBatch } from '../../../apps/server/src/providers/gateway/sandbox.js';
-import { sandboxGatewayCredentials } from '../../../apps/server/src/sandbox/gateway/credentials.js';
+import { sandboxGatewayCredentials, settleSandboxBatch } from '../../../apps/server/src/providers/gateway/sandbox.js';
 import { buildSandboxGateway } from '../../../apps/server/src/sandbox/gateway/server.js';
 import { createTestDb } from '../../../apps/server/test/support/test-db.js';
 import { freePort } from '../../../apps/server/test/support/ports.js';
@@ -53,19 +47,13 @@ export async function startGatewayStandIn(opts: {
   const db = await createTestDb();
   let server: FastifyInstance | undefined;
   try {
-    const providers = await loadProviders({ config, db });
-    const ctx: AppContext = {
-      config,
+    server = await buildSandboxGateway({
       db,
-      log: pino({ level: config.LOG_LEVEL }),
-      // The gateway signs nothing with these: it is a context like the product's, for its own server only.
-      sessionKeys: { secret: new TextEncoder().encode('rehearsal-gateway-unused-secret-0123'), ttlMinutes: 60 },
-      providers,
-      stepDocuments: signingStepDocuments({ config, providers }),
-      linkPayments: linkPayments({ db, providers }),
-      staffAccess: staffAccess({ db, config }),
-    };
-    server = await buildSandboxGateway(ctx);
+      logger: pino({ level: config.LOG_LEVEL }).child({ service: 'sandbox-gateway' }),
+      publicUrl: config.publicUrl,
+      origin: config.gatewayOrigin,
+      credentials: () => sandboxGatewayCredentials(db),
+    });
     await server.listen({ port, host: '127.0.0.1' });
     const credentials = await sandboxGatewayCredentials(db);
     return {

@@ -1,5 +1,6 @@
-import { CONTROL_CHARS_MESSAGE, findControlChars } from '@paylink/shared';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CONTROL_CHARS_MESSAGE } from '@paylink/shared';
+import type { FastifyInstance } from 'fastify';
+import { controlCharField } from '../lib/control-chars.js';
 import { badRequest } from '../lib/errors.js';
 
 /**
@@ -8,14 +9,6 @@ import { badRequest } from '../lib/errors.js';
  * turn it into a 500). The shared schemas say the same for their fields; this hook also covers routes whose schemas
  * do not, and the side servers.
  */
-export function controlCharField(request: FastifyRequest): string | null {
-  for (const part of [request.params, request.query, request.body]) {
-    const hit = findControlChars(part);
-    if (hit) return hit;
-  }
-  return null;
-}
-
 export function refuseControlChars(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     const field = controlCharField(request);

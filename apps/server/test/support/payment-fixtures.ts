@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { StepRoutes, stepRoutesFor, type PaymentSourceId } from '@paylink/shared';
 import type { AppContext } from '../../src/context.js';
 import { newLinkId } from '../../src/lib/ids.js';
-import { buildSandboxGateway } from '../../src/sandbox/gateway/server.js';
+import { sandboxGatewayFor } from '../../src/side-servers.js';
 import { apiHeaders, createTestApp, mintPatientToken } from './context.js';
 import { freePort } from './ports.js';
 
@@ -26,7 +26,7 @@ export async function startPaymentTestEnv(env: Record<string, string> = {}): Pro
   const port = await freePort();
   const gatewayOrigin = `http://127.0.0.1:${port}`;
   const t = await createTestApp({ GATEWAY_ORIGIN: gatewayOrigin, ...env });
-  const gateway = await buildSandboxGateway(t.ctx);
+  const gateway = await sandboxGatewayFor(t.ctx);
   await gateway.listen({ port, host: '127.0.0.1' });
   return {
     app: t.app,

@@ -10,7 +10,7 @@ import {
   type PaymentTestEnv,
 } from '../../../test/support/payment-fixtures.js';
 import { staffToken } from '../../seed/seed-staff.js';
-import { buildSandboxGateway } from '../../sandbox/gateway/server.js';
+import { sandboxGatewayFor } from '../../side-servers.js';
 import { reconcileDueAttempts } from './reconcile-payment.js';
 
 /** Issue 10, items 2 and 3: no token before the documents, no choice change under a live token. */
@@ -225,7 +225,7 @@ describe('approved at the gateway, never confirmed (item 1)', () => {
       expect(again.json()).toMatchObject({ error: 'payment_checking' });
       expect(again.json().message).toMatch(/checking your last payment/i);
     } finally {
-      const again = await buildSandboxGateway(env.ctx);
+      const again = await sandboxGatewayFor(env.ctx);
       await again.listen({ port: Number(new URL(env.gatewayOrigin).port), host: '127.0.0.1' });
       env.gateway = again;
     }

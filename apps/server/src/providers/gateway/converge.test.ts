@@ -9,10 +9,10 @@ import {
   buildTxnQueryXml,
   convergeEndpoints,
   createConvergeGateway,
-  parseConvergeXml,
   parseReversalAnswer,
   transactionFromConverge,
 } from './converge.js';
+import { parseConvergeXml } from './converge-protocol.js';
 import { GatewayError } from './types.js';
 
 /**

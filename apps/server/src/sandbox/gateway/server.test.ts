@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLinkId } from '../../lib/ids.js';
 import { payWithSandbox, startPaymentTestEnv, type PaymentTestEnv } from '../../../test/support/payment-fixtures.js';
-import { sandboxGatewayCredentials } from './credentials.js';
+import { sandboxGatewayCredentials } from '../../providers/gateway/sandbox.js';
 import { INVALID_CARD_MESSAGE, TEST_CARDS } from './test-cards.js';
 
 let env: PaymentTestEnv;

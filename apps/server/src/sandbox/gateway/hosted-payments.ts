@@ -1,0 +1,220 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import {
+  APPROVAL_MESSAGE,
+  CONVERGE_PATHS,
+  ERROR_CODE,
+  RESULT,
+  TXN_TYPE,
+  centsFromConverge,
+  convergeError,
+  type ConvergeCredentials,
+} from '../../providers/gateway/converge-protocol.js';
+import { INVALID_CREDS, SESSION_GONE, credentialsMatch, formFields, str, txnFields } from './answers.js';
+import { checkoutScript } from './browser-scripts.js';
+import {
+  SESSION_MINUTES,
+  liveSession,
+  type SandboxDb,
+  type SessionRow,
+  type ThreeDSRow,
+  type TxnRow,
+} from './store.js';
+import {
+  INVALID_CARD_MESSAGE,
+  cardBrand,
+  isExpired,
+  maskCard,
+  newApprovalCode,
+  newTxnId,
+  testCardFor,
+} from './test-cards.js';
+
+/**
+ * Converge's hosted payments: the server-side session token, Checkout.js, its 3-D Secure token (getEFSToken) and the
+ * sale itself (pay). The session token is single use: claiming it is the no-double-charge guard.
+ */
+export function hostedPaymentRoutes(opts: {
+  app: FastifyInstance;
+  db: SandboxDb;
+  origin: string;
+  credentials: () => Promise<ConvergeCredentials>;
+}): void {
+  const { app, db, origin } = opts;
+
+  // Form fields in, the token as plain text out.
+  app.post(CONVERGE_PATHS.sessionToken, async (request, reply) => {
+    const f = formFields(request.body);
+    if (!credentialsMatch(f, await opts.credentials())) return reply.status(401).send(INVALID_CREDS);
+    if (f.ssl_transaction_type?.toLowerCase() !== TXN_TYPE.sale) {
+      return reply
+        .status(400)
+        .send(
+          convergeError(
+            ERROR_CODE.requiredField,
+            'Required Field Not Supplied',
+            'ssl_transaction_type must be ccsale.',
+          ),
+        );
+    }
+    const amountCents = centsFromConverge(f.ssl_amount ?? '');
+    if (!amountCents) {
+      return reply
+        .status(400)
+        .send(convergeError(ERROR_CODE.requiredField, 'Required Field Not Supplied', 'ssl_amount is invalid.'));
+    }
+    const token = randomBytes(32).toString('base64');
+    await db.query(
+      `insert into sandbox_gateway_session
+         (token, merchant_id, amount_cents, merchant_txn_id, first_name, last_name, expires_at)
+       values ($1, $2, $3, $4, $5, $6, now() + make_interval(mins => $7))`,
+      [
+        token,
+        f.ssl_merchant_id,
+        amountCents,
+        f.ssl_merchant_txn_id || null,
+        f.ssl_first_name || null,
+        f.ssl_last_name || null,
+        SESSION_MINUTES,
+      ],
+    );
+    return reply.type('text/plain; charset=utf-8').send(token);
+  });
+
+  app.get('/hosted-payments/Checkout.js', async (_req, reply) =>
+    reply.type('application/javascript; charset=utf-8').send(checkoutScript(origin)),
+  );
+
+  // Checkout.js getEFSToken: a 3-D Secure token for this session.
+  app.post('/hosted-payments/efs_token', async (request, reply) => {
+    const token = str((request.body as Record<string, unknown> | undefined)?.ssl_txn_auth_token);
+    const s = await liveSession(db, token);
+    if (!s) return reply.status(200).send(SESSION_GONE);
+    const efs = s.efs_token ?? randomBytes(24).toString('base64url');
+    if (!s.efs_token) {
+      await db.query('update sandbox_gateway_session set efs_token = $2 where token = $1', [token, efs]);
+    }
+    return { ssl_3ds2_token: efs };
+  });
+
+  // Checkout.js pay: the sale itself.
+  app.post('/hosted-payments/process', async (request) => {
+    const b = formFields(request.body);
+    const number = (b.ssl_card_number ?? '').replace(/[\s-]+/g, '');
+    const exp = b.ssl_exp_date ?? '';
+    if (!/^\d{12,19}$/.test(number) && number !== '') {
+      // Non-digits: Converge treats it as an invalid card number.
+      return convergeError(ERROR_CODE.invalidCard, 'Credit Card Number Invalid', INVALID_CARD_MESSAGE);
+    }
+    if (!number || !exp) {
+      return convergeError(
+        ERROR_CODE.requiredField,
+        'Required Field Not Supplied',
+        'The card number and expiration date are required.',
+      );
+    }
+    if (!/^(0[1-9]|1[0-2])\d{2}$/.test(exp)) {
+      return convergeError('5002', 'Invalid Expiration Date', 'The expiration date supplied is invalid (MMYY).');
+    }
+    return db.transaction(async (tx) => {
+      const claimed = await tx.query<SessionRow>(
+        `update sandbox_gateway_session set used_at = now()
+         where token = $1 and used_at is null and expires_at > now() returning *`,
+        [b.ssl_txn_auth_token ?? ''],
+      );
+      const s = claimed.rows[0];
+      if (!s) {
+        const used = await tx.query('select 1 from sandbox_gateway_session where token = $1 and used_at is not null', [
+          b.ssl_txn_auth_token ?? '',
+        ]);
+        return used.rowCount > 0
+          ? convergeError(
+              '4001',
+              'Session Already Used',
+              'This payment session has already been used. Please try again.',
+            )
+          : SESSION_GONE;
+      }
+      const card = testCardFor(number);
+      if ('invalid' in card) {
+        return convergeError(ERROR_CODE.invalidCard, 'Credit Card Number Invalid', INVALID_CARD_MESSAGE);
+      }
+      if (card.pay.kind === 'error') return convergeError(card.pay.code, card.pay.name, card.pay.message);
+      const { brand, short } = cardBrand(number);
+
+      // 3-D Secure: when the browser sends an authentication, it must be this session's, for this card, and passed.
+      let eciInd = b.ssl_eci_ind || '7';
+      let threeDSStatus: string | null = null;
+      let threeDSId: string | null = null;
+      if (b.ssl_3ds_server_trans_id) {
+        const a = await tx.query<ThreeDSRow>(
+          'select * from sandbox_gateway_3ds where id::text = $1 and session_token = $2',
+          [b.ssl_3ds_server_trans_id, s.token],
+        );
+        const auth = a.rows[0];
+        if (!auth || auth.card_last4 !== number.slice(-4)) {
+          return convergeError(
+            ERROR_CODE.requiredField,
+            'Required Field Not Supplied',
+            'The 3-D Secure authentication does not belong to this card and payment.',
+          );
+        }
+        threeDSId = auth.id;
+        threeDSStatus = auth.trans_status;
+        eciInd = auth.trans_status === 'Y' ? '5' : auth.trans_status === 'A' ? '6' : '7';
+      }
+
+      let result: '0' | '1' = RESULT.approved;
+      let message = APPROVAL_MESSAGE;
+      let cvv = 'M';
+      let avs = 'Y';
+      if (isExpired(exp)) {
+        result = RESULT.declined;
+        message = 'EXPIRED CARD';
+      } else if (threeDSStatus && threeDSStatus !== 'Y' && threeDSStatus !== 'A') {
+        result = RESULT.declined;
+        message = 'DECLINED: 3DS AUTHENTICATION FAILED';
+      } else if (card.pay.kind === 'decline') {
+        result = RESULT.declined;
+        message = card.pay.message;
+        cvv = card.pay.cvv;
+        avs = card.pay.avs;
+      }
+      const txnId = newTxnId();
+      const approval = result === RESULT.approved ? newApprovalCode() : null;
+      const t = await tx.query<TxnRow>(
+        `insert into sandbox_gateway_transaction (txn_id, session_token, merchant_id, merchant_txn_id, amount_cents,
+           result, result_message, approval_code, card_brand, card_last4, first_name, last_name, avs_response,
+           cvv2_response, eci_ind, three_ds_server_trans_id, three_ds_trans_status)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) returning *`,
+        [
+          txnId,
+          s.token,
+          s.merchant_id,
+          s.merchant_txn_id,
+          s.amount_cents,
+          result,
+          message,
+          approval,
+          brand,
+          number.slice(-4),
+          b.ssl_first_name || s.first_name,
+          b.ssl_last_name || s.last_name,
+          avs,
+          cvv,
+          eciInd,
+          threeDSId,
+          threeDSStatus,
+        ],
+      );
+      return {
+        ...txnFields(t.rows[0]!),
+        ssl_card_number: maskCard(number),
+        ssl_card_short_description: short,
+        ...(result === RESULT.approved && b.ssl_get_token === 'Y'
+          ? { ssl_token: `${randomInt(1e11, 1e12 - 1)}${number.slice(-4)}`, ssl_token_response: 'SUCCESS' }
+          : {}),
+      };
+    });
+  });
+}
