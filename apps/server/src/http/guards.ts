@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
 import { AppError, forbidden, unauthorized } from '../lib/errors.js';
 import {
   checkSessionRow,
@@ -8,7 +7,12 @@ import {
   verifySessionToken,
   type PatientSession,
   type SessionClaim,
+  type SessionKeys,
 } from './session-tokens.js';
+import type { Queryable } from '../db/client.js';
+
+/** What the patient guards read of the app's context (context.ts sits above http/). */
+type GuardContext = { config: { apiKey: string }; db: Queryable; sessionKeys: SessionKeys };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,7 +33,7 @@ function safeEqual(a: string, b: string): boolean {
 }
 
 /** Every product call carries the static API key (spec section 7). */
-export function requireApiKey(ctx: AppContext) {
+export function requireApiKey(ctx: GuardContext) {
   return async (request: FastifyRequest) => {
     const key = request.headers['x-api-key'];
     if (typeof key !== 'string' || !safeEqual(key, ctx.config.apiKey)) {
@@ -46,7 +50,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /** preHandler: a valid, unrevoked patient session. The route then checks the link with assertLinkAccess. */
-export function requirePatient(ctx: AppContext) {
+export function requirePatient(ctx: GuardContext) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     const token = bearerToken(request);
     if (!token) throw unauthorized('Sign in to continue.');
@@ -66,7 +70,7 @@ export function assertLinkAccess(request: FastifyRequest, linkId: string): Patie
  * preHandler for reads that check the session row inside their one statement (issue 17): the token only, no query.
  * Use with `claimForLink`, and only with a use case that takes the claim and refuses a dead row itself.
  */
-export function requirePatientClaim(ctx: AppContext) {
+export function requirePatientClaim(ctx: GuardContext) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     const token = bearerToken(request);
     if (!token) throw unauthorized('Sign in to continue.');
@@ -78,7 +82,7 @@ export function requirePatientClaim(ctx: AppContext) {
  * The claim, for its own link. Another link's id is refused 403 as `assertLinkAccess` does, after the row check a
  * full session guard would have made first (a revoked token still answers 401, never 403).
  */
-export async function claimForLink(ctx: AppContext, request: FastifyRequest, linkId: string): Promise<SessionClaim> {
+export async function claimForLink(ctx: GuardContext, request: FastifyRequest, linkId: string): Promise<SessionClaim> {
   const c = request.patientClaim;
   if (!c) throw unauthorized('Sign in to continue.');
   if (c.linkId !== linkId) {

@@ -1,5 +1,4 @@
 import { createHash, hkdfSync } from 'node:crypto';
-import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { getOrCreateSecret } from './secrets.js';
 
@@ -26,7 +25,7 @@ export interface KeyRing {
 
 export interface SecretSource {
   db: Db;
-  config: Pick<Config, 'PAYLINK_SECRETS_KEY' | 'PAYLINK_SECRETS_KEY_PREVIOUS'>;
+  config: { PAYLINK_SECRETS_KEY?: string; PAYLINK_SECRETS_KEY_PREVIOUS?: string };
 }
 
 const named = (key: Buffer): NamedKey => ({ id: createHash('sha256').update(key).digest('hex').slice(0, 8), key });
