@@ -56,7 +56,7 @@ import {
   contractUploadQuerySchema,
   contractsResultSchema,
   contractUploadResultSchema,
-} from '../console.js';
+} from '../console/index.js';
 import {
   linkMessagesResultSchema,
   linkRemindersBodySchema,
