@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { linkIdSchema } from './api.js';
+import { staffPaymentSchema } from './console/staff-payment.js';
 import { Languages, SignInMethods } from './ids.js';
 import { freeTextString, nameString } from './text.js';
 
@@ -157,22 +158,6 @@ export const createLinkResultSchema = z.object({
   message: z.object({ id: z.string(), channel: z.enum(['sms', 'email']), to: z.string() }).optional(),
 });
 
-export const adminPaymentSchema = z.object({
-  paymentTypeId: z.number().int(),
-  paymentSourceId: z.number().int(),
-  /** US dollars. */
-  amount: z.number(),
-  status: z.enum(['chosen', 'approved']),
-  transactionId: z.string().nullable(),
-  approvalCode: z.string().nullable(),
-  cardBrand: z.string().nullable(),
-  cardLast4: z.string().nullable(),
-  paidAt: z.string().nullable(),
-  /** US dollars given back so far (refunds and voids); refundState says none, partially_refunded or refunded. */
-  refunded: z.number(),
-  refundState: z.enum(['none', 'partially_refunded', 'refunded']),
-});
-
 export const linkSummarySchema = z.object({
   id: z.string(),
   url: z.string(),
@@ -195,7 +180,7 @@ export const linkSummarySchema = z.object({
     total: z.number().int(),
     currentRoutePath: z.string().nullable(),
   }),
-  payment: adminPaymentSchema.nullable(),
+  payment: staffPaymentSchema.nullable(),
 });
 export type LinkSummary = z.infer<typeof linkSummarySchema>;
 
@@ -259,7 +244,7 @@ export const paymentAttentionSchema = z.object({
 });
 export type PaymentAttention = z.infer<typeof paymentAttentionSchema>;
 
-export const paymentListItemSchema = adminPaymentSchema.extend({
+export const paymentListItemSchema = staffPaymentSchema.extend({
   linkId: z.string(),
   firstName: z.string(),
   lastName: z.string(),

@@ -7,7 +7,7 @@ export * from './admin.js';
 export * from './app-config.js';
 export * from './money.js';
 export * from './text.js';
-export * from './console.js';
+export * from './console/index.js';
 export * from './messaging.js';
 export * from './compliance.js';
 export * from './routes/define-route.js';

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fillPath, type Empty, type RequestOf, type ResponseOf, type Route } from '@paylink/shared';
+import type { z } from 'zod';
 
 /** Where the CLI finds the server and its credentials (docs/coordinator.md). */
 export interface CliEnv {
@@ -42,13 +44,67 @@ function unreachable(env: CliEnv, err: unknown): CliError {
   );
 }
 
-export async function callApi<T>(
+type Request = { params?: Record<string, string | number>; query?: Record<string, unknown>; body?: unknown };
+type Input<R extends Route> = RequestOf<R>;
+type Rest<R extends Route> =
+  Empty extends Input<R> ? [input?: Input<R>, opts?: CallOptions] : [input: Input<R>, opts?: CallOptions];
+export interface CallOptions {
+  /** false for the sign-in that gets a token. */
+  auth?: boolean;
+  headers?: Record<string, string>;
+}
+
+/** The route's zod schema, applied before sending so a bad flag is explained without a round trip. */
+function check(schema: z.ZodType | undefined, value: unknown): void {
+  const r = schema?.safeParse(value);
+  if (!r || r.success) return;
+  // The same words and fields the server's 400 would carry.
+  const fields: Record<string, string> = {};
+  for (const issue of r.error.issues) fields[issue.path.join('.') || '_'] ??= issue.message;
+  const [key, message] = Object.entries(fields)[0]!;
+  throw new CliError(key === '_' ? message : `${key}: ${message}`, fields);
+}
+
+function urlOf(route: Route, input: Request): string {
+  // Flags not given are left out, as they would be from a query string.
+  const query = Object.fromEntries(Object.entries(input.query ?? {}).filter(([, v]) => v !== undefined && v !== ''));
+  check(route.params, input.params ?? {});
+  check(route.query, query);
+  if (input.body !== undefined) check(route.body, input.body);
+  const q = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
+  const path = fillPath(route.path, input.params);
+  return q.size ? `${path}?${q}` : path;
+}
+
+/**
+ * A call of the shared route table (the console's and the staff API's, decision 0123): the input is checked by the
+ * route's schemas and sent as given (the server applies its defaults), the answer is parsed by its response schema.
+ */
+export async function call<R extends Route>(env: CliEnv, route: R, ...[input, opts]: Rest<R>): Promise<ResponseOf<R>> {
+  const req = (input ?? {}) as Request;
+  const data = await send(env, route.method, urlOf(route, req), req.body, opts);
+  const parsed = route.response?.safeParse(JSON.parse(data.toString('utf8') || 'null'));
+  if (parsed && !parsed.success) {
+    throw new CliError(
+      `The server's answer to ${route.method} ${route.path} is not what this CLI expects: is it the same version?`,
+    );
+  }
+  return parsed?.data as ResponseOf<R>;
+}
+
+/** A route that answers a file (PDF, CSV): its bytes. */
+export async function download<R extends Route>(env: CliEnv, route: R, ...[input, opts]: Rest<R>): Promise<Buffer> {
+  const req = (input ?? {}) as Request;
+  return send(env, route.method, urlOf(route, req), req.body, opts);
+}
+
+async function send(
   env: CliEnv,
-  method: 'GET' | 'POST' | 'DELETE',
+  method: Route['method'],
   route: string,
-  body?: unknown,
-  opts: { auth?: boolean; binary?: boolean; headers?: Record<string, string> } = {},
-): Promise<T> {
+  body: unknown,
+  opts: CallOptions = {},
+): Promise<Buffer> {
   const auth = opts.auth ?? true;
   if (auth && !env.token) {
     // A server that is not running explains more than a missing token file it would have written.
@@ -77,7 +133,7 @@ export async function callApi<T>(
     throw unreachable(env, err);
   }
   const bytes = Buffer.from(await res.arrayBuffer());
-  if (res.ok && opts.binary) return bytes as T;
+  if (res.ok) return bytes;
   const text = bytes.toString('utf8');
   let data: unknown;
   try {
@@ -85,16 +141,13 @@ export async function callApi<T>(
   } catch {
     data = text;
   }
-  if (!res.ok) {
-    const e = (data && typeof data === 'object' ? data : {}) as { message?: string; fields?: Record<string, string> };
-    const message = e.message ?? (typeof data === 'string' && data ? data : res.statusText);
-    if (res.status === 401 && auth) {
-      throw new CliError(`The server refused the admin token from ${env.tokenSource}: ${message}`);
-    }
-    if (res.status === 404 && !e.message) {
-      throw new CliError(`${url} answered 404: is PAYLINK_URL pointing at a Paylink server?`);
-    }
-    throw new CliError(`${message} (HTTP ${res.status})`, e.fields);
+  const e = (data && typeof data === 'object' ? data : {}) as { message?: string; fields?: Record<string, string> };
+  const message = e.message ?? (typeof data === 'string' && data ? data : res.statusText);
+  if (res.status === 401 && auth) {
+    throw new CliError(`The server refused the admin token from ${env.tokenSource}: ${message}`);
   }
-  return data as T;
+  if (res.status === 404 && !e.message) {
+    throw new CliError(`${url} answered 404: is PAYLINK_URL pointing at a Paylink server?`);
+  }
+  throw new CliError(`${message} (HTTP ${res.status})`, e.fields);
 }

@@ -1,4 +1,4 @@
-import { printable, type LinkDetail, type LinkSummary } from '@paylink/shared';
+import { printable, type LinkDetail, type LinkSummary, type StaffPayment } from '@paylink/shared';
 
 const usd = (dollars: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(dollars);
 const when = (iso: string | null) => (iso ? iso.replace('T', ' ').replace(/:\d\d\.\d+Z$/, 'Z') : '-');
@@ -9,7 +9,7 @@ export function table(rows: string[][]): string {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
 }
 
-function paymentText(p: LinkSummary['payment']): string {
+function paymentText(p: StaffPayment | null): string {
   if (!p) return '-';
   const kind = p.paymentTypeId === 2 ? 'payment' : 'deposit';
   return `${usd(p.amount)} ${kind} (${p.status}${p.transactionId ? ` ${p.transactionId}` : ''})`;

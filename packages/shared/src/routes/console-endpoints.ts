@@ -49,6 +49,7 @@ export const consoleEndpoints = defineEndpoints({
   cspReports: { method: 'GET', path: '/api/admin/compliance/csp-reports' },
   linkDocuments: { method: 'GET', path: '/api/admin/links/:id/documents' },
   documentPdf: { method: 'GET', path: '/api/admin/documents/:submissionId/pdf' },
+  evidencePack: { method: 'GET', path: '/api/admin/links/:id/evidence.pdf' },
   login: { method: 'POST', path: '/api/admin/login' },
   me: { method: 'GET', path: '/api/admin/me' },
   staff: { method: 'GET', path: '/api/admin/staff' },

@@ -56,7 +56,7 @@ import {
   contractUploadQuerySchema,
   contractsResultSchema,
   contractUploadResultSchema,
-} from '../console.js';
+} from '../console/index.js';
 import {
   linkMessagesResultSchema,
   linkRemindersBodySchema,
@@ -92,6 +92,7 @@ export const webhookDeliveriesQuerySchema = z
   .strict();
 export const linkDocumentsParamsSchema = z.object({ id: z.string().max(64) });
 export const documentPdfParamsSchema = z.object({ submissionId: z.string().max(64) });
+export const evidencePackQuerySchema = z.object({ lang: z.enum(['en', 'es']).optional() }).strict();
 
 /** The console's and the staff API's routes: each endpoint of console-endpoints.ts with its schemas. */
 export const consoleRoutes = {
@@ -221,6 +222,12 @@ export const consoleRoutes = {
   documentPdf: defineRoute({
     ...e.documentPdf,
     params: documentPdfParamsSchema,
+    response: z.any().describe('application/pdf'),
+  }),
+  evidencePack: defineRoute({
+    ...e.evidencePack,
+    params: adminLinkParamsSchema,
+    query: evidencePackQuerySchema,
     response: z.any().describe('application/pdf'),
   }),
   login: defineRoute({ ...e.login, body: loginBodySchema, response: loginResultSchema }),

@@ -1,3 +1,3 @@
-// The console's contract with the server (issue-13a's packages/shared/src/console.ts and the admin schemas). The
+// The console's contract with the server (packages/shared/src/console/, one file per area, and the admin schemas). The
 // console imports it from here only, so a rename in @paylink/shared is one edit.
 export * from '@paylink/shared';

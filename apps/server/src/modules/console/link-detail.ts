@@ -1,5 +1,5 @@
 import type { ConsoleLinkDetail } from '@paylink/shared';
-import { stepKeyByRoute } from '@paylink/shared';
+import { paymentRefundState, stepKeyByRoute } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { notFound } from '../../lib/errors.js';
@@ -124,6 +124,7 @@ export async function showConsoleLink(opts: { ctx: AppContext; actor: Actor; id:
             status: p.status,
             amount: p.amount_cents / 100,
             paymentTypeId: p.payment_type_id,
+            paymentSourceId: p.payment_source_id,
             payer: p.payment_source_id === 2 ? 'payor' : 'patient',
             payorFullName: p.payor_full_name,
             payorEmail: p.payor_email,
@@ -133,6 +134,7 @@ export async function showConsoleLink(opts: { ctx: AppContext; actor: Actor; id:
             approvalCode: p.approval_code,
             paidAt: iso(p.paid_at),
             refunded: p.refunded_cents / 100,
+            refundState: paymentRefundState(p.amount_cents, p.refunded_cents),
           }
         : null,
       attempts: attempts.rows.map((a) => {

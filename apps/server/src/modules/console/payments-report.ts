@@ -1,4 +1,4 @@
-import type { PaymentReport, paymentReportQuerySchema } from '@paylink/shared';
+import { paymentRefundState, type PaymentReport, type paymentReportQuerySchema } from '@paylink/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Row } from '../../db/typed.js';
@@ -16,6 +16,7 @@ type ReportRow = Pick<
   | 'payment_type_id'
   | 'payment_source_id'
   | 'payor_full_name'
+  | 'payor_email'
   | 'card_brand'
   | 'card_last4'
   | 'transaction_id'
@@ -56,7 +57,7 @@ function filters(q: Query, staffId: string, timeZone: string, params: unknown[])
 }
 
 const SELECT = `select p.link_id, l.first_name, l.last_name, p.status, p.amount_cents, p.payment_type_id,
-    p.payment_source_id, p.payor_full_name, p.card_brand, p.card_last4, p.transaction_id, p.approval_code,
+    p.payment_source_id, p.payor_full_name, p.payor_email, p.card_brand, p.card_last4, p.transaction_id, p.approval_code,
     p.refunded_cents, (select count(*)::int from payment_attempt a where a.payment_id = p.id and a.status in ('closed', 'failed'))
       as failed_attempts,
     u.id as coord_id, u.name as coord_name, u.email as coord_email, p.created_at, p.paid_at
@@ -69,13 +70,16 @@ const toRow = (r: ReportRow): PaymentReport['rows'][0] => ({
   status: r.status,
   amount: r.amount_cents / 100,
   paymentTypeId: r.payment_type_id,
+  paymentSourceId: r.payment_source_id,
   payer: r.payment_source_id === 2 ? 'payor' : 'patient',
   payorFullName: r.payor_full_name,
+  payorEmail: r.payor_email,
   cardBrand: r.card_brand,
   cardLast4: r.card_last4,
   transactionId: r.transaction_id,
   approvalCode: r.approval_code,
   refunded: r.refunded_cents / 100,
+  refundState: paymentRefundState(r.amount_cents, r.refunded_cents),
   failedAttempts: r.failed_attempts,
   coordinator: r.coord_id ? { id: r.coord_id, name: r.coord_name ?? '', email: r.coord_email ?? '' } : null,
   chosenAt: new Date(r.created_at).toISOString(),

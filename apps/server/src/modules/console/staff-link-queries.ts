@@ -1,4 +1,4 @@
-import { paymentRefundState, type LinkSummary } from '@paylink/shared';
+import { paymentRefundState, type LinkSummary, type StaffPayment } from '@paylink/shared';
 import type { Queryable } from '../../db/client.js';
 import { linkState, personalLinkUrl, type LinkRow } from '../links/index.js';
 
@@ -8,6 +8,8 @@ const iso = (d: Iso) => (d ? new Date(d).toISOString() : null);
 interface PaymentJson {
   payment_type_id: number;
   payment_source_id: number;
+  payor_full_name: string | null;
+  payor_email: string | null;
   amount_cents: number;
   status: 'chosen' | 'approved';
   transaction_id: string | null;
@@ -42,10 +44,13 @@ export const SUMMARY_SELECT = `
     (select to_jsonb(p) from payment p where p.link_id = l.id) as payment
   from link l`;
 
-export function toAdminPayment(p: PaymentJson) {
+export function toAdminPayment(p: PaymentJson): StaffPayment {
   return {
     paymentTypeId: p.payment_type_id,
     paymentSourceId: p.payment_source_id,
+    payer: p.payment_source_id === 2 ? 'payor' : 'patient',
+    payorFullName: p.payor_full_name,
+    payorEmail: p.payor_email,
     amount: p.amount_cents / 100,
     status: p.status,
     transactionId: p.transaction_id,

@@ -1,18 +1,17 @@
-import { adminLinkParamsSchema } from '@paylink/shared';
+import { consoleRoutes } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { auditContext } from '../../lib/audit.js';
 import { requireStaff } from '../../http/require-staff.js';
+import { route } from '../../http/route.js';
 import { errorResponses } from '../../http/route-support.js';
 import { buildEvidencePack } from './build-evidence-pack.js';
 
 /** GET /api/admin/links/:id/evidence.pdf — the dispute evidence pack (billing and admin). */
 export async function evidenceRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get(
-    '/api/admin/links/:id/evidence.pdf',
+  route(
+    app,
+    consoleRoutes.evidencePack,
     {
       preHandler: requireStaff(ctx, { roles: ['admin', 'billing'] }),
       schema: {
@@ -22,12 +21,7 @@ export async function evidenceRoutes(app: FastifyInstance, ctx: AppContext): Pro
           'Payment with AVS, CVV2 and 3-D Secure results, the acceptance of the non-refundable terms, ID documents ' +
           'on file, the audit timeline and the signed contract and invoice, each with its SHA-256. lang = en or es.',
         security: [{ bearer: [] }],
-        params: adminLinkParamsSchema,
-        querystring: z.object({ lang: z.enum(['en', 'es']).optional() }).strict(),
-        response: {
-          200: z.any().describe('application/pdf'),
-          ...errorResponses(400, 401, 403, 404, 409),
-        },
+        response: errorResponses(400, 401, 403, 404, 409),
       },
     },
     async (request, reply) => {

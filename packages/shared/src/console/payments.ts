@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { staffPaymentSchema } from './staff-payment.js';
+import { staffRefSchema } from './staff.js';
+import { dollars, iso } from './wire.js';
+
+/** A gateway attempt at paying a link (the console's link page), newest first. */
+export const paymentAttemptSchema = z.object({
+  id: z.string(),
+  at: iso,
+  amount: dollars,
+  /** unknown: the outcome is being checked with the gateway; duplicate: a second approval flagged for a void (issue 10). */
+  status: z.enum(['creating', 'open', 'unknown', 'closed', 'approved', 'duplicate', 'failed']),
+  /** Decline or error text reported for the attempt, if any. */
+  declineReason: z.string().nullable(),
+});
+
+/** GET /api/admin/payments/report and /api/admin/payments/export (CSV, same filters). */
+export const paymentReportQuerySchema = z
+  .object({
+    /** approved = paid; attempted = chosen but not paid (with or without declined attempts). */
+    status: z.enum(['approved', 'attempted']).optional(),
+    from: z.iso.date().optional(),
+    to: z.iso.date().optional(),
+    groupBy: z.enum(['day', 'week', 'month']).optional().default('day'),
+    coordinatorId: z.union([z.uuid(), z.literal('me')]).optional(),
+    q: z.string().trim().max(200).optional(),
+    limit: z.coerce.number().int().min(1).max(500).optional().default(50),
+    offset: z.coerce.number().int().min(0).optional().default(0),
+  })
+  .strict();
+export type PaymentReportQuery = z.input<typeof paymentReportQuerySchema>;
+
+/** A row of the report: the staff payment with its link's patient and coordinator. */
+export const paymentReportRowSchema = staffPaymentSchema.extend({
+  linkId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  /** Declined or failed gateway attempts on this payment. */
+  failedAttempts: z.number().int(),
+  coordinator: staffRefSchema.nullable(),
+  chosenAt: iso,
+});
+
+export const paymentTotalSchema = z.object({
+  /** Start of the period (YYYY-MM-DD, in the practice's time zone; weeks start on Monday). */
+  period: z.string(),
+  approvedCount: z.number().int(),
+  approvedAmount: dollars,
+  attemptedCount: z.number().int(),
+  attemptedAmount: dollars,
+});
+
+export const paymentReportSchema = z.object({
+  rows: z.array(paymentReportRowSchema),
+  total: z.number().int(),
+  totals: z.array(paymentTotalSchema),
+  sum: z.object({ approvedCount: z.number().int(), approvedAmount: dollars }),
+  timeZone: z.string(),
+});
+export type PaymentReport = z.infer<typeof paymentReportSchema>;
