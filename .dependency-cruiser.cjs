@@ -4,7 +4,7 @@
 //              context.ts
 //   core       idempotency, app-config ← links ← auth (the patient's sign-in to a link), signing ← payments ← refunds
 //   operations outbox, messaging, webhooks, evidence, security, console (read models), vitals
-//   staff      admin, console-auth, cli
+//   staff      staff (the console's sign-in, staff users, tokens, the coordinator API), cli
 //   root       app.ts, main.ts, side-servers.ts, startup-report.ts, seed (nothing imports them but the root)
 // Edges that break a rule today are listed in .dependency-cruiser-known-violations.json and burn down as modules get
 // their index.ts; `npm run lint` refuses any new one.
@@ -14,7 +14,7 @@ const PLATFORM = `${SRC}(db|lib|http|messages|providers)/|${SRC}(config|context)
 const CORE_BASE = `${M}(idempotency|app-config)/`;
 const CORE = `${M}(auth|idempotency|app-config|links|signing|payments|refunds)/`;
 const OPERATIONS = `${M}(outbox|messaging|webhooks|evidence|security|console|vitals)/`;
-const STAFF = `${M}(admin|console-auth)/|${SRC}cli/`;
+const STAFF = `${M}staff/|${SRC}cli/`;
 const ROOT = `${SRC}(app|main|side-servers|startup-report)\\.ts$|${SRC}seed/`;
 const TESTS = '\\.test\\.ts$|^apps/server/test/';
 

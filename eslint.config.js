@@ -75,46 +75,10 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['apps/server/src/{lib,db,providers}/**/*.ts'],
-    ignores: ['**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/modules/**', '**/test/support/**'],
-              message:
-                'lib/, db/ and providers/ are infrastructure: they must not import feature modules or test support.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // The server's layers and module faces are dependency-cruiser's (.dependency-cruiser.cjs, decision 0199); ESLint only
+  // keeps test support out of product code.
   {
     files: ['apps/server/src/**/*.ts'],
-    ignores: ['**/*.test.ts', 'apps/server/src/{lib,db,providers}/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/test/support/**', '**/test-support/**'],
-              message: 'Product code never imports test support (it lives in apps/server/test/support).',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  // The link lifecycle (modules/links) sits below signing: signing records document URLs through it, and links learns
-  // about documents only through AppContext.stepDocuments (docs/decisions/0105). Repeats the test-support rule (a
-  // later block replaces the rule for these files).
-  {
-    files: ['apps/server/src/modules/links/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
@@ -124,11 +88,6 @@ export default tseslint.config(
             {
               group: ['**/test/support/**', '**/test-support/**'],
               message: 'Product code never imports test support (it lives in apps/server/test/support).',
-            },
-            {
-              group: ['**/signing/**'],
-              message:
-                'links must not import signing (signing imports links): use the StepDocuments port (ctx.stepDocuments).',
             },
           ],
         },

@@ -27,7 +27,7 @@ import {
   sendHtmlVariant,
 } from './http/static-assets.js';
 import { linkRoutes } from './modules/links/index.js';
-import { adminRoutes, staffAdminRoutes } from './modules/admin/index.js';
+import { adminRoutes, staffAdminRoutes } from './modules/staff/index.js';
 import { authRoutes, getSignInHint } from './modules/auth/index.js';
 import { devOutboxRoutes } from './modules/outbox/index.js';
 import { paymentRoutes } from './modules/payments/index.js';
@@ -35,7 +35,7 @@ import { appConfigRoutes } from './modules/app-config/index.js';
 import { vitalsRoutes } from './modules/vitals/index.js';
 import { contractAdminRoutes, documentAdminRoutes } from './modules/signing/index.js';
 import { messagingRoutes } from './modules/messaging/index.js';
-import { consoleAuthRoutes } from './modules/console-auth/index.js';
+import { consoleAuthRoutes } from './modules/staff/index.js';
 import { consoleRoutes } from './modules/console/index.js';
 import { appCspDirectives, reportingEndpoints } from './http/content-security-policy.js';
 import { readScriptInventory } from './http/script-inventory.js';

@@ -15,9 +15,9 @@ import { startMessagingWorker } from './modules/messaging/index.js';
 import { startTamperWorker } from './modules/security/index.js';
 import { WEB_DIST } from './http/static-assets.js';
 import { signingStepDocuments, checkContractFiles, cleanStoredContracts } from './modules/signing/index.js';
-import { staffAccess } from './modules/admin/index.js';
+import { staffAccess } from './modules/staff/index.js';
 import { runBootSeed, type BootSeedResult } from './seed/boot-seed.js';
-import { resealTotpSecrets } from './modules/console-auth/index.js';
+import { resealTotpSecrets } from './modules/staff/index.js';
 import { exposureWarning, providerLines } from './startup-report.js';
 
 function privateDataDir(dir: string): void {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { verifyStaffToken } from '../modules/admin/staff-tokens.js';
+import { verifyStaffToken } from '../modules/staff/staff-tokens.js';
 import { createTestApp } from '../../test/support/context.js';
 import { runBootSeed } from './boot-seed.js';
 

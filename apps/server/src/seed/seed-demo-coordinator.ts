@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { getOrCreateSecret } from '../lib/secrets.js';
-import { verifyPassword, findStaffByEmail } from '../modules/admin/index.js';
+import { verifyPassword, findStaffByEmail } from '../modules/staff/index.js';
 import { ensureStaffUser } from './seed-staff.js';
 
 const DEMO_COORDINATOR_EMAIL = 'coordinator@paylink.localhost';

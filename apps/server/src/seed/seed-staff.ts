@@ -12,7 +12,7 @@ import {
   type StaffUserRow,
   issueStaffToken,
   verifyStaffToken,
-} from '../modules/admin/index.js';
+} from '../modules/staff/index.js';
 
 /** Owner of the data-dir token in sandbox mode when no admin is configured. */
 const SANDBOX_ADMIN_EMAIL = 'admin@paylink.localhost';

@@ -8,7 +8,7 @@ import { issueSession } from '../../src/http/session-tokens.js';
 import { loadProviders } from '../../src/providers/index.js';
 import { signingStepDocuments } from '../../src/modules/signing/prepare-step-documents.js';
 import { linkPayments } from '../../src/modules/payments/link-payments.js';
-import { staffAccess } from '../../src/modules/admin/staff-access.js';
+import { staffAccess } from '../../src/modules/staff/staff-access.js';
 
 /**
  * A real app on a fresh, migrated database (PGlite in memory, or a new database on DATABASE_URL's server), with

@@ -3,9 +3,9 @@ import { CONSOLE_CSRF_HEADER } from '@paylink/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import { ensureStaffUser } from '../../seed/seed-staff.js';
-import { resealTotpSecrets } from '../console-auth/totp.js';
-import { currentTotp } from '../console-auth/totp.js';
-import { STAFF_COOKIE } from '../console-auth/staff-sessions.js';
+import { resealTotpSecrets } from '../staff/totp.js';
+import { currentTotp } from '../staff/totp.js';
+import { STAFF_COOKIE } from '../staff/staff-sessions.js';
 import { codeIn, insertTestLink, lastMessageTo, oobCodeIn } from '../../../test/support/auth.js';
 import { apiHeaders, createTestApp } from '../../../test/support/context.js';
 

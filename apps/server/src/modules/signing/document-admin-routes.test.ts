@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { StepRoutes } from '@paylink/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/support/context.js';
-import { issueStaffToken } from '../admin/staff-tokens.js';
+import { issueStaffToken } from '../staff/staff-tokens.js';
 import { prepareStepDocuments } from './prepare-step-documents.js';
 import { buildSignServer } from './sign-server.js';
 import { pdfText, seedLinkWithSteps } from '../../../test/support/signing-fixtures.js';

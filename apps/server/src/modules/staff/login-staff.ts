@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { AppError } from '../../lib/errors.js';
 import type { Actor } from '../../lib/audit.js';
-import { checkStaffCredentials, recordSignIn } from '../console-auth/check-credentials.js';
+import { checkStaffCredentials, recordSignIn } from './check-credentials.js';
 import { toStaffUser } from './staff-queries.js';
 import { issueStaffToken } from './staff-tokens.js';
 

@@ -9,7 +9,7 @@ import type { AppContext } from '../../context.js';
 import { auditContext, writeAudit } from '../../lib/audit.js';
 import { AppError } from '../../lib/errors.js';
 import { requireStaff } from '../../http/require-staff.js';
-import { assertConsoleOrigin } from '../admin/console-origin.js';
+import { assertConsoleOrigin } from './console-origin.js';
 import { markGuardFirst } from '../../http/guards-first.js';
 import { allowEmptyJsonBodies, errorResponses } from '../../http/route-support.js';
 import { checkStaffCredentials, recordSignIn, twoFactorRequired, type StaffAuthRow } from './check-credentials.js';

@@ -1,7 +1,7 @@
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
 import type { StaffAccess } from '../../http/require-staff.js';
-import { STAFF_COOKIE, verifyStaffSession } from '../console-auth/staff-sessions.js';
+import { STAFF_COOKIE, verifyStaffSession } from './staff-sessions.js';
 import { assertConsoleOrigin } from './console-origin.js';
 import { verifyStaffToken } from './staff-tokens.js';
 

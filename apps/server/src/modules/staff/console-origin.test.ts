@@ -3,7 +3,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureStaffUser } from '../../seed/seed-staff.js';
 import { createTestApp } from '../../../test/support/context.js';
-import { STAFF_COOKIE } from '../console-auth/staff-sessions.js';
+import { STAFF_COOKIE } from './staff-sessions.js';
 
 /**
  * Issue 25: the console opened at another address than PUBLIC_URL. Without PUBLIC_URL (sandbox: it defaults to

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { AppError } from '../../lib/errors.js';
 import type { Actor } from '../../lib/audit.js';
-import { verifyPassword } from '../admin/passwords.js';
+import { verifyPassword } from './passwords.js';
 import { loadPracticeInfo } from '../../messages/index.js';
 import { checkSecondFactor, twoFactorRequired, type StaffAuthRow } from './check-credentials.js';
 import { reserveSignInAttempt, settleFailed, settleSucceeded } from './sign-in-throttle.js';

@@ -5,8 +5,8 @@ import { writeAudit } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../lib/audit.js';
 import { hashPassword } from './passwords.js';
-import { revokeEverything } from '../console-auth/staff-sessions.js';
-import { resetTwoFactor } from '../console-auth/two-factor.js';
+import { revokeEverything } from './staff-sessions.js';
+import { resetTwoFactor } from './two-factor.js';
 
 const SELECT = `select id, email, name, role, created_at, disabled_at, last_sign_in_at,
   totp_enabled_at is not null as two_factor from staff_user`;

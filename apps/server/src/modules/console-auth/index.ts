@@ -1,2 +1,0 @@
-export { consoleAuthRoutes } from './console-auth-routes.js';
-export { resealTotpSecrets } from './totp.js';
