@@ -1,9 +1,10 @@
 export { consoleRoutes } from './console-routes.js';
 export {
   STATE_SQL,
-  SUMMARY_SELECT,
+  selectLinkSummaries,
   findLinkSummary,
   toAdminPayment,
   toLinkSummary,
+  whereState,
   type LinkSummaryRow,
 } from './staff-link-queries.js';

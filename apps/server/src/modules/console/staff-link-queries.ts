@@ -1,5 +1,7 @@
 import { paymentRefundState, type LinkSummary, type StaffPayment } from '@paylink/shared';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { linkState, personalLinkUrl, type LinkRow } from '../links/index.js';
 
 type Iso = string | Date | null;
@@ -35,14 +37,45 @@ export const STATE_SQL: Record<string, string> = {
   completed: `l.status = 'completed'`,
 };
 
-export const SUMMARY_SELECT = `
-  select l.*,
-    (select count(*)::int from link_step s where s.link_id = l.id) as steps_total,
-    (select count(*)::int from link_step s where s.link_id = l.id and s.status_id = 4) as steps_completed,
-    (select s.route_path from link_step s where s.link_id = l.id and s.status_id <> 4 order by s.position limit 1)
-      as current_route,
-    (select to_jsonb(p) from payment p where p.link_id = l.id) as payment
-  from link l`;
+/** Links with their step progress and payment (to_jsonb: the whole row, as toAdminPayment reads it). */
+export function selectLinkSummaries(q: Queryable) {
+  return (
+    typed(q)
+      .selectFrom('link as l')
+      .selectAll('l')
+      .select((eb) => [
+        eb
+          .selectFrom('link_step as s')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .whereRef('s.link_id', '=', 'l.id')
+          .as('steps_total'),
+        eb
+          .selectFrom('link_step as s')
+          .select(sql<number>`count(*)::int`.as('n'))
+          .whereRef('s.link_id', '=', 'l.id')
+          .where('s.status_id', '=', 4)
+          .as('steps_completed'),
+        eb
+          .selectFrom('link_step as s')
+          .select('s.route_path')
+          .whereRef('s.link_id', '=', 'l.id')
+          .where('s.status_id', '<>', 4)
+          .orderBy('s.position')
+          .limit(1)
+          .as('current_route'),
+        eb
+          .selectFrom('payment as p')
+          .select(sql<PaymentJson>`to_jsonb(p)`.as('j'))
+          .whereRef('p.link_id', '=', 'l.id')
+          .as('payment'),
+      ])
+      // count(*) always answers a row.
+      .$narrowType<{ steps_total: number; steps_completed: number }>()
+  );
+}
+
+/** A link state filter as SQL: STATE_SQL's predicates are constants, never request text. */
+export const whereState = (status: string) => sql<boolean>`(${sql.raw(STATE_SQL[status]!)})`;
 
 export function toAdminPayment(p: PaymentJson): StaffPayment {
   return {
@@ -86,6 +119,5 @@ export function toLinkSummary(row: LinkSummaryRow, publicUrl: string): LinkSumma
 }
 
 export async function findLinkSummary(q: Queryable, id: string): Promise<LinkSummaryRow | null> {
-  const r = await q.query<LinkSummaryRow>(`${SUMMARY_SELECT} where l.id = $1`, [id]);
-  return r.rows[0] ?? null;
+  return (await selectLinkSummaries(q).where('l.id', '=', id).executeTakeFirst()) ?? null;
 }

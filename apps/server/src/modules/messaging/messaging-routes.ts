@@ -17,6 +17,9 @@ import { loadReminderPlan, planToSetting, saveReminderPlan } from './reminder-pl
 import { sendLink } from './send-link.js';
 import { isValidTwilioSignature } from './twilio-signature.js';
 import { listLinkMessages } from './list-link-messages.js';
+import { findNotificationPrefs, newestLanguageForPhone } from './messaging-queries.js';
+import { saveNotificationPrefs } from './save-notification-prefs.js';
+import { switchLinkReminders } from './switch-link-reminders.js';
 import { route } from '../../http/route.js';
 
 const STAFF_SECURITY = [{ bearer: [] }];
@@ -109,24 +112,11 @@ export async function messagingRoutes(app: FastifyInstance, ctx: AppContext): Pr
         },
       },
       async (request) =>
-        ctx.db.transaction(async (tx) => {
-          const { enabled } = request.body;
-          const u = await tx.query('update link set reminders_enabled = $2, updated_at = now() where id = $1', [
-            request.params.id,
-            enabled,
-          ]);
-          if (u.rowCount === 0) throw notFound('No link with this id.');
-          await tx.query(
-            `update link_reminder set next_check_at = case when $2 then now() else null end, updated_at = now()
-             where link_id = $1`,
-            [request.params.id, enabled],
-          );
-          await writeAudit(tx, {
-            ...auditContext(request),
-            action: enabled ? 'link.reminders_on' : 'link.reminders_off',
-            linkId: request.params.id,
-          });
-          return { enabled };
+        switchLinkReminders({
+          db: ctx.db,
+          actor: auditContext(request),
+          linkId: request.params.id,
+          enabled: request.body.enabled,
         }),
     );
 
@@ -195,13 +185,7 @@ export async function messagingRoutes(app: FastifyInstance, ctx: AppContext): Pr
           response: errorResponses(401),
         },
       },
-      async (request) => {
-        const p = await ctx.db.query<{ on_paid: boolean; on_attention: boolean }>(
-          'select on_paid, on_attention from staff_notification_pref where staff_user_id = $1',
-          [request.staff!.userId],
-        );
-        return { onPaid: p.rows[0]?.on_paid ?? true, onAttention: p.rows[0]?.on_attention ?? true };
-      },
+      async (request) => findNotificationPrefs(ctx.db, request.staff!.userId),
     );
 
     route(
@@ -216,22 +200,14 @@ export async function messagingRoutes(app: FastifyInstance, ctx: AppContext): Pr
           response: errorResponses(400, 401),
         },
       },
-      async (request) => {
-        const { onPaid, onAttention } = request.body;
-        await ctx.db.transaction(async (tx) => {
-          await tx.query(
-            `insert into staff_notification_pref (staff_user_id, on_paid, on_attention) values ($1, $2, $3)
-             on conflict (staff_user_id) do update set on_paid = $2, on_attention = $3, updated_at = now()`,
-            [request.staff!.userId, onPaid, onAttention],
-          );
-          await writeAudit(tx, {
-            ...auditContext(request),
-            action: 'staff.notifications_changed',
-            details: { onPaid, onAttention },
-          });
-        });
-        return { onPaid, onAttention };
-      },
+      async (request) =>
+        saveNotificationPrefs({
+          db: ctx.db,
+          actor: auditContext(request),
+          staffUserId: request.staff!.userId,
+          onPaid: request.body.onPaid,
+          onAttention: request.body.onAttention,
+        }),
     );
 
     // --- Twilio webhooks: form-encoded, signed with the auth token over PUBLIC_URL + path + sorted parameters.
@@ -364,12 +340,7 @@ const BAD_LINK = {
 async function languageOf(ctx: AppContext, phone: string, keyword: string): Promise<Language> {
   if (['ALTO', 'PARAR', 'BAJA', 'AYUDA'].includes(keyword)) return 'es';
   const digits = phone.replace(/\D/g, '').slice(-10);
-  const r = await ctx.db.query<{ language: Language }>(
-    `select language from link where phone <> '' and right(regexp_replace(phone, '\\D', '', 'g'), 10) = $1
-     order by created_at desc limit 1`,
-    [digits],
-  );
-  return r.rows[0]?.language ?? 'en';
+  return (await newestLanguageForPhone(ctx.db, digits)) ?? 'en';
 }
 
 function unsubscribePage(en: string, es: string, action?: string): string {

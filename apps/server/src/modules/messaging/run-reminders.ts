@@ -80,16 +80,32 @@ async function processReminder(
   const to = row.channel === 'sms' ? link.phone : link.email;
   if (!to || (await isOptedOut(tx, row.channel, to))) return stop();
 
-  // Three sub-selects in one row: plain SQL, typed by hand at the edge.
-  const facts = await tx.query<{ opened: boolean; last_activity: Date | null; step: string | null }>(
-    `select exists (select 1 from patient_session where link_id = $1) as opened,
-       greatest((select max(created_at) from patient_session where link_id = $1),
-                (select max(updated_at) from link_step where link_id = $1),
-                (select max(updated_at) from payment where link_id = $1)) as last_activity,
-       (select route_path from link_step where link_id = $1 and status_id <> 4 order by position limit 1) as step`,
-    [link.id],
-  );
-  const f = facts.rows[0]!;
+  // Opened, last activity and the first open step in one round trip.
+  const f = await typed(tx)
+    .selectNoFrom(({ exists, selectFrom, fn }) => [
+      exists(selectFrom('patient_session').select('link_id').where('link_id', '=', link.id))
+        .$castTo<boolean>()
+        .as('opened'),
+      fn<Date | null>('greatest', [
+        selectFrom('patient_session')
+          .select((eb) => eb.fn.max('created_at').as('m'))
+          .where('link_id', '=', link.id),
+        selectFrom('link_step')
+          .select((eb) => eb.fn.max('updated_at').as('m'))
+          .where('link_id', '=', link.id),
+        selectFrom('payment')
+          .select((eb) => eb.fn.max('updated_at').as('m'))
+          .where('link_id', '=', link.id),
+      ]).as('last_activity'),
+      selectFrom('link_step')
+        .select('route_path')
+        .where('link_id', '=', link.id)
+        .where('status_id', '<>', 4)
+        .orderBy('position')
+        .limit(1)
+        .as('step'),
+    ])
+    .executeTakeFirstOrThrow();
   const timeZone = linkTimeZone(ctx.config, link);
   const decision = planReminder(
     plan,

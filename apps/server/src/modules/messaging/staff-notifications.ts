@@ -1,6 +1,8 @@
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
-import { typed, type Row } from '../../db/typed.js';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
 import { enqueueMessage } from '../../messages/index.js';
 import { practiceFor } from './link-messages.js';
@@ -8,13 +10,9 @@ import { staffNotificationEmail } from './message-texts.js';
 
 type Ctx = Pick<AppContext, 'db' | 'config' | 'log'>;
 
-/** A join with CASE and NOT EXISTS stays plain SQL; its columns are typed from the tables they come from. */
-type PaidRow = Pick<Row<'payment'>, 'link_id' | 'amount_cents' | 'card_last4'> &
-  Pick<Row<'link'>, 'first_name' | 'last_name'> & {
-    paid_at: Date;
-    creator_email: string | null;
-    creator_wants: boolean | null;
-  };
+/** The link creator's e-mail while their account is active (`case when … end`: null once disabled). */
+const activeCreatorEmail = (eb: ExpressionBuilder<{ s: DB['staff_user'] }, 's'>) =>
+  eb.case().when('s.disabled_at', 'is', null).then(eb.ref('s.email')).end().as('creator_email');
 
 /** The once-only ledger: true when this process got (kind, ref), false when another already had it. */
 async function claimNotification(tx: Queryable, kind: 'paid' | 'attention', ref: string): Promise<boolean> {
@@ -33,19 +31,40 @@ async function claimNotification(tx: Queryable, kind: 'paid' | 'attention', ref:
  * installation does not mail its history.
  */
 export async function notifyStaff(ctx: Ctx): Promise<{ sent: number }> {
-  const due = await ctx.db.query<PaidRow>(
-    `select p.link_id, l.first_name, l.last_name, p.amount_cents, p.card_last4, p.paid_at,
-       case when s.disabled_at is null then s.email end as creator_email, pref.on_paid as creator_wants
-     from payment p
-     join link l on l.id = p.link_id
-     left join staff_user s on s.id = l.created_by
-     left join staff_notification_pref pref on pref.staff_user_id = s.id
-     where p.status = 'approved' and p.paid_at > now() - interval '1 day'
-       and not exists (select 1 from staff_notification_sent n where n.kind = 'paid' and n.ref = p.link_id)
-     order by p.paid_at limit 20`,
-  );
+  const due = await typed(ctx.db)
+    .selectFrom('payment as p')
+    .innerJoin('link as l', 'l.id', 'p.link_id')
+    .leftJoin('staff_user as s', 's.id', 'l.created_by')
+    .leftJoin('staff_notification_pref as pref', 'pref.staff_user_id', 's.id')
+    .select([
+      'p.link_id',
+      'l.first_name',
+      'l.last_name',
+      'p.amount_cents',
+      'p.card_last4',
+      'pref.on_paid as creator_wants',
+    ])
+    .select('p.paid_at')
+    .select(activeCreatorEmail)
+    .where('p.status', '=', 'approved')
+    .where('p.paid_at', '>', sql<Date>`now() - interval '1 day'`)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('staff_notification_sent as n')
+            .select('n.ref')
+            .where('n.kind', '=', 'paid')
+            .whereRef('n.ref', '=', 'p.link_id'),
+        ),
+      ),
+    )
+    .orderBy('p.paid_at')
+    .limit(20)
+    // Approved payments carry paid_at (a check constraint of migration 0001 says so).
+    .$narrowType<{ paid_at: Date }>()
+    .execute();
   let sent = 0;
-  for (const row of due.rows) {
+  for (const row of due) {
     const recipients = new Set<string>();
     if (row.creator_email && row.creator_wants !== false) recipients.add(row.creator_email);
     if (ctx.config.PRACTICE_NOTIFY_EMAIL) recipients.add(ctx.config.PRACTICE_NOTIFY_EMAIL.toLowerCase());
@@ -87,28 +106,31 @@ const ATTENTION_ACTIONS = [
  * rows), so this module needs no hook into theirs. Once per audit row.
  */
 async function notifyAttention(ctx: Ctx): Promise<number> {
-  const due = await ctx.db.query<
-    Pick<Row<'audit_event'>, 'action'> &
-      Pick<Row<'link'>, 'first_name' | 'last_name'> & {
-        event_id: number;
-        link_id: string;
-        creator_email: string | null;
-        creator_wants: boolean | null;
-      }
-  >(
-    `select a.id::int as event_id, a.action, a.link_id, l.first_name, l.last_name,
-       case when s.disabled_at is null then s.email end as creator_email, pref.on_attention as creator_wants
-     from audit_event a
-     join link l on l.id = a.link_id
-     left join staff_user s on s.id = l.created_by
-     left join staff_notification_pref pref on pref.staff_user_id = s.id
-     where a.action = any($1::text[]) and a.at > now() - interval '1 day'
-       and not exists (select 1 from staff_notification_sent n where n.kind = 'attention' and n.ref = a.id::text)
-     order by a.id limit 20`,
-    [ATTENTION_ACTIONS],
-  );
+  const due = await typed(ctx.db)
+    .selectFrom('audit_event as a')
+    .innerJoin('link as l', 'l.id', 'a.link_id')
+    .leftJoin('staff_user as s', 's.id', 'l.created_by')
+    .leftJoin('staff_notification_pref as pref', 'pref.staff_user_id', 's.id')
+    .select([sql<number>`a.id::int`.as('event_id'), 'a.action', 'l.id as link_id', 'l.first_name', 'l.last_name'])
+    .select(['pref.on_attention as creator_wants'])
+    .select(activeCreatorEmail)
+    .where('a.action', 'in', ATTENTION_ACTIONS)
+    .where('a.at', '>', sql<Date>`now() - interval '1 day'`)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('staff_notification_sent as n')
+            .select('n.ref')
+            .where('n.kind', '=', 'attention')
+            .where('n.ref', '=', sql<string>`a.id::text`),
+        ),
+      ),
+    )
+    .orderBy('a.id')
+    .limit(20)
+    .execute();
   let sent = 0;
-  for (const row of due.rows) {
+  for (const row of due) {
     const recipients = new Set<string>();
     if (row.creator_email && row.creator_wants !== false) recipients.add(row.creator_email);
     if (ctx.config.PRACTICE_NOTIFY_EMAIL) recipients.add(ctx.config.PRACTICE_NOTIFY_EMAIL.toLowerCase());

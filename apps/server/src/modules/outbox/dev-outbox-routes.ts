@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { escapeHtml, joinHtml, markup, raw, type SafeHtml } from '../../lib/escape.js';
 import { isLocalClient } from '../../http/local-client.js';
-import { listOutbox, type OutboxItem } from './outbox-queries.js';
+import { findOutboxBody, listOutbox, type OutboxItem } from './outbox-queries.js';
 
 const querySchema = z.object({ to: z.string().max(320).optional() });
 const uuid = z.uuid();
@@ -54,11 +54,7 @@ export async function devOutboxRoutes(app: FastifyInstance, ctx: AppContext) {
     { schema: { hide: true, params: z.object({ id: z.string() }) }, onRequest: sandboxOnly },
     async (request, reply) => {
       if (!uuid.safeParse(request.params.id).success) throw notFound();
-      const res = await ctx.db.query<{ body_html: string | null; body_text: string }>(
-        'select body_html, body_text from outbox_message where id = $1',
-        [request.params.id],
-      );
-      const m = res.rows[0];
+      const m = await findOutboxBody(ctx.db, request.params.id);
       if (!m) throw notFound();
       if (m.body_html) return reply.type('text/html; charset=utf-8').send(m.body_html);
       return reply.type('text/plain; charset=utf-8').send(m.body_text);

@@ -62,3 +62,12 @@ export async function listOutbox(q: Queryable, opts: { to?: string; limit?: numb
     createdAt: new Date(m.created_at).toISOString(),
   }));
 }
+
+/** The bodies of one queued message (the sandbox's outbox viewer). */
+export async function findOutboxBody(q: Queryable, id: string) {
+  return typed(q)
+    .selectFrom('outbox_message')
+    .select(['body_html', 'body_text'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}

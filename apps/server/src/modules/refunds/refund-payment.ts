@@ -4,12 +4,13 @@ import type { Db, Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { GatewayError, type CardGateway, type GatewayReversal } from '../../providers/gateway/types.js';
+import type { CardGateway, GatewayReversal } from '../../providers/gateway/types.js';
 import { findLink, findPayment, findPaymentById, type LinkRow, type PaymentRow } from '../links/index.js';
 import { enqueueMessage, loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
 import { emitWebhookEvent } from '../../messages/emit-event.js';
-import { markRefundFailed, markRefundSucceeded, reservedCents, toRefund, type RefundRow } from './refund-queries.js';
+import { markRefundSucceeded, reservedCents, toRefund, type RefundRow } from './refund-queries.js';
 import { renderRefundReceipt } from './refund-receipt.js';
+import { lookUpCharge, reverseCharge, reversalKind } from './reverse-charge.js';
 
 export interface RefundPaymentOptions {
   db: Db;
@@ -23,12 +24,6 @@ export interface RefundPaymentOptions {
   practiceFallback?: Partial<PracticeInfo>;
   timeZone?: string;
 }
-
-const gatewayDown = () =>
-  new AppError(
-    'gateway_unavailable',
-    'The card gateway is not available right now. Nothing was refunded. Please try again in a few minutes.',
-  );
 
 /**
  * Gives money back on a paid link: a void (ccvoid) while the sale is unsettled, a return (ccreturn, full or partial)
@@ -49,16 +44,10 @@ export async function refundPayment(opts: RefundPaymentOptions): Promise<RefundR
     throw new AppError('not_paid', 'This link has no approved payment to refund.');
   }
 
-  let settled: boolean;
-  try {
-    const txn = await opts.gateway.queryTransaction(payment.transaction_id);
-    if (!txn)
-      throw new AppError('gateway_unknown_transaction', 'The card gateway does not know this payment’s transaction.');
-    settled = txn.settled;
-  } catch (err) {
-    if (err instanceof GatewayError) throw gatewayDown();
-    throw err;
-  }
+  const txn = await lookUpCharge(opts.gateway, payment.transaction_id);
+  if (!txn)
+    throw new AppError('gateway_unknown_transaction', 'The card gateway does not know this payment’s transaction.');
+  const settled = txn.settled;
 
   const refund = await db.transaction(async (tx) => {
     const locked = (await findPaymentById(tx, payment.id, { forUpdate: true }))!;
@@ -74,7 +63,7 @@ export async function refundPayment(opts: RefundPaymentOptions): Promise<RefundR
         `The refund is more than what is left of this payment: at most $${(remaining / 100).toFixed(2)} can be refunded.`,
       );
     }
-    const kind = settled ? 'return' : 'void';
+    const kind = reversalKind(settled);
     if (kind === 'void' && amount !== locked.amount_cents) {
       throw new AppError(
         'partial_refund_before_settlement',
@@ -105,42 +94,7 @@ export async function refundPayment(opts: RefundPaymentOptions): Promise<RefundR
     return row;
   });
 
-  let answer: GatewayReversal;
-  try {
-    answer =
-      refund.kind === 'void'
-        ? await opts.gateway.voidTransaction(refund.original_transaction_id)
-        : await opts.gateway.returnTransaction(refund.original_transaction_id, refund.amount_cents);
-  } catch (err) {
-    if (!(err instanceof GatewayError)) throw err;
-    if (err.refused) {
-      await db.transaction(async (tx) => {
-        await markRefundFailed(tx, refund.id, { code: err.code ?? null, message: err.message });
-        await writeAudit(tx, {
-          ...opts.actor,
-          action: 'payment.refund_refused',
-          linkId: link.id,
-          details: { refundId: refund.id, kind: refund.kind, code: err.code ?? null, message: err.message },
-        });
-      });
-      throw new AppError(
-        'refund_refused',
-        `The card gateway refused the ${refund.kind === 'void' ? 'void' : 'refund'}: ${err.message} Nothing was refunded.`,
-      );
-    }
-    await writeAudit(db, {
-      ...opts.actor,
-      action: 'payment.refund_outcome_unknown',
-      linkId: link.id,
-      details: { refundId: refund.id, kind: refund.kind, message: err.message },
-    });
-    throw new AppError(
-      'refund_outcome_unknown',
-      'The card gateway did not answer, so we do not know whether the refund went through. It is kept as pending ' +
-        '(the amount stays reserved): check the transaction at the gateway before trying again.',
-    );
-  }
-
+  const answer = await reverseCharge({ ...opts, linkId: link.id, refund });
   return db.transaction(async (tx) => finishRefund(tx, { ...opts, link, refund, answer }));
 }
 

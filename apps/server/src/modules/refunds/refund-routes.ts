@@ -1,11 +1,10 @@
 import { dollarsToCents, consoleRoutes } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { auditContext, writeAudit } from '../../lib/audit.js';
-import { notFound } from '../../lib/errors.js';
+import { auditContext } from '../../lib/audit.js';
 import { requireStaff } from '../../http/require-staff.js';
 import { errorResponses } from '../../http/route-support.js';
-import { listRefundsForLink, toRefund } from './refund-queries.js';
+import { listLinkRefunds } from './list-link-refunds.js';
 import { refundPayment } from './refund-payment.js';
 import { listFlaggedApprovals } from './list-flagged-approvals.js';
 import { voidFlaggedApproval } from './void-flagged-approval.js';
@@ -111,12 +110,6 @@ export async function refundRoutes(app: FastifyInstance, ctx: AppContext): Promi
         response: errorResponses(400, 401, 403, 404),
       },
     },
-    async (request) => {
-      const link = await ctx.db.query('select 1 from link where id = $1', [request.params.id]);
-      if (link.rowCount === 0) throw notFound('No link with this id.');
-      const rows = await listRefundsForLink(ctx.db, request.params.id);
-      await writeAudit(ctx.db, { ...auditContext(request), action: 'admin.refunds_viewed', linkId: request.params.id });
-      return { refunds: rows.map(toRefund) };
-    },
+    async (request) => listLinkRefunds({ db: ctx.db, actor: auditContext(request), linkId: request.params.id }),
   );
 }

@@ -4,13 +4,14 @@ import type { Db } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
-import { GatewayError, type CardGateway, type GatewayReversal } from '../../providers/gateway/types.js';
+import type { CardGateway } from '../../providers/gateway/types.js';
 import { findLink, findPaymentById } from '../links/index.js';
 import type { PracticeInfo } from '../../messages/index.js';
 import { findAttempt } from '../payments/index.js';
 import { emitWebhookEvent } from '../../messages/emit-event.js';
 import { queueRefundReceipt } from './refund-payment.js';
-import { markRefundFailed, markRefundSucceeded, toRefund } from './refund-queries.js';
+import { markRefundSucceeded, toRefund } from './refund-queries.js';
+import { lookUpCharge, reverseCharge, reversalKind } from './reverse-charge.js';
 
 export interface VoidFlaggedApprovalOptions {
   db: Db;
@@ -39,23 +40,12 @@ export async function voidFlaggedApproval(opts: VoidFlaggedApprovalOptions): Pro
   const transactionId = attempt.transaction_id;
   const link = (await findLink(db, attempt.link_id))!;
 
-  let txn;
-  try {
-    txn = await opts.gateway.queryTransaction(attempt.transaction_id);
-  } catch (err) {
-    if (err instanceof GatewayError) {
-      throw new AppError(
-        'gateway_unavailable',
-        'The card gateway is not available right now. Nothing was refunded. Please try again in a few minutes.',
-      );
-    }
-    throw err;
-  }
+  const txn = await lookUpCharge(opts.gateway, transactionId);
   if (!txn || txn.amountCents === null) {
     throw new AppError('gateway_unknown_transaction', 'The card gateway does not know this flagged transaction.');
   }
   const amountCents = txn.amountCents;
-  const kind = txn.settled ? 'return' : 'void';
+  const kind = reversalKind(txn.settled);
 
   const refund = await db.transaction(async (tx) => {
     const locked = await typed(tx)
@@ -109,42 +99,7 @@ export async function voidFlaggedApproval(opts: VoidFlaggedApprovalOptions): Pro
     return row;
   });
 
-  let answer: GatewayReversal;
-  try {
-    answer =
-      kind === 'void'
-        ? await opts.gateway.voidTransaction(refund.original_transaction_id)
-        : await opts.gateway.returnTransaction(refund.original_transaction_id, amountCents);
-  } catch (err) {
-    if (!(err instanceof GatewayError)) throw err;
-    if (err.refused) {
-      await db.transaction(async (tx) => {
-        await markRefundFailed(tx, refund.id, { code: err.code ?? null, message: err.message });
-        await writeAudit(tx, {
-          ...opts.actor,
-          action: 'payment.refund_refused',
-          linkId: link.id,
-          details: { refundId: refund.id, attemptId: attempt.id, kind, code: err.code ?? null, message: err.message },
-        });
-      });
-      throw new AppError(
-        'refund_refused',
-        `The card gateway refused the ${kind === 'void' ? 'void' : 'refund'}: ${err.message} Nothing was refunded ` +
-          'and the flag stays open.',
-      );
-    }
-    await writeAudit(db, {
-      ...opts.actor,
-      action: 'payment.refund_outcome_unknown',
-      linkId: link.id,
-      details: { refundId: refund.id, attemptId: attempt.id, kind, message: err.message },
-    });
-    throw new AppError(
-      'refund_outcome_unknown',
-      'The card gateway did not answer, so we do not know whether the void went through. It is kept as pending and ' +
-        'the flag stays open: check the transaction at the gateway before trying again.',
-    );
-  }
+  const answer = await reverseCharge({ ...opts, linkId: link.id, refund, attemptId: attempt.id });
 
   return db.transaction(async (tx) => {
     const done = await markRefundSucceeded(tx, refund.id, answer.txnId);

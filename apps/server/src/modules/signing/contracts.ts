@@ -9,6 +9,13 @@ import { cleanContractPdf, type CleanProblem, type RemovedKind } from './clean-c
 import { cleanContractInWorker } from './document-worker-pool.js';
 import { ownBytes } from './pdf-writer.js';
 import type { Lang } from './sign-texts.js';
+import {
+  deletePracticeContract,
+  listPracticeContractRows,
+  staffNames,
+  upsertPracticeContract,
+  type PracticeContractRow,
+} from './contract-queries.js';
 import { sha256Hex, type SubmissionRow } from './submission-queries.js';
 import type { ContractSnapshot, ContractSource } from './types.js';
 
@@ -18,17 +25,6 @@ import type { ContractSnapshot, ContractSource } from './types.js';
  * contract (uploaded or env) gets that one with the visible Spanish note (`fallback`).
  */
 const CONTRACT_LANGS = ['en', 'es'] as const;
-
-export interface PracticeContractRow {
-  lang: Lang;
-  storage_key: string;
-  sha256: string;
-  file_name: string;
-  size_bytes: number;
-  page_count: number;
-  uploaded_by: string | null;
-  uploaded_at: Date;
-}
 
 /** Where the contract a reader of one language gets comes from, before its bytes are read. */
 export interface ContractRef {
@@ -50,8 +46,8 @@ type EnvPaths = Pick<Config, 'CONTRACT_PDF_PATH' | 'CONTRACT_PDF_PATH_ES'>;
 const contractKey = (sha256: string) => `contracts/${sha256}.pdf`;
 
 async function listPracticeContracts(q: Queryable): Promise<Partial<Record<Lang, PracticeContractRow>>> {
-  const r = await q.query<PracticeContractRow>('select * from practice_contract');
-  return Object.fromEntries(r.rows.map((row) => [row.lang, row]));
+  const rows = await listPracticeContractRows(q);
+  return Object.fromEntries(rows.map((row) => [row.lang, row]));
 }
 
 /** Pure precedence, given the uploads and the env (tested through the routes and the signing pages). */
@@ -214,14 +210,15 @@ export async function setPracticeContract(
   // Content-addressed: re-uploading a file writes the same key; the blob is never deleted (submissions point at it).
   await storage.put(key, o.bytes, 'application/pdf');
   const before = (await listPracticeContracts(q))[o.lang] ?? null;
-  await q.query(
-    `insert into practice_contract (lang, storage_key, sha256, file_name, size_bytes, page_count, uploaded_by)
-     values ($1, $2, $3, $4, $5, $6, $7)
-     on conflict (lang) do update set storage_key = excluded.storage_key, sha256 = excluded.sha256,
-       file_name = excluded.file_name, size_bytes = excluded.size_bytes, page_count = excluded.page_count,
-       uploaded_by = excluded.uploaded_by, uploaded_at = now()`,
-    [o.lang, key, sha256, o.fileName, o.bytes.length, o.pageCount, o.userId],
-  );
+  await upsertPracticeContract(q, {
+    lang: o.lang,
+    storage_key: key,
+    sha256,
+    file_name: o.fileName,
+    size_bytes: o.bytes.length,
+    page_count: o.pageCount,
+    uploaded_by: o.userId,
+  });
   await writeAudit(q, {
     ...o.actor,
     action: o.action ?? 'practice.contract_uploaded',
@@ -239,8 +236,7 @@ export async function setPracticeContract(
 
 /** Removes the upload of one language (back to the env's file or the sample). False when there was none. */
 export async function removePracticeContract(q: Queryable, o: { lang: Lang; actor: Actor }): Promise<boolean> {
-  const r = await q.query<PracticeContractRow>('delete from practice_contract where lang = $1 returning *', [o.lang]);
-  const removed = r.rows[0];
+  const removed = await deletePracticeContract(q, o.lang);
   if (!removed) return false;
   await writeAudit(q, {
     ...o.actor,
@@ -268,11 +264,10 @@ export interface ContractStatus {
 /** What the console shows: for each language, which contract readers get now (new links) and the upload, if any. */
 export async function contractStatuses(q: Queryable, config: EnvPaths): Promise<ContractStatus[]> {
   const uploads = await listPracticeContracts(q);
-  const names = await q.query<{ id: string; name: string; email: string }>(
-    'select id, name, email from staff_user where id = any($1::uuid[])',
-    [Object.values(uploads).flatMap((u) => (u?.uploaded_by ? [u.uploaded_by] : []))],
+  const who = await staffNames(
+    q,
+    Object.values(uploads).flatMap((u) => (u?.uploaded_by ? [u.uploaded_by] : [])),
   );
-  const who = new Map(names.rows.map((n) => [n.id, n.name || n.email]));
   return CONTRACT_LANGS.map((lang) => {
     const ref = pickContract(uploads, config, lang);
     const u = uploads[lang];

@@ -5,22 +5,18 @@ import type { Queryable } from '../../db/client.js';
 import type { LinkRow } from '../links/index.js';
 import { ownBytes, PdfWriter } from './pdf-writer.js';
 import { formatDate, formatUsd, TEXTS, type Lang } from './sign-texts.js';
-import type { SubmissionFileRow, SubmissionRow } from './submission-queries.js';
+import {
+  paymentChoiceOf,
+  practiceForDocuments,
+  type PaymentChoice,
+  type PracticeRow,
+  type SubmissionFileRow,
+  type SubmissionRow,
+} from './submission-queries.js';
 
 export const ASSETS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../assets');
 export const SAMPLE_CONTRACT = path.join(ASSETS_DIR, 'sample-contract.pdf');
 export const SAMPLE_CONTRACT_ES = path.join(ASSETS_DIR, 'sample-contract-es.pdf');
-
-export interface PracticeRow {
-  name: string;
-  support_phone: string;
-  support_email: string;
-}
-export interface PaymentChoice {
-  amount_cents: number;
-  payment_type_id: number;
-  payment_source_id: number;
-}
 
 /** Everything a document is generated from; read in the request's transaction. */
 export interface DocumentData {
@@ -31,21 +27,13 @@ export interface DocumentData {
 }
 
 export async function loadDocumentData(q: Queryable, submission: SubmissionRow, link: LinkRow): Promise<DocumentData> {
-  // The console's overrides (practice_override) win over the env-seeded practice row.
-  const p = await q.query<PracticeRow>(
-    `select coalesce(o.name, p.name) as name, coalesce(o.support_phone, p.support_phone) as support_phone,
-       coalesce(o.support_email, p.support_email) as support_email
-     from practice p left join practice_override o on o.id = 1 where p.id = 1`,
-  );
-  const pay = await q.query<PaymentChoice>(
-    'select amount_cents, payment_type_id, payment_source_id from payment where link_id = $1',
-    [link.id],
-  );
+  const practice = await practiceForDocuments(q);
+  const payment = await paymentChoiceOf(q, link.id);
   return {
     submission,
     link,
-    practice: p.rows[0] ?? { name: 'Paylink', support_phone: '', support_email: '' },
-    payment: pay.rows[0] ?? null,
+    practice: practice ?? { name: 'Paylink', support_phone: '', support_email: '' },
+    payment: payment ?? null,
   };
 }
 

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { writeAudit, type AuditEvent } from '../../lib/audit.js';
 import { notFound } from '../../lib/errors.js';
 import { findLink } from '../links/index.js';
-import { findSubmission, listLinkSubmissions, listSubmissionFiles } from './submission-queries.js';
+import { findSubmission, listLinkSteps, listLinkSubmissions, listSubmissionFiles } from './submission-queries.js';
 
 type Actor = Pick<AuditEvent, 'actorType' | 'actorId' | 'requestId' | 'ip'>;
 
@@ -30,11 +30,7 @@ export async function listLinkDocuments(
     const link = await findLink(tx, opts.linkId);
     if (!link) throw notFound('No link with this id.');
     const subs = await listLinkSubmissions(tx, link.id);
-    const routes = await tx.query<{ id: number; route_path: string }>(
-      'select id, route_path from link_step where link_id = $1',
-      [link.id],
-    );
-    const routeOf = new Map(routes.rows.map((r) => [r.id, r.route_path]));
+    const routeOf = new Map((await listLinkSteps(tx, link.id)).map((r) => [r.id, r.route_path]));
     const out: LinkDocument[] = [];
     for (const s of subs) {
       // Unsigned documents of a step list that was rebuilt are gone from the flow: not worth listing.

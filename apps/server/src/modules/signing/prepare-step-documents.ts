@@ -4,7 +4,14 @@ import type { Queryable } from '../../db/client.js';
 import { setStepDocumentUrl } from '../links/index.js';
 import { builtinSigningProvider } from './builtin-provider.js';
 import { snapshotContracts } from './contracts.js';
-import { submissionForStep } from './submission-queries.js';
+import {
+  deleteSubmission,
+  findStepRoute,
+  listLinkSteps,
+  paymentSourceOf,
+  setContractSnapshot,
+  submissionForStep,
+} from './submission-queries.js';
 import type { SubmissionKind } from './types.js';
 
 /** Which document each step route asks for. The payment step has one only when the payor pays. */
@@ -21,19 +28,6 @@ type PrepareContext = {
   providers: Pick<AppContext['providers'], 'storage'>;
 };
 
-interface StepRow {
-  id: number;
-  route_path: string;
-  document_url: string | null;
-}
-
-async function paymentSource(tx: Queryable, linkId: string): Promise<number | null> {
-  const r = await tx.query<{ payment_source_id: number }>('select payment_source_id from payment where link_id = $1', [
-    linkId,
-  ]);
-  return r.rows[0]?.payment_source_id ?? null;
-}
-
 /**
  * Creates the missing submissions for a link's document steps and writes each step's document_url. Idempotent: a
  * step that already has a submission keeps it (and its URL). Runs in the caller's transaction (the lifecycle's
@@ -45,34 +39,28 @@ export async function prepareStepDocuments(
   { linkId }: { linkId: string },
 ): Promise<void> {
   const provider = builtinSigningProvider({ signOrigin: ctx.config.signOrigin });
-  const steps = await tx.query<StepRow>(
-    'select id, route_path, document_url from link_step where link_id = $1 order by position',
-    [linkId],
-  );
-  const payorPays = (await paymentSource(tx, linkId)) === PaymentSource.Payor;
-  for (const step of steps.rows) {
+  const steps = await listLinkSteps(tx, linkId);
+  const payorPays = (await paymentSourceOf(tx, linkId)) === PaymentSource.Payor;
+  for (const step of steps) {
     const kind = KIND_BY_ROUTE[step.route_path];
     if (!kind) continue;
     const existing = await submissionForStep(tx, step.id);
     if (kind === 'payment_authorization' && !payorPays) {
       // The patient pays: no authorisation to sign. An unsigned one left from an earlier choice goes away.
-      if (existing?.status === 'pending') await tx.query('delete from submission where id = $1', [existing.id]);
+      if (existing?.status === 'pending') await deleteSubmission(tx, existing.id);
       if (existing?.status !== 'completed' && step.document_url !== null) {
         await setStepDocumentUrl(tx, { linkStepId: step.id, documentUrl: null });
       }
       continue;
     }
     if (existing && step.document_url) continue;
-    if (existing?.status === 'pending') await tx.query('delete from submission where id = $1', [existing.id]);
+    if (existing?.status === 'pending') await deleteSubmission(tx, existing.id);
     else if (existing) continue;
     const { submissionId, documentUrl } = await provider.createSubmission(tx, { linkId, linkStepId: step.id, kind });
     if (kind === 'contract') {
       // The contract this link's readers get is fixed now: a later console upload does not change it (decision 0168).
       const snapshot = await snapshotContracts(tx, ctx.config, ctx.providers.storage);
-      await tx.query('update submission set contract_snapshot = $2 where id = $1', [
-        submissionId,
-        JSON.stringify(snapshot),
-      ]);
+      await setContractSnapshot(tx, submissionId, snapshot);
     }
     await setStepDocumentUrl(tx, { linkStepId: step.id, documentUrl });
   }
@@ -86,17 +74,13 @@ export async function isStepDocumentComplete(
   tx: Queryable,
   { linkId, linkStepId }: { linkId: string; linkStepId: number },
 ): Promise<boolean> {
-  const r = await tx.query<{ route_path: string }>('select route_path from link_step where id = $1 and link_id = $2', [
-    linkStepId,
-    linkId,
-  ]);
-  const step = r.rows[0];
-  if (!step) return false;
-  const kind = KIND_BY_ROUTE[step.route_path];
+  const routePath = await findStepRoute(tx, linkStepId, linkId);
+  if (routePath === null) return false;
+  const kind = KIND_BY_ROUTE[routePath];
   if (!kind) return true;
   const submission = await submissionForStep(tx, linkStepId);
   if (kind === 'payment_authorization' && !submission) {
-    return (await paymentSource(tx, linkId)) !== PaymentSource.Payor;
+    return (await paymentSourceOf(tx, linkId)) !== PaymentSource.Payor;
   }
   return submission?.link_id === linkId && submission.status === 'completed';
 }

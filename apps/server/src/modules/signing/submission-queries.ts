@@ -1,42 +1,17 @@
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { typed, type Row } from '../../db/typed.js';
 import type { ContractSnapshot, SignatureMethod, SubmissionKind } from './types.js';
 
-export interface SubmissionRow {
-  id: string;
-  token_hash: string;
-  link_id: string;
-  link_step_id: number | null;
-  kind: SubmissionKind;
-  provider: string;
-  status: 'pending' | 'completed';
-  signer_name: string | null;
-  signature_method: SignatureMethod | null;
-  completed_at: Date | null;
-  ip: string | null;
-  user_agent: string | null;
-  original_sha256: string | null;
-  signed_sha256: string | null;
-  signed_storage_key: string | null;
-  typed_signature: string | null;
-  /** Contract submissions: each language's contract, fixed when prepared (contracts.ts). */
+/** contract_snapshot: contract submissions fix each language's contract when prepared (contracts.ts). */
+export type SubmissionRow = Omit<Row<'submission'>, 'contract_snapshot'> & {
   contract_snapshot: ContractSnapshot | null;
-  created_at: Date;
-}
+};
+export type SubmissionFileRow = Row<'submission_file'>;
 
-export interface SubmissionFileRow {
-  id: string;
-  submission_id: string;
-  link_id: string;
-  side: 'front' | 'back';
-  original_name: string;
-  original_mime: string;
-  content_sha256: string;
-  mime: 'image/jpeg' | 'image/png' | 'application/pdf';
-  size_bytes: number;
-  storage_key: string;
-  created_at: Date;
-}
+/** Rows of submission with the jsonb snapshot typed as what we write into it. */
+const submissions = (q: Queryable) => typed(q).selectFrom('submission').selectAll().$castTo<SubmissionRow>();
 
 export const sha256Hex = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
@@ -47,11 +22,12 @@ export async function insertSubmission(
   q: Queryable,
   s: { tokenHash: string; linkId: string; linkStepId: number; kind: SubmissionKind },
 ): Promise<string> {
-  const r = await q.query<{ id: string }>(
-    `insert into submission (token_hash, link_id, link_step_id, kind) values ($1, $2, $3, $4) returning id`,
-    [s.tokenHash, s.linkId, s.linkStepId, s.kind],
-  );
-  return r.rows[0]!.id;
+  const r = await typed(q)
+    .insertInto('submission')
+    .values({ token_hash: s.tokenHash, link_id: s.linkId, link_step_id: s.linkStepId, kind: s.kind })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return r.id;
 }
 
 export async function findSubmissionByToken(
@@ -60,33 +36,33 @@ export async function findSubmissionByToken(
   opts: { forUpdate?: boolean } = {},
 ): Promise<SubmissionRow | null> {
   if (!TOKEN.test(token)) return null;
-  const r = await q.query<SubmissionRow>(
-    `select * from submission where token_hash = $1${opts.forUpdate ? ' for update' : ''}`,
-    [sha256Hex(token)],
-  );
-  return r.rows[0] ?? null;
+  const query = submissions(q).where('token_hash', '=', sha256Hex(token));
+  return (await (opts.forUpdate ? query.forUpdate() : query).executeTakeFirst()) ?? null;
 }
 
 export async function findSubmission(q: Queryable, id: string): Promise<SubmissionRow | null> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
-  const r = await q.query<SubmissionRow>('select * from submission where id = $1', [id]);
-  return r.rows[0] ?? null;
+  return (await submissions(q).where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
 export async function submissionForStep(q: Queryable, linkStepId: number): Promise<SubmissionRow | null> {
-  const r = await q.query<SubmissionRow>('select * from submission where link_step_id = $1', [linkStepId]);
-  return r.rows[0] ?? null;
+  return (await submissions(q).where('link_step_id', '=', linkStepId).executeTakeFirst()) ?? null;
 }
 
 export async function listLinkSubmissions(q: Queryable, linkId: string): Promise<SubmissionRow[]> {
-  const r = await q.query<SubmissionRow>(
-    `select s.* from submission s left join link_step ls on ls.id = s.link_step_id
-     where s.link_id = $1 order by ls.position nulls last, s.created_at, s.id`,
-    [linkId],
-  );
-  return r.rows;
+  return typed(q)
+    .selectFrom('submission as s')
+    .leftJoin('link_step as ls', 'ls.id', 's.link_step_id')
+    .selectAll('s')
+    .where('s.link_id', '=', linkId)
+    .orderBy(sql`ls.position nulls last`)
+    .orderBy('s.created_at')
+    .orderBy('s.id')
+    .$castTo<SubmissionRow>()
+    .execute();
 }
 
+/** A pending submission only: a completed one is never signed again. */
 export async function markSubmissionCompleted(
   q: Queryable,
   s: {
@@ -102,24 +78,41 @@ export async function markSubmissionCompleted(
     typedSignature?: string;
   },
 ): Promise<void> {
-  await q.query(
-    `update submission set status = 'completed', signer_name = $2, signature_method = $3, ip = $4, user_agent = $5,
-       original_sha256 = $6, signed_sha256 = $7, signed_storage_key = $8, completed_at = $9, typed_signature = $10,
-       updated_at = now()
-     where id = $1 and status = 'pending'`,
-    [
-      s.id,
-      s.signerName,
-      s.method,
-      s.ip,
-      s.userAgent,
-      s.originalSha256,
-      s.signedSha256,
-      s.signedStorageKey,
-      s.completedAt,
-      s.typedSignature ?? null,
-    ],
-  );
+  await typed(q)
+    .updateTable('submission')
+    .set({
+      status: 'completed',
+      signer_name: s.signerName,
+      signature_method: s.method,
+      ip: s.ip,
+      user_agent: s.userAgent,
+      original_sha256: s.originalSha256,
+      signed_sha256: s.signedSha256,
+      signed_storage_key: s.signedStorageKey,
+      completed_at: s.completedAt,
+      typed_signature: s.typedSignature ?? null,
+      updated_at: sql`now()`,
+    })
+    .where('id', '=', s.id)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** Fixes the contract a contract submission's readers get (decision 0168). */
+export async function setContractSnapshot(
+  q: Queryable,
+  submissionId: string,
+  snapshot: ContractSnapshot,
+): Promise<void> {
+  await typed(q)
+    .updateTable('submission')
+    .set({ contract_snapshot: JSON.stringify(snapshot) })
+    .where('id', '=', submissionId)
+    .execute();
+}
+
+export async function deleteSubmission(q: Queryable, id: string): Promise<void> {
+  await typed(q).deleteFrom('submission').where('id', '=', id).execute();
 }
 
 /**
@@ -130,22 +123,28 @@ export async function previousTypedSignature(
   q: Queryable,
   s: { linkId: string; kinds: readonly SubmissionKind[]; excludeId: string },
 ): Promise<{ signerName: string; typedSignature: string } | null> {
-  const r = await q.query<{ signer_name: string; typed_signature: string }>(
-    `select signer_name, typed_signature from submission
-     where link_id = $1 and kind = any($2::text[]) and id <> $3 and status = 'completed' and typed_signature is not null
-     order by completed_at desc limit 1`,
-    [s.linkId, [...s.kinds], s.excludeId],
-  );
-  const row = r.rows[0];
-  return row ? { signerName: row.signer_name, typedSignature: row.typed_signature } : null;
+  const row = await typed(q)
+    .selectFrom('submission')
+    .select(['signer_name', 'typed_signature'])
+    .where('link_id', '=', s.linkId)
+    .where('kind', 'in', [...s.kinds])
+    .where('id', '<>', s.excludeId)
+    .where('status', '=', 'completed')
+    .where('typed_signature', 'is not', null)
+    .orderBy('completed_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  // Completed submissions carry the signer's name; typed_signature was filtered above.
+  return row ? { signerName: row.signer_name!, typedSignature: row.typed_signature! } : null;
 }
 
 export async function listSubmissionFiles(q: Queryable, submissionId: string): Promise<SubmissionFileRow[]> {
-  const r = await q.query<SubmissionFileRow>(
-    `select * from submission_file where submission_id = $1 order by case side when 'front' then 0 else 1 end`,
-    [submissionId],
-  );
-  return r.rows;
+  return typed(q)
+    .selectFrom('submission_file')
+    .selectAll()
+    .where('submission_id', '=', submissionId)
+    .orderBy(sql`case side when 'front' then 0 else 1 end`)
+    .execute();
 }
 
 export async function findSubmissionFile(
@@ -154,11 +153,13 @@ export async function findSubmissionFile(
   fileId: string,
 ): Promise<SubmissionFileRow | null> {
   if (!/^[0-9a-f-]{36}$/i.test(fileId)) return null;
-  const r = await q.query<SubmissionFileRow>('select * from submission_file where id = $1 and submission_id = $2', [
-    fileId,
-    submissionId,
-  ]);
-  return r.rows[0] ?? null;
+  const r = await typed(q)
+    .selectFrom('submission_file')
+    .selectAll()
+    .where('id', '=', fileId)
+    .where('submission_id', '=', submissionId)
+    .executeTakeFirst();
+  return r ?? null;
 }
 
 export async function findLinkFileByHash(
@@ -166,36 +167,79 @@ export async function findLinkFileByHash(
   linkId: string,
   contentSha256: string,
 ): Promise<SubmissionFileRow | null> {
-  const r = await q.query<SubmissionFileRow>(
-    'select * from submission_file where link_id = $1 and content_sha256 = $2',
-    [linkId, contentSha256],
-  );
-  return r.rows[0] ?? null;
+  const r = await typed(q)
+    .selectFrom('submission_file')
+    .selectAll()
+    .where('link_id', '=', linkId)
+    .where('content_sha256', '=', contentSha256)
+    .executeTakeFirst();
+  return r ?? null;
 }
 
-export async function insertSubmissionFile(
-  q: Queryable,
-  f: Omit<SubmissionFileRow, 'id' | 'created_at'> & { id: string },
-): Promise<void> {
-  await q.query(
-    `insert into submission_file (id, submission_id, link_id, side, original_name, original_mime, content_sha256, mime,
-       size_bytes, storage_key)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [
-      f.id,
-      f.submission_id,
-      f.link_id,
-      f.side,
-      f.original_name,
-      f.original_mime,
-      f.content_sha256,
-      f.mime,
-      f.size_bytes,
-      f.storage_key,
-    ],
-  );
+export async function insertSubmissionFile(q: Queryable, f: Omit<SubmissionFileRow, 'created_at'>): Promise<void> {
+  await typed(q).insertInto('submission_file').values(f).execute();
 }
 
 export async function deleteSubmissionFile(q: Queryable, fileId: string): Promise<void> {
-  await q.query('delete from submission_file where id = $1', [fileId]);
+  await typed(q).deleteFrom('submission_file').where('id', '=', fileId).execute();
+}
+
+/** A link's steps in order, with the document URL each has so far. */
+export async function listLinkSteps(q: Queryable, linkId: string) {
+  return typed(q)
+    .selectFrom('link_step')
+    .select(['id', 'route_path', 'document_url'])
+    .where('link_id', '=', linkId)
+    .orderBy('position')
+    .execute();
+}
+
+export async function findStepRoute(q: Queryable, linkStepId: number, linkId: string): Promise<string | null> {
+  const r = await typed(q)
+    .selectFrom('link_step')
+    .select('route_path')
+    .where('id', '=', linkStepId)
+    .where('link_id', '=', linkId)
+    .executeTakeFirst();
+  return r?.route_path ?? null;
+}
+
+/** Who pays the link's payment (PaymentSource), or null before a choice. */
+export async function paymentSourceOf(q: Queryable, linkId: string): Promise<number | null> {
+  const r = await typed(q)
+    .selectFrom('payment')
+    .select('payment_source_id')
+    .where('link_id', '=', linkId)
+    .executeTakeFirst();
+  return r?.payment_source_id ?? null;
+}
+
+export interface PracticeRow {
+  name: string;
+  support_phone: string;
+  support_email: string;
+}
+
+/** The practice as documents name it: the console's overrides (practice_override) win over the env-seeded row. */
+export async function practiceForDocuments(q: Queryable): Promise<PracticeRow | undefined> {
+  return typed(q)
+    .selectFrom('practice as p')
+    .leftJoin('practice_override as o', (join) => join.on('o.id', '=', 1))
+    .select(({ fn, ref }) => [
+      fn.coalesce('o.name', ref('p.name')).as('name'),
+      fn.coalesce('o.support_phone', ref('p.support_phone')).as('support_phone'),
+      fn.coalesce('o.support_email', ref('p.support_email')).as('support_email'),
+    ])
+    .where('p.id', '=', 1)
+    .executeTakeFirst();
+}
+
+export type PaymentChoice = Pick<Row<'payment'>, 'amount_cents' | 'payment_type_id' | 'payment_source_id'>;
+
+export async function paymentChoiceOf(q: Queryable, linkId: string): Promise<PaymentChoice | undefined> {
+  return typed(q)
+    .selectFrom('payment')
+    .select(['amount_cents', 'payment_type_id', 'payment_source_id'])
+    .where('link_id', '=', linkId)
+    .executeTakeFirst();
 }

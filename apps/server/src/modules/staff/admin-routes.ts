@@ -12,7 +12,7 @@ import { listPayments } from './list-payments.js';
 import { loginStaff } from './login-staff.js';
 import { ROLES, requireStaff } from '../../http/require-staff.js';
 import { listStaff } from './staff-admin.js';
-import { toStaffUser, type StaffUserRow } from './staff-queries.js';
+import { findStaffById, toStaffUser } from './staff-queries.js';
 import { showLink } from './show-link.js';
 import { route } from '../../http/route.js';
 
@@ -67,10 +67,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
           response: errorResponses(401),
         },
       },
-      async (request) => {
-        const row = await ctx.db.query<StaffUserRow>('select * from staff_user where id = $1', [request.staff!.userId]);
-        return toStaffUser(row.rows[0]!);
-      },
+      async (request) => toStaffUser((await findStaffById(ctx.db, request.staff!.userId))!),
     );
 
     route(

@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js';
 import type { Db, Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
 import { AppError } from '../../lib/errors.js';
 import type { Actor } from '../../lib/audit.js';
@@ -26,6 +27,11 @@ export interface StaffAuthRow extends StaffUserRow {
   totp_last_step: string | number | null;
   last_sign_in_at: Date | null;
   totp_locked_at: Date | null;
+}
+
+/** The signed-in user as sign-in and the session view read it. */
+export async function findStaffAuthUser(q: Queryable, id: string): Promise<StaffAuthRow> {
+  return typed(q).selectFrom('staff_user').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
 export type CredentialResult =

@@ -12,11 +12,18 @@ import { requireStaff } from '../../http/require-staff.js';
 import { assertConsoleOrigin } from './console-origin.js';
 import { markGuardFirst } from '../../http/guards-first.js';
 import { allowEmptyJsonBodies, errorResponses } from '../../http/route-support.js';
-import { checkStaffCredentials, recordSignIn, twoFactorRequired, type StaffAuthRow } from './check-credentials.js';
+import {
+  checkStaffCredentials,
+  findStaffAuthUser,
+  recordSignIn,
+  twoFactorRequired,
+  type StaffAuthRow,
+} from './check-credentials.js';
 import {
   ABSOLUTE_HOURS,
   STAFF_COOKIE,
   createStaffSession,
+  isEnrolmentOnlySession,
   revokeEverything,
   revokeStaffSession,
 } from './staff-sessions.js';
@@ -42,8 +49,6 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
     const anyStaff = requireStaff(ctx, { allowEnrolmentOnly: true });
     const secure = ctx.config.publicUrl.startsWith('https:');
 
-    const loadUser = async (id: string) =>
-      (await ctx.db.query<StaffAuthRow>('select * from staff_user where id = $1', [id])).rows[0]!;
     const sessionView = (user: StaffAuthRow, idleExpiresAt: Date, enrolmentOnly: boolean): ConsoleSession => ({
       user: {
         id: user.id,
@@ -145,12 +150,8 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
       },
       async (request) => {
         const a = currentSession(request);
-        const user = await loadUser(request.staff!.userId);
-        const s = await ctx.db.query<{ enrolment_only: boolean }>(
-          'select enrolment_only from staff_session where id = $1',
-          [a.sessionId],
-        );
-        return sessionView(user, a.idleExpiresAt, s.rows[0]!.enrolment_only);
+        const user = await findStaffAuthUser(ctx.db, request.staff!.userId);
+        return sessionView(user, a.idleExpiresAt, await isEnrolmentOnlySession(ctx.db, a.sessionId));
       },
     );
 

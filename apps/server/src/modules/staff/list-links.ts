@@ -1,7 +1,10 @@
 import type { LinkSummary } from '@paylink/shared';
 import type { Db } from '../../db/client.js';
-import { writeAudit, type Actor } from '../../lib/audit.js';
-import { STATE_SQL, SUMMARY_SELECT, toLinkSummary, type LinkSummaryRow } from '../console/index.js';
+import { writeAudit } from '../../lib/audit.js';
+import type { Actor } from '../../lib/audit.js';
+import { sql } from 'kysely';
+import { typed } from '../../db/typed.js';
+import { selectLinkSummaries, toLinkSummary, whereState } from '../console/index.js';
 
 /** Newest first, optionally by derived state; one audit row for the listing (patient names are patient data). */
 export async function listLinks(opts: {
@@ -12,18 +15,27 @@ export async function listLinks(opts: {
   limit: number;
   offset: number;
 }): Promise<{ links: LinkSummary[]; total: number }> {
-  const where = opts.status ? `where ${STATE_SQL[opts.status]}` : '';
   return opts.db.transaction(async (tx) => {
-    const rows = await tx.query<LinkSummaryRow>(
-      `${SUMMARY_SELECT} ${where} order by l.created_at desc, l.id limit $1 offset $2`,
-      [opts.limit, opts.offset],
-    );
-    const total = await tx.query<{ n: number }>(`select count(*)::int as n from link l ${where}`);
+    let rows = selectLinkSummaries(tx);
+    let count = typed(tx)
+      .selectFrom('link as l')
+      .select(sql<number>`count(*)::int`.as('n'));
+    if (opts.status) {
+      rows = rows.where(whereState(opts.status));
+      count = count.where(whereState(opts.status));
+    }
+    const links = await rows
+      .orderBy('l.created_at', 'desc')
+      .orderBy('l.id')
+      .limit(opts.limit)
+      .offset(opts.offset)
+      .execute();
+    const total = await count.executeTakeFirstOrThrow();
     await writeAudit(tx, {
       ...opts.actor,
       action: 'admin.links_listed',
-      details: { status: opts.status ?? null, linkIds: rows.rows.map((r) => r.id) },
+      details: { status: opts.status ?? null, linkIds: links.map((r) => r.id) },
     });
-    return { links: rows.rows.map((r) => toLinkSummary(r, opts.publicUrl)), total: total.rows[0]!.n };
+    return { links: links.map((r) => toLinkSummary(r, opts.publicUrl)), total: total.n };
   });
 }

@@ -1,21 +1,17 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
-import { writeAudit, type Actor } from '../../lib/audit.js';
+import { typed } from '../../db/typed.js';
+import { writeAudit } from '../../lib/audit.js';
+import type { Actor } from '../../lib/audit.js';
 import { toAdminPayment } from '../console/index.js';
 
-interface Row {
-  link_id: string;
-  first_name: string;
-  last_name: string;
-  created_at: Date;
-  payment: Parameters<typeof toAdminPayment>[0];
-  attention: {
-    id: string;
-    transaction_id: string | null;
-    amount_cents: number;
-    attention_reason: string;
-    card_last4: string | null;
-    updated_at: string;
-  }[];
+interface Attention {
+  id: string;
+  transaction_id: string | null;
+  amount_cents: number;
+  attention_reason: string;
+  card_last4: string | null;
+  updated_at: string;
 }
 
 /** Payments (chosen and approved), newest first, each with the gateway approvals staff must void or refund. */
@@ -26,31 +22,41 @@ export async function listPayments(opts: {
   limit: number;
   offset: number;
 }) {
-  const where = opts.status ? 'where p.status = $3' : '';
-  const params: unknown[] = [opts.limit, opts.offset, ...(opts.status ? [opts.status] : [])];
   return opts.db.transaction(async (tx) => {
-    const rows = await tx.query<Row>(
-      `select p.link_id, l.first_name, l.last_name, p.created_at, to_jsonb(p) as payment,
-         coalesce((select jsonb_agg(jsonb_build_object('id', a.id, 'transaction_id', a.transaction_id,
-             'amount_cents', a.amount_cents, 'attention_reason', a.attention_reason, 'card_last4', a.card_last4,
-             'updated_at', a.updated_at) order by a.created_at)
-           from payment_attempt a where a.link_id = p.link_id and a.needs_attention
-             and a.attention_resolved_at is null), '[]'::jsonb) as attention
-       from payment p join link l on l.id = p.link_id ${where}
-       order by coalesce(p.paid_at, p.created_at) desc, p.id desc limit $1 offset $2`,
-      params,
-    );
-    const total = await tx.query<{ n: number }>(
-      `select count(*)::int as n from payment p ${opts.status ? 'where p.status = $1' : ''}`,
-      opts.status ? [opts.status] : [],
-    );
+    let query = typed(tx)
+      .selectFrom('payment as p')
+      .innerJoin('link as l', 'l.id', 'p.link_id')
+      .select(['p.link_id', 'l.first_name', 'l.last_name', 'p.created_at'])
+      .select([
+        sql<Parameters<typeof toAdminPayment>[0]>`to_jsonb(p)`.as('payment'),
+        // The open flags of the link as one jsonb list: clearer as SQL than as nested builder calls.
+        sql<Attention[]>`coalesce((select jsonb_agg(jsonb_build_object('id', a.id, 'transaction_id', a.transaction_id,
+            'amount_cents', a.amount_cents, 'attention_reason', a.attention_reason, 'card_last4', a.card_last4,
+            'updated_at', a.updated_at) order by a.created_at)
+          from payment_attempt a where a.link_id = p.link_id and a.needs_attention
+            and a.attention_resolved_at is null), '[]'::jsonb)`.as('attention'),
+      ]);
+    let count = typed(tx)
+      .selectFrom('payment as p')
+      .select(sql<number>`count(*)::int`.as('n'));
+    if (opts.status) {
+      query = query.where('p.status', '=', opts.status);
+      count = count.where('p.status', '=', opts.status);
+    }
+    const rows = await query
+      .orderBy(sql`coalesce(p.paid_at, p.created_at)`, 'desc')
+      .orderBy('p.id', 'desc')
+      .limit(opts.limit)
+      .offset(opts.offset)
+      .execute();
+    const total = await count.executeTakeFirstOrThrow();
     await writeAudit(tx, {
       ...opts.actor,
       action: 'admin.payments_listed',
-      details: { status: opts.status ?? null, linkIds: rows.rows.map((r) => r.link_id) },
+      details: { status: opts.status ?? null, linkIds: rows.map((r) => r.link_id) },
     });
     return {
-      payments: rows.rows.map((r) => ({
+      payments: rows.map((r) => ({
         ...toAdminPayment(r.payment),
         linkId: r.link_id,
         firstName: r.first_name,
@@ -65,7 +71,7 @@ export async function listPayments(opts: {
           flaggedAt: new Date(a.updated_at).toISOString(),
         })),
       })),
-      total: total.rows[0]!.n,
+      total: total.n,
     };
   });
 }

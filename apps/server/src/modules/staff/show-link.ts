@@ -1,19 +1,11 @@
 import type { LinkDetail } from '@paylink/shared';
 import type { Db } from '../../db/client.js';
+import type { JsonObject } from '../../db/schema.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { notFound } from '../../lib/errors.js';
 import { listSteps } from '../links/index.js';
 import { findLinkSummary, toLinkSummary } from '../console/index.js';
-
-interface AuditRow {
-  at: Date;
-  actor_type: 'link' | 'staff' | 'system';
-  actor_id: string | null;
-  action: string;
-  request_id: string | null;
-  ip: string | null;
-  details: Record<string, unknown>;
-}
 
 /** One link with its steps, payment and audit timeline (oldest first). The view itself is audited. */
 export async function showLink(opts: { db: Db; actor: Actor; publicUrl: string; id: string }): Promise<LinkDetail> {
@@ -22,11 +14,15 @@ export async function showLink(opts: { db: Db; actor: Actor; publicUrl: string; 
     if (!row) throw notFound('No link with this id.');
     await writeAudit(tx, { ...opts.actor, action: 'admin.link_viewed', linkId: row.id });
     const steps = await listSteps(tx, row.id);
-    const events = await tx.query<AuditRow>(
-      `select at, actor_type, actor_id, action, request_id, ip, details from audit_event
-       where link_id = $1 order by at, id`,
-      [row.id],
-    );
+    const events = await typed(tx)
+      .selectFrom('audit_event')
+      .select(['at', 'actor_type', 'actor_id', 'action', 'request_id', 'ip', 'details'])
+      .where('link_id', '=', row.id)
+      .orderBy('at')
+      .orderBy('id')
+      // writeAudit stores details as an object.
+      .$narrowType<{ details: JsonObject }>()
+      .execute();
     return {
       ...toLinkSummary(row, opts.publicUrl),
       address: row.address,
@@ -40,7 +36,7 @@ export async function showLink(opts: { db: Db; actor: Actor; publicUrl: string; 
         linkStepStatusId: s.status_id,
         completedAt: s.completed_at ? new Date(s.completed_at).toISOString() : null,
       })),
-      timeline: events.rows.map((e) => ({
+      timeline: events.map((e) => ({
         at: new Date(e.at).toISOString(),
         actorType: e.actor_type,
         actorId: e.actor_id,

@@ -1,31 +1,40 @@
-import type { StaffRole, StaffUser } from '@paylink/shared';
+import type { StaffUser } from '@paylink/shared';
 import type { Queryable } from '../../db/client.js';
+import { typed, type Row } from '../../db/typed.js';
 
-export interface StaffUserRow {
-  id: string;
-  email: string;
-  name: string;
-  password_hash: string;
-  role: StaffRole;
-  created_at: Date;
-  disabled_at: Date | null;
-}
+export type StaffUserRow = Pick<
+  Row<'staff_user'>,
+  'id' | 'email' | 'name' | 'password_hash' | 'role' | 'created_at' | 'disabled_at'
+>;
+
+const STAFF_COLUMNS = ['id', 'email', 'name', 'password_hash', 'role', 'created_at', 'disabled_at'] as const;
 
 export async function findStaffByEmail(q: Queryable, email: string): Promise<StaffUserRow | null> {
-  const r = await q.query<StaffUserRow>('select * from staff_user where email = $1', [email.trim().toLowerCase()]);
-  return r.rows[0] ?? null;
+  const r = await typed(q)
+    .selectFrom('staff_user')
+    .select(STAFF_COLUMNS)
+    .where('email', '=', email.trim().toLowerCase())
+    .executeTakeFirst();
+  return r ?? null;
 }
 
+export async function findStaffById(q: Queryable, id: string): Promise<StaffUserRow | null> {
+  const r = await typed(q).selectFrom('staff_user').select(STAFF_COLUMNS).where('id', '=', id).executeTakeFirst();
+  return r ?? null;
+}
+
+/** Null when the e-mail address is taken. */
 export async function insertStaffUser(
   q: Queryable,
-  u: { email: string; name: string; passwordHash: string; role: StaffRole },
+  u: { email: string; name: string; passwordHash: string; role: StaffUserRow['role'] },
 ): Promise<StaffUserRow | null> {
-  const r = await q.query<StaffUserRow>(
-    `insert into staff_user (email, name, password_hash, role) values ($1, $2, $3, $4)
-     on conflict (email) do nothing returning *`,
-    [u.email.trim().toLowerCase(), u.name, u.passwordHash, u.role],
-  );
-  return r.rows[0] ?? null;
+  const r = await typed(q)
+    .insertInto('staff_user')
+    .values({ email: u.email.trim().toLowerCase(), name: u.name, password_hash: u.passwordHash, role: u.role })
+    .onConflict((oc) => oc.column('email').doNothing())
+    .returning(STAFF_COLUMNS)
+    .executeTakeFirst();
+  return r ?? null;
 }
 
 export function toStaffUser(row: StaffUserRow): StaffUser {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { StaffRole } from '@paylink/shared';
 import { CONSOLE_IDLE_TIMEOUT_MINUTES } from '@paylink/shared';
 import type { Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { newToken } from '../../lib/ids.js';
 
 /** The console's session cookie: httpOnly, SameSite=Strict, Path=/api/admin, Secure when PUBLIC_URL is https. */
@@ -82,6 +83,16 @@ export async function verifyStaffSession(
     enrolmentOnly: row.enrolment_only,
     idleExpiresAt: new Date(row.idle_expires_at),
   };
+}
+
+/** An enrolment-only session may do nothing but set up two-factor. */
+export async function isEnrolmentOnlySession(q: Queryable, sessionId: string): Promise<boolean> {
+  const s = await typed(q)
+    .selectFrom('staff_session')
+    .select('enrolment_only')
+    .where('id', '=', sessionId)
+    .executeTakeFirstOrThrow();
+  return s.enrolment_only;
 }
 
 export async function revokeStaffSession(q: Queryable, sessionId: string): Promise<void> {
