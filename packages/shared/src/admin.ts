@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { linkIdSchema } from './api.js';
 import { staffPaymentSchema } from './console/staff-payment.js';
 import { Languages, SignInMethods } from './ids.js';
+import { planInputSchema, planTotalProblem, planViewSchema } from './plans.js';
 import { freeTextString, nameString } from './text.js';
 
 /**
@@ -133,9 +134,14 @@ export const createLinkBodySchema = z
     procedureDescription: text(500),
     /** Send the personal link right away by SMS or e-mail (issue 14). */
     send: z.enum(['sms', 'email']).optional(),
+    /** A payment plan (issue 28): the total, then the balance on a date or in instalments. */
+    plan: planInputSchema.optional(),
   })
   .strict()
   .transform((v, ctx) => {
+    // The total against the link's amount rules; the dates against the practice's today are the server's to check.
+    const totalProblem = v.plan ? planTotalProblem(v.plan.total, { locked: v.isPaymentLinkLocked }) : null;
+    if (totalProblem) ctx.addIssue({ code: 'custom', path: ['plan', 'total'], message: totalProblem });
     const signInMethod = v.signInMethod ?? (v.phone ? 'sms' : 'email');
     if (signInMethod === 'sms' && !v.phone) {
       ctx.addIssue({ code: 'custom', path: ['phone'], message: 'phone is required when signInMethod is sms' });
@@ -219,6 +225,8 @@ export const linkDetailSchema = linkSummarySchema.extend({
     }),
   ),
   timeline: z.array(auditEventSchema),
+  /** The payment plan, or null for a link without one. */
+  plan: planViewSchema.nullable(),
 });
 export type LinkDetail = z.infer<typeof linkDetailSchema>;
 

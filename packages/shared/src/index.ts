@@ -6,6 +6,7 @@ export * from './auth.js';
 export * from './admin.js';
 export * from './app-config.js';
 export * from './money.js';
+export * from './plans.js';
 export * from './text.js';
 export * from './console/index.js';
 export * from './messaging.js';

@@ -54,6 +54,17 @@ export interface BootTask {
   name: string;
 }
 
+export interface CardAgreement {
+  accepted_at: Generated<Timestamp>;
+  id: Generated<Int8>;
+  ip: string | null;
+  language: 'en' | 'es';
+  link_id: string;
+  stored_card_id: Int8 | null;
+  text_version: string;
+  user_agent: string | null;
+}
+
 export interface CspReport {
   blocked_uri: Generated<string>;
   document_uri: Generated<string>;
@@ -243,6 +254,45 @@ export interface PaymentLog {
   link_id: string;
   link_step_id: number | null;
   payload: string;
+}
+
+export interface PaymentPlan {
+  balance_cents: Int8 | null;
+  cancelled_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  created_by: string | null;
+  deposit_cents: Int8 | null;
+  every: 'week' | 'two_weeks' | 'month' | null;
+  first_due_on: Timestamp;
+  id: Generated<Int8>;
+  installment_count: number;
+  kind: 'single' | 'installments';
+  link_id: string;
+  materialised_at: Timestamp | null;
+  status: Generated<'pending' | 'active' | 'paused' | 'cancelled' | 'completed'>;
+  total_cents: Int8;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface PlanInstallment {
+  amount_cents: Int8;
+  attempts: Generated<number>;
+  claim_expires_at: Timestamp | null;
+  claimed_by: string | null;
+  created_at: Generated<Timestamp>;
+  due_on: Timestamp;
+  gateway_txn_id: string | null;
+  id: Generated<Int8>;
+  last_failure: string | null;
+  merchant_txn_id: string;
+  n: number;
+  next_attempt_at: Timestamp | null;
+  notified_at: Timestamp | null;
+  paid_at: Timestamp | null;
+  plan_id: Int8;
+  refunded_cents: Generated<Int8>;
+  status: Generated<'scheduled' | 'notified' | 'paid' | 'failed' | 'cancelled' | 'refunded'>;
+  updated_at: Generated<Timestamp>;
 }
 
 export interface Practice {
@@ -446,6 +496,19 @@ export interface StaffUser {
   totp_secret: string | null;
 }
 
+export interface StoredCard {
+  brand: string | null;
+  created_at: Generated<Timestamp>;
+  exp_month: number | null;
+  exp_year: number | null;
+  id: Generated<Int8>;
+  last4: string | null;
+  link_id: string;
+  payment_attempt_id: string | null;
+  replaced_at: Timestamp | null;
+  token_sealed: string;
+}
+
 export interface Submission {
   completed_at: Timestamp | null;
   contract_snapshot: Json | null;
@@ -556,6 +619,7 @@ export interface DB {
   audit_event: AuditEvent;
   auth_send: AuthSend;
   boot_task: BootTask;
+  card_agreement: CardAgreement;
   csp_report: CspReport;
   email_signin_token: EmailSigninToken;
   idempotency_key: IdempotencyKey;
@@ -569,6 +633,8 @@ export interface DB {
   payment: Payment;
   payment_attempt: PaymentAttempt;
   payment_log: PaymentLog;
+  payment_plan: PaymentPlan;
+  plan_installment: PlanInstallment;
   practice: Practice;
   practice_contract: PracticeContract;
   practice_override: PracticeOverride;
@@ -586,6 +652,7 @@ export interface DB {
   staff_sign_in_failure: StaffSignInFailure;
   staff_token: StaffToken;
   staff_user: StaffUser;
+  stored_card: StoredCard;
   submission: Submission;
   submission_file: SubmissionFile;
   tamper_check: TamperCheck;
