@@ -2,7 +2,8 @@
 // module, never up:
 //   platform   db, lib, http, messages (the outbox writer, practice details, e-mail layout), providers, config.ts,
 //              context.ts
-//   core       idempotency, app-config ← links ← auth (the patient's sign-in to a link), signing ← payments ← refunds
+//   core       idempotency, app-config ← links ← auth (the patient's sign-in to a link), signing ← payments ← plans
+//              ← refunds
 //   operations outbox, messaging, webhooks, evidence, security, console (read models), vitals
 //   staff      staff (the console's sign-in, staff users, tokens, the coordinator API), cli
 //   root       app.ts, main.ts, side-servers.ts, startup-report.ts, seed (nothing imports them but the root)
@@ -12,7 +13,7 @@ const SRC = '^apps/server/src/';
 const M = `${SRC}modules/`;
 const PLATFORM = `${SRC}(db|lib|http|messages|providers)/|${SRC}(config|context)\\.ts$`;
 const CORE_BASE = `${M}(idempotency|app-config)/`;
-const CORE = `${M}(auth|idempotency|app-config|links|signing|payments|refunds)/`;
+const CORE = `${M}(auth|idempotency|app-config|links|signing|payments|plans|refunds)/`;
 const OPERATIONS = `${M}(outbox|messaging|webhooks|evidence|security|console|vitals)/`;
 const STAFF = `${M}staff/|${SRC}cli/`;
 const ROOT = `${SRC}(app|main|side-servers|startup-report)\\.ts$|${SRC}seed/`;
@@ -33,37 +34,45 @@ module.exports = {
       comment: 'Idempotency and app-config sit under links: they import no other module.',
       severity: 'error',
       from: { path: CORE_BASE, pathNot: TESTS },
-      to: { path: `${M}(auth|links|signing|payments|refunds)/|${OPERATIONS}|${STAFF}|${ROOT}` },
+      to: { path: `${M}(auth|links|signing|payments|plans|refunds)/|${OPERATIONS}|${STAFF}|${ROOT}` },
     },
     {
       name: 'links-up',
       comment: 'links is the bottom of the core: it asks signing and payments through ports in the context.',
       severity: 'error',
       from: { path: `${M}links/`, pathNot: TESTS },
-      to: { path: `${M}(auth|signing|payments|refunds)/|${OPERATIONS}|${STAFF}|${ROOT}` },
+      to: { path: `${M}(auth|signing|payments|plans|refunds)/|${OPERATIONS}|${STAFF}|${ROOT}` },
     },
     {
       name: 'auth-up',
       comment: "The patient's sign-in asks links about the link; nothing of signing, payments or refunds.",
       severity: 'error',
       from: { path: `${M}auth/`, pathNot: TESTS },
-      to: { path: `${M}(signing|payments|refunds)/|${OPERATIONS}|${STAFF}|${ROOT}` },
+      to: { path: `${M}(signing|payments|plans|refunds)/|${OPERATIONS}|${STAFF}|${ROOT}` },
     },
     {
       name: 'signing-up',
       severity: 'error',
       from: { path: `${M}signing/`, pathNot: TESTS },
-      to: { path: `${M}(payments|refunds)/|${OPERATIONS}|${STAFF}|${ROOT}` },
+      to: { path: `${M}(payments|plans|refunds)/|${OPERATIONS}|${STAFF}|${ROOT}` },
     },
     {
       name: 'payments-up',
       severity: 'error',
       from: { path: `${M}payments/`, pathNot: TESTS },
+      to: { path: `${M}(plans|refunds)/|${OPERATIONS}|${STAFF}|${ROOT}` },
+    },
+    {
+      name: 'plans-up',
+      comment: 'Payment plans sit on payments (a plan starts with the deposit) and under refunds.',
+      severity: 'error',
+      from: { path: `${M}plans/`, pathNot: TESTS },
       to: { path: `${M}refunds/|${OPERATIONS}|${STAFF}|${ROOT}` },
     },
     {
       name: 'core-up',
-      comment: 'The core (links, signing, payments, refunds) imports neither practice operations nor staff access.',
+      comment:
+        'The core (links, signing, payments, plans, refunds) imports neither practice operations nor staff access.',
       severity: 'error',
       from: { path: CORE, pathNot: TESTS },
       to: { path: `${OPERATIONS}|${STAFF}|${ROOT}` },

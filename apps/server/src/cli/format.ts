@@ -30,6 +30,15 @@ export function linksTable(links: LinkSummary[]): string {
   ]);
 }
 
+function planText(p: NonNullable<LinkDetail['plan']>): string[] {
+  const usd = (n: number) => `$${n.toFixed(2)}`;
+  return [
+    `Plan      total ${usd(p.total)}, balance ${usd(p.balance)}${p.deposit === null ? '' : `, deposit ${usd(p.deposit)}`} (${p.status})`,
+    ...(p.projected ? ['          projected for the whole total until the deposit is paid'] : []),
+    table(p.installments.map((i) => [`  ${i.n}.`, i.dueOn, usd(i.amount), i.status])),
+  ];
+}
+
 export function linkDetailText(l: LinkDetail): string {
   const lines = [
     `Link      ${l.id}  (${l.status})`,
@@ -41,6 +50,7 @@ export function linkDetailText(l: LinkDetail): string {
     `Procedure ${l.procedureDescription || '-'}`,
     `Created   ${when(l.createdAt)}    Expires ${when(l.expiresAt)}`,
     `Payment   ${paymentText(l.payment)}`,
+    ...(l.plan ? ['', ...planText(l.plan)] : []),
     '',
     'Steps',
     l.steps.length

@@ -1,9 +1,62 @@
 import fs from 'node:fs';
 import { InvalidArgumentError, Option } from 'commander';
-import { consoleRoutes as routes, parseDuration } from '@paylink/shared';
+import {
+  consoleRoutes as routes,
+  parseDuration,
+  planEveryValues,
+  type PlanEvery,
+  type PlanInput,
+} from '@paylink/shared';
 import { call, download } from '../api-client.js';
 import { linkDetailText, linksTable } from '../format.js';
-import { positiveInt, type Cli } from './kit.js';
+import { isoDate, positiveInt, type Cli } from './kit.js';
+
+const totalDollars = (v: string) => {
+  if (!/^\d{1,7}(\.\d{1,2})?$/.test(v) || Number(v) <= 0) {
+    throw new InvalidArgumentError('--total must be dollars like 5000 or 5000.50.');
+  }
+  return Number(v);
+};
+
+interface PlanOptions {
+  total?: number;
+  balanceDue?: string;
+  installments?: number;
+  every?: PlanEvery;
+  firstDue?: string;
+}
+
+/**
+ * The plan the flags describe (issue 28's CLI contract), or undefined without --total. Only the combinations are
+ * checked here; the amounts and dates are the server's rules (400 with the field's message).
+ */
+function planFromOptions(o: PlanOptions): PlanInput | undefined {
+  const instalmentFlags = o.installments !== undefined || o.every !== undefined || o.firstDue !== undefined;
+  if (o.total === undefined) {
+    if (o.balanceDue !== undefined || instalmentFlags) {
+      throw new InvalidArgumentError('a plan needs --total (the quote in dollars).');
+    }
+    return undefined;
+  }
+  if (o.balanceDue !== undefined) {
+    if (instalmentFlags) {
+      throw new InvalidArgumentError('use either --balance-due or --installments/--every/--first-due, not both.');
+    }
+    return { total: o.total, kind: 'single', dueOn: o.balanceDue };
+  }
+  if (o.installments === undefined || o.firstDue === undefined) {
+    throw new InvalidArgumentError(
+      '--total needs --balance-due <date>, or --installments <n> --every <period> --first-due <date>.',
+    );
+  }
+  return {
+    total: o.total,
+    kind: 'installments',
+    count: o.installments,
+    every: o.every ?? 'month',
+    firstDueOn: o.firstDue,
+  };
+}
 
 /** `paylink links …`: create, send, list, show, the evidence pack, and the lifecycle changes. */
 export function registerLinks({ program, env, print }: Cli): void {
@@ -37,7 +90,29 @@ export function registerLinks({ program, env, print }: Cli): void {
     .addOption(new Option('--lang <lang>', "patient's language for SMS and e-mail").choices(['en', 'es']))
     .option('--procedure <text>', 'procedure description shown on the invoice')
     .addOption(new Option('--send <channel>', 'send the link to the patient right away').choices(['sms', 'email']))
+    .option(
+      '--total <dollars>',
+      'payment plan: the total price (the deposit is paid now, the balance later)',
+      totalDollars,
+    )
+    .option(
+      '--balance-due <date>',
+      'payment plan: charge the balance once on this date (YYYY-MM-DD)',
+      isoDate('--balance-due'),
+    )
+    .option('--installments <n>', 'payment plan: the balance in n instalments (2-24)', positiveInt('--installments'))
+    .addOption(
+      new Option('--every <period>', 'payment plan: time between instalments (default month)').choices(planEveryValues),
+    )
+    .option('--first-due <date>', 'payment plan: the first instalment date (YYYY-MM-DD)', isoDate('--first-due'))
     .action(async (o) => {
+      let plan: PlanInput | undefined;
+      try {
+        plan = planFromOptions(o);
+      } catch (err) {
+        if (err instanceof InvalidArgumentError) links.error(`error: ${err.message}`, { exitCode: 2 });
+        throw err;
+      }
       const created = await call(env, routes.createLink, {
         body: {
           firstName: o.firstName,
@@ -56,6 +131,7 @@ export function registerLinks({ program, env, print }: Cli): void {
           language: o.lang,
           procedureDescription: o.procedure,
           send: o.send,
+          plan,
         },
       });
       print(

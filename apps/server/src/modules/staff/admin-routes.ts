@@ -2,7 +2,9 @@ import { throttledErrorSchema, consoleRoutes } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { auditContext } from '../../lib/audit.js';
+import { practiceTimeZone } from '../app-config/index.js';
 import { createLink } from '../links/index.js';
+import { createPlan } from '../plans/index.js';
 import { sendLink } from '../messaging/index.js';
 import { allowEmptyJsonBodies, errorResponses } from '../../http/route-support.js';
 import { changeLink } from './change-link.js';
@@ -115,14 +117,18 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
           summary: 'Create a patient link',
           description:
             'Answers the id and the personal link `<PUBLIC_URL>/auth?id=<id>`. signInMethod defaults to sms when a ' +
-            'phone is given, else email; expiresIn like 14d, 36h or 90m (default LINK_DEFAULT_EXPIRY_DAYS).',
+            'phone is given, else email; expiresIn like 14d, 36h or 90m (default LINK_DEFAULT_EXPIRY_DAYS). ' +
+            '`plan` (optional) adds a payment plan: the total (dollars, more than the smallest first payment of the ' +
+            'link and at most $20,000) and the balance as one charge on `dueOn` or `count` instalments every week, ' +
+            'two_weeks or month from `firstDueOn`; dates are after today in the practice time zone. The instalments ' +
+            'are stored when the deposit is approved (docs/plans.md).',
           security: STAFF_SECURITY,
           response: errorResponses(400, 401, 403),
         },
       },
       async (request, reply) => {
         const { link, url, message } = await ctx.db.transaction(async (tx) => {
-          const { send, ...input } = request.body;
+          const { send, plan, ...input } = request.body;
           const created = await createLink({
             tx,
             actor: auditContext(request),
@@ -131,6 +137,18 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
             defaultExpiryDays: ctx.config.LINK_DEFAULT_EXPIRY_DAYS,
             createdBy: request.staff!.userId,
           });
+          // A refused plan (a date not after the practice's today) throws 400 and rolls the link back.
+          if (plan) {
+            await createPlan({
+              tx,
+              actor: auditContext(request),
+              linkId: created.link.id,
+              locked: created.link.is_payment_link_locked,
+              input: plan,
+              timeZone: await practiceTimeZone(tx, ctx.config),
+              createdBy: request.staff!.userId,
+            });
+          }
           // `send`: the link goes out in the same transaction (issue 14); a refusal creates nothing.
           const message = send
             ? await sendLink({
@@ -177,7 +195,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
         preHandler: staff,
         schema: {
           tags,
-          summary: 'One link with its steps, payment and audit timeline',
+          summary: 'One link with its steps, payment, plan and audit timeline',
           security: STAFF_SECURITY,
           response: errorResponses(400, 401, 404),
         },

@@ -6,8 +6,9 @@ import { writeAudit, type Actor } from '../../lib/audit.js';
 import { notFound } from '../../lib/errors.js';
 import { listSteps } from '../links/index.js';
 import { findLinkSummary, toLinkSummary } from '../console/index.js';
+import { showPlan } from '../plans/index.js';
 
-/** One link with its steps, payment and audit timeline (oldest first). The view itself is audited. */
+/** One link with its steps, payment, plan and audit timeline (oldest first). The view itself is audited. */
 export async function showLink(opts: { db: Db; actor: Actor; publicUrl: string; id: string }): Promise<LinkDetail> {
   return opts.db.transaction(async (tx) => {
     const row = await findLinkSummary(tx, opts.id);
@@ -23,6 +24,7 @@ export async function showLink(opts: { db: Db; actor: Actor; publicUrl: string; 
       // writeAudit stores details as an object.
       .$narrowType<{ details: JsonObject }>()
       .execute();
+    const plan = await showPlan({ q: tx, linkId: row.id });
     return {
       ...toLinkSummary(row, opts.publicUrl),
       address: row.address,
@@ -45,6 +47,7 @@ export async function showLink(opts: { db: Db; actor: Actor; publicUrl: string; 
         ip: e.ip,
         details: e.details ?? {},
       })),
+      plan,
     };
   });
 }

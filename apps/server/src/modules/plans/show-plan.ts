@@ -1,0 +1,35 @@
+import { planSchedule, type PlanView } from '@paylink/shared';
+import type { Queryable } from '../../db/client.js';
+import { findPlanByLink, listInstallments } from './plans-queries.js';
+
+const dollars = (cents: number) => cents / 100;
+
+/**
+ * A link's plan for the staff views, or null. Before the deposit the instalments are a projection for balance = total
+ * (`projected: true`, every one `scheduled`); after it, the stored instalments with their own statuses.
+ */
+export async function showPlan(opts: { q: Queryable; linkId: string }): Promise<PlanView | null> {
+  const plan = await findPlanByLink(opts.q, opts.linkId);
+  if (!plan) return null;
+  const projected = plan.balanceCents === null;
+  const balanceCents = plan.balanceCents ?? plan.totalCents;
+  const installments = projected
+    ? planSchedule(plan.shape, balanceCents).map((i) => ({ ...i, status: 'scheduled' as const }))
+    : await listInstallments(opts.q, plan.id);
+  return {
+    kind: plan.shape.kind,
+    status: plan.status,
+    every: plan.shape.kind === 'installments' ? plan.shape.every : null,
+    total: dollars(plan.totalCents),
+    balance: dollars(balanceCents),
+    deposit: plan.depositCents === null ? null : dollars(plan.depositCents),
+    projected,
+    installments: installments.map((i) => ({
+      n: i.n,
+      dueOn: i.dueOn,
+      amount: dollars(i.amountCents),
+      status: i.status,
+    })),
+    createdAt: plan.createdAt,
+  };
+}
