@@ -256,6 +256,39 @@ describe('paylink CLI against a running server', () => {
     expect(bad.stderr).toMatch(/fax/);
   });
 
+  it('links create takes a plan (one balance date or instalments) and links show --json includes it', async () => {
+    const base = ['links', 'create', '--first-name', 'Ana', '--last-name', 'Plan', '--phone', '(555) 010-7711'];
+    const monthly = await cli([
+      '--json',
+      ...base,
+      ...['--total', '5000', '--installments', '3', '--every', 'month', '--first-due', '2098-01-31'],
+    ]);
+    expect(monthly.code, monthly.stderr).toBe(0);
+    const shown = await cli(['--json', 'links', 'show', JSON.parse(monthly.stdout).id]);
+    expect(JSON.parse(shown.stdout).plan).toMatchObject({
+      total: 5000,
+      balance: 5000,
+      projected: true,
+      installments: [
+        { n: 1, dueOn: '2098-01-31', amount: 1666.66, status: 'scheduled' },
+        { n: 2, dueOn: '2098-02-28', amount: 1666.66, status: 'scheduled' },
+        { n: 3, dueOn: '2098-03-31', amount: 1666.68, status: 'scheduled' },
+      ],
+    });
+    const single = await cli([...base, '--total', '5000', '--balance-due', '2098-01-15']);
+    expect(single.code, single.stderr).toBe(0);
+    const text = await cli(['links', 'show', /Created link (\S+)/.exec(single.stdout)![1]!]);
+    expect(text.stdout).toMatch(/Plan +total \$5000\.00, balance \$5000\.00 \(pending\)/);
+    expect(text.stdout).toMatch(/1\. +2098-01-15 +\$5000\.00 +scheduled/);
+
+    const noTotal = await cli([...base, '--balance-due', '2098-01-15']);
+    expect(noTotal.code).toBe(2);
+    expect(noTotal.stderr).toContain('a plan needs --total');
+    const tooLow = await cli([...base, '--total', '200', '--balance-due', '2098-01-15']);
+    expect(tooLow.code).toBe(1);
+    expect(tooLow.stderr).toContain('total must be more than $250');
+  });
+
   it('funnel prints the stages and payments export writes RFC 4180 CSV', async () => {
     const { link } = await seedLink(t.ctx, { firstName: 'Comma, "Quoted"', lastName: 'Export' });
     await t.ctx.db.query(
