@@ -69,4 +69,17 @@ describe('OpenAPI document at /api/docs', () => {
     expect(JSON.stringify(put.parameters)).toContain('LinkStepStatusId');
     expect(Object.keys(put.responses!)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '409']));
   });
+
+  it('documents the payment plan a new link may carry and the plan links show answers (issue 28)', async () => {
+    const doc = (await t.app.inject({ url: '/api/docs' })).json();
+    const json = (o: unknown) => JSON.stringify(o);
+    const create = doc.paths['/api/admin/links'].post.requestBody.content['application/json'].schema;
+    expect(create.properties.plan.description).toMatch(/payment plan/);
+    expect(json(create.properties.plan)).toContain('"enum":["week","two_weeks","month"]');
+    const show = doc.paths['/api/admin/links/{id}'].get.responses['200'].content['application/json'].schema;
+    expect(json(show.properties.plan)).toContain(
+      '"enum":["scheduled","notified","paid","failed","cancelled","refunded"]',
+    );
+    expect(show.properties.plan.properties.projected.description).toMatch(/before the deposit/);
+  });
 });
