@@ -124,6 +124,64 @@ describe('new link screen', () => {
     expect(screen.getByRole('button', { name: 'Send by e-mail' })).toBeInTheDocument();
   });
 
+  it('a payment plan: one balance date or installments, sent as the body’s plan', async () => {
+    api.on(CREATE, json(created, 201));
+    const { user } = await openPage();
+    await user.type(field('First name'), 'Ana');
+    await user.type(field('Last name'), 'López');
+    await user.type(field('Mobile phone'), '(555) 010-1234');
+    expect(screen.queryByLabelText('Total price (US dollars)')).toBeNull();
+    await user.selectOptions(field('After the deposit'), 'installments');
+    await user.type(field('Total price (US dollars)'), '250');
+    await user.clear(field('Number of installments'));
+    await user.type(field('Number of installments'), '30');
+    await user.click(screen.getByRole('button', { name: 'Create link' }));
+    expect(field('Number of installments')).toHaveAccessibleDescription('Choose 2 to 24 installments.');
+    expect(field('First installment date')).toHaveAccessibleDescription('Choose a date after today.');
+
+    // The total is checked against the link's lock once the plan's own fields are right.
+    await user.clear(field('Number of installments'));
+    await user.type(field('Number of installments'), '3');
+    await user.type(field('First installment date'), '2098-01-31');
+    await user.click(screen.getByRole('button', { name: 'Create link' }));
+    expect(field('Total price (US dollars)')).toHaveAccessibleDescription(
+      'The patient pays a deposit now; the balance (total minus deposit) is charged to the same card later. ' +
+        'Enter the total in dollars: more than $250 ($500 for partial payment only) and at most $20,000.',
+    );
+    expect(field('Number of installments')).not.toHaveAttribute('aria-invalid');
+    expect(api.sent(CREATE)).toHaveLength(0);
+
+    await user.clear(field('Total price (US dollars)'));
+    await user.type(field('Total price (US dollars)'), '$5000');
+    await user.selectOptions(field('Every'), 'two_weeks');
+    await user.click(screen.getByRole('button', { name: 'Create link' }));
+    await screen.findByTestId('link-url');
+    expect(api.sent(CREATE)[0]!.body).toMatchObject({
+      plan: { total: 5000, kind: 'installments', count: 3, every: 'two_weeks', firstDueOn: '2098-01-31' },
+    });
+  });
+
+  it('a plan date the server refuses marks the date field, in Spanish too', async () => {
+    api.on(
+      CREATE,
+      refusal(400, 'invalid_request', 'dueOn must be after today (2098-01-15)', {
+        fields: { 'plan.dueOn': 'dueOn must be after today (2098-01-15)' },
+      }),
+    );
+    const { user } = await openPage('es');
+    await user.type(field('Nombre'), 'Ana');
+    await user.type(field('Apellido'), 'López');
+    await user.type(field('Correo electrónico'), 'ana@example.com');
+    await user.selectOptions(field('Después del depósito'), 'single');
+    await user.type(field('Precio total (dólares)'), '4000.50');
+    await user.type(field('Fecha del saldo'), '2098-01-15');
+    await user.click(screen.getByRole('button', { name: 'Crear enlace' }));
+    expect(await screen.findByRole('alert')).toBeInTheDocument();
+    expect(field('Fecha del saldo')).toHaveAttribute('aria-invalid', 'true');
+    expect(field('Fecha del saldo')).toHaveAccessibleDescription('Elija una fecha posterior a hoy.');
+    expect(api.sent(CREATE)[0]!.body).toMatchObject({ plan: { total: 4000.5, kind: 'single', dueOn: '2098-01-15' } });
+  });
+
   it('the button waits while the server answers', async () => {
     const answer = held();
     api.on(CREATE, answer.answer);

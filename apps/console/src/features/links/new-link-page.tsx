@@ -3,7 +3,7 @@ import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-f
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { createLinkBodySchema } from '@paylink/shared';
+import { createLinkBodySchema, parseTypedDollarsToCents, planEveryValues, type PlanEvery } from '@paylink/shared';
 import { ApiError } from '../../shared/api/client';
 import { FormField } from '../../shared/forms/form-field';
 import { PageTitle } from '../../shared/components/page-title';
@@ -28,6 +28,13 @@ interface FormValues {
   language: 'en' | 'es';
   expiresIn: string;
   procedureDescription: string;
+  /** The payment plan (issue 28): none, one balance charge, or instalments. */
+  planKind: '' | 'single' | 'installments';
+  planTotal: string;
+  planDueOn: string;
+  planCount: string;
+  planEvery: PlanEvery;
+  planFirstDueOn: string;
 }
 
 const EMPTY: FormValues = {
@@ -47,13 +54,64 @@ const EMPTY: FormValues = {
   language: 'en',
   expiresIn: '',
   procedureDescription: '',
+  planKind: '',
+  planTotal: '',
+  planDueOn: '',
+  planCount: '3',
+  planEvery: 'month',
+  planFirstDueOn: '',
 };
+
+/** The body's plan fields (`plan.total`, …) as the form names them. */
+const PLAN_FIELDS: Record<string, keyof FormValues> = {
+  total: 'planTotal',
+  dueOn: 'planDueOn',
+  count: 'planCount',
+  every: 'planEvery',
+  firstDueOn: 'planFirstDueOn',
+  kind: 'planKind',
+};
+/** A field of the request body (`email`, `plan.total`) → the form's field. */
+const formField = (path: readonly PropertyKey[]): keyof FormValues | null => {
+  const name = String(path[0] ?? '');
+  if (name === 'plan') return PLAN_FIELDS[String(path[1] ?? 'kind')] ?? 'planKind';
+  return name in EMPTY ? (name as keyof FormValues) : null;
+};
+
+function planBody(v: FormValues) {
+  if (!v.planKind) return {};
+  const cents = parseTypedDollarsToCents(v.planTotal);
+  // An unreadable total goes to the schema as NaN, which it refuses with the total's message.
+  const total = cents === null ? Number.NaN : cents / 100;
+  return v.planKind === 'single'
+    ? { plan: { total, kind: 'single' as const, dueOn: v.planDueOn } }
+    : {
+        plan: {
+          total,
+          kind: 'installments' as const,
+          count: Number(v.planCount),
+          every: v.planEvery,
+          firstDueOn: v.planFirstDueOn,
+        },
+      };
+}
 
 /** The form's values → the body of POST /api/admin/links (empty optional fields left out). */
 export function toCreateLinkBody(v: FormValues) {
-  const { hasPayor, payorName, payorEmail, signInMethod, expiresIn, ...rest } = v;
+  const { hasPayor, payorName, payorEmail, signInMethod, expiresIn, ...withPlan } = v;
+  // The plan's form fields become the body's `plan` (planBody).
+  const {
+    planKind: _kind,
+    planTotal: _total,
+    planDueOn: _dueOn,
+    planCount: _count,
+    planEvery: _every,
+    planFirstDueOn: _firstDueOn,
+    ...rest
+  } = withPlan;
   return {
     ...rest,
+    ...planBody(v),
     ...(hasPayor && payorName.trim() ? { payorName: payorName.trim() } : {}),
     ...(hasPayor && payorEmail.trim() ? { payorEmail: payorEmail.trim() } : {}),
     ...(signInMethod ? { signInMethod } : {}),
@@ -67,8 +125,8 @@ const resolver: Resolver<FormValues> = async (values) => {
   if (parsed.success) return { values, errors: {} };
   const errors: FieldErrors<FormValues> = {};
   for (const issue of parsed.error.issues) {
-    const name = String(issue.path[0] ?? '') as keyof FormValues;
-    if (name in EMPTY && !errors[name]) errors[name] = { type: issue.code, message: issue.message };
+    const name = formField(issue.path);
+    if (name && !errors[name]) errors[name] = { type: issue.code, message: issue.message };
   }
   return { values: {}, errors };
 };
@@ -131,6 +189,7 @@ function NewLinkForm(props: { onCreated: (c: { id: string; url: string; values: 
   const { register, formState } = form;
   const { errors, isSubmitting } = formState;
   const hasPayor = useWatch({ control: form.control, name: 'hasPayor' });
+  const planKind = useWatch({ control: form.control, name: 'planKind' });
 
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
@@ -140,8 +199,9 @@ function NewLinkForm(props: { onCreated: (c: { id: string; url: string; values: 
       props.onCreated({ id: res.id, url: res.url, values });
     } catch (e) {
       if (e instanceof ApiError && e.status === 400 && Object.keys(e.fields).length) {
-        for (const [name, message] of Object.entries(e.fields)) {
-          if (name in EMPTY) form.setError(name as keyof FormValues, { type: 'server', message });
+        for (const [path, message] of Object.entries(e.fields)) {
+          const name = formField(path.split('.'));
+          if (name) form.setError(name, { type: 'server', message });
         }
       }
       setFailure(errorMessage(e));
@@ -237,6 +297,49 @@ function NewLinkForm(props: { onCreated: (c: { id: string; url: string; values: 
             <option value="es">Español</option>
           </FormField>
           {text('expiresIn', t('newLink.expiresIn'), { hint: t('newLink.expiresHint') })}
+        </fieldset>
+
+        <fieldset className="row">
+          <legend className="h5">{t('newLink.planSection')}</legend>
+          <FormField
+            name="planKind"
+            label={t('newLink.planKind')}
+            error={errors.planKind}
+            className="col-md-6 mb-3"
+            as="select"
+            registration={register('planKind')}
+          >
+            <option value="">{t('newLink.planNone')}</option>
+            <option value="single">{t('newLink.planSingle')}</option>
+            <option value="installments">{t('newLink.planInstallments')}</option>
+          </FormField>
+          {planKind && (
+            <>
+              {text('planTotal', t('newLink.planTotal'), { hint: t('newLink.planTotalHint'), autoComplete: 'off' })}
+              {planKind === 'single' ? (
+                text('planDueOn', t('newLink.planDueOn'), { type: 'date' })
+              ) : (
+                <>
+                  {text('planCount', t('newLink.planCount'), { type: 'number', col: 'col-6 col-md-4' })}
+                  <FormField
+                    name="planEvery"
+                    label={t('newLink.planEvery')}
+                    error={errors.planEvery}
+                    className="col-6 col-md-4 mb-3"
+                    as="select"
+                    registration={register('planEvery')}
+                  >
+                    {planEveryValues.map((e) => (
+                      <option key={e} value={e}>
+                        {t(`newLink.planEvery_${e}`)}
+                      </option>
+                    ))}
+                  </FormField>
+                  {text('planFirstDueOn', t('newLink.planFirstDueOn'), { type: 'date', col: 'col-md-4' })}
+                </>
+              )}
+            </>
+          )}
         </fieldset>
 
         {failure && (
