@@ -4,3 +4,4 @@
 export { enqueueMessage, type OutboxMessageInput } from './enqueue-message.js';
 export { loadPracticeInfo, type PracticeInfo } from './practice-info.js';
 export { renderEmail, type EmailContent } from './email-layout.js';
+export { composeEmail, smsPracticeName, type EmailTexts, type EmailWords } from './compose-email.js';

@@ -1,11 +1,5 @@
 import type { Language } from '@paylink/shared';
-import { renderEmail } from '../../messages/index.js';
-import type { PracticeInfo } from '../../messages/index.js';
-
-/** Keeps the SMS in one segment even with a long practice name (no '…': it is not in the GSM-7 alphabet). */
-function shortName(name: string): string {
-  return name.length <= 40 ? name : name.slice(0, 40).trimEnd();
-}
+import { composeEmail, smsPracticeName, type EmailTexts, type PracticeInfo } from '../../messages/index.js';
 
 /**
  * The sign-in code SMS. Under 160 characters and, for the default texts, GSM-7 only (the Spanish avoids á/í/ó/ú,
@@ -19,7 +13,7 @@ export function signInCodeSms(o: {
   /** The app's public URL: on https it adds the origin-bound line browsers use to autofill the code on our site only. */
   publicUrl?: string;
 }): string {
-  const name = shortName(o.practiceName);
+  const name = smsPracticeName(o.practiceName);
   const text =
     o.lang === 'es'
       ? `${name}: su clave de acceso es ${o.code}. Vence en ${o.minutes} minutos. No la comparta con nadie.`
@@ -30,6 +24,35 @@ export function signInCodeSms(o: {
   return bound.length < 160 ? bound : text;
 }
 
+interface SignInLinkFacts {
+  practice: string;
+  firstName: string;
+  minutes: number;
+}
+
+const SIGN_IN_LINK: EmailTexts<SignInLinkFacts> = {
+  en: (f) => ({
+    subject: `Sign in to ${f.practice}`,
+    title: 'Your sign-in link',
+    paragraphs: [
+      `Hello ${f.firstName},`,
+      `Use the button below to sign in and continue with your payment to ${f.practice}. The link works once and expires in ${f.minutes} minutes.`,
+      'If you did not ask for it, you can ignore this e-mail.',
+    ],
+    action: 'Sign in',
+  }),
+  es: (f) => ({
+    subject: `Inicie sesión en ${f.practice}`,
+    title: 'Su enlace para iniciar sesión',
+    paragraphs: [
+      `Hola ${f.firstName}:`,
+      `Use el botón de abajo para iniciar sesión y continuar con su pago a ${f.practice}. El enlace solo funciona una vez y vence en ${f.minutes} minutos.`,
+      'Si usted no lo pidió, puede ignorar este correo.',
+    ],
+    action: 'Iniciar sesión',
+  }),
+};
+
 export function signInLinkEmail(o: {
   lang: Language;
   practice: PracticeInfo;
@@ -37,24 +60,9 @@ export function signInLinkEmail(o: {
   url: string;
   minutes: number;
 }): { subject: string; text: string; html: string } {
-  const es = o.lang === 'es';
-  const subject = es ? `Inicie sesión en ${o.practice.name}` : `Sign in to ${o.practice.name}`;
-  const body = renderEmail({
-    lang: o.lang,
-    practice: o.practice,
-    title: es ? 'Su enlace para iniciar sesión' : 'Your sign-in link',
-    paragraphs: es
-      ? [
-          `Hola ${o.firstName}:`,
-          `Use el botón de abajo para iniciar sesión y continuar con su pago a ${o.practice.name}. El enlace solo funciona una vez y vence en ${o.minutes} minutos.`,
-          'Si usted no lo pidió, puede ignorar este correo.',
-        ]
-      : [
-          `Hello ${o.firstName},`,
-          `Use the button below to sign in and continue with your payment to ${o.practice.name}. The link works once and expires in ${o.minutes} minutes.`,
-          'If you did not ask for it, you can ignore this e-mail.',
-        ],
-    action: { label: es ? 'Iniciar sesión' : 'Sign in', url: o.url },
-  });
-  return { subject, ...body };
+  return composeEmail(
+    SIGN_IN_LINK,
+    { practice: o.practice.name, firstName: o.firstName, minutes: o.minutes },
+    { lang: o.lang, practice: o.practice, url: o.url },
+  );
 }

@@ -3,7 +3,7 @@ export {
   STATE_SQL,
   selectLinkSummaries,
   findLinkSummary,
-  toAdminPayment,
+  toStaffPayment,
   toLinkSummary,
   whereState,
   type LinkSummaryRow,

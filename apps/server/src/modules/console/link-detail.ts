@@ -1,9 +1,10 @@
 import type { ConsoleLinkDetail } from '@paylink/shared';
-import { paymentRefundState, stepKeyByRoute } from '@paylink/shared';
+import { stepKeyByRoute } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { notFound } from '../../lib/errors.js';
 import { linkState, personalLinkUrl, type LinkRow } from '../links/index.js';
+import { toStaffPayment } from './staff-link-queries.js';
 import { describeEvent, type AuditRowForTimeline } from './timeline.js';
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
@@ -119,24 +120,7 @@ export async function showConsoleLink(opts: { ctx: AppContext; actor: Actor; id:
         startedAt: s.status_id === 1 ? null : iso(s.status_id === 4 ? (s.completed_at ?? s.updated_at) : s.updated_at),
         completedAt: iso(s.completed_at),
       })),
-      payment: p
-        ? {
-            status: p.status,
-            amount: p.amount_cents / 100,
-            paymentTypeId: p.payment_type_id,
-            paymentSourceId: p.payment_source_id,
-            payer: p.payment_source_id === 2 ? 'payor' : 'patient',
-            payorFullName: p.payor_full_name,
-            payorEmail: p.payor_email,
-            cardBrand: p.card_brand,
-            cardLast4: p.card_last4,
-            transactionId: p.transaction_id,
-            approvalCode: p.approval_code,
-            paidAt: iso(p.paid_at),
-            refunded: p.refunded_cents / 100,
-            refundState: paymentRefundState(p.amount_cents, p.refunded_cents),
-          }
-        : null,
+      payment: p ? toStaffPayment(p) : null,
       attempts: attempts.rows.map((a) => {
         // The decline the browser reported after this attempt opened (the first log at or after it).
         const log = logs.rows.find((l) => new Date(l.created_at) >= new Date(a.created_at));

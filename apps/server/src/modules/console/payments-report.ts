@@ -1,9 +1,10 @@
-import { paymentRefundState, type PaymentReport, type paymentReportQuerySchema } from '@paylink/shared';
+import type { PaymentReport, paymentReportQuerySchema } from '@paylink/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Row } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { practiceTimeZone } from '../app-config/index.js';
+import { toStaffPayment } from './staff-link-queries.js';
 
 type Query = z.output<typeof paymentReportQuerySchema>;
 
@@ -67,23 +68,10 @@ const toRow = (r: ReportRow): PaymentReport['rows'][0] => ({
   linkId: r.link_id,
   firstName: r.first_name,
   lastName: r.last_name,
-  status: r.status,
-  amount: r.amount_cents / 100,
-  paymentTypeId: r.payment_type_id,
-  paymentSourceId: r.payment_source_id,
-  payer: r.payment_source_id === 2 ? 'payor' : 'patient',
-  payorFullName: r.payor_full_name,
-  payorEmail: r.payor_email,
-  cardBrand: r.card_brand,
-  cardLast4: r.card_last4,
-  transactionId: r.transaction_id,
-  approvalCode: r.approval_code,
-  refunded: r.refunded_cents / 100,
-  refundState: paymentRefundState(r.amount_cents, r.refunded_cents),
+  ...toStaffPayment(r),
   failedAttempts: r.failed_attempts,
   coordinator: r.coord_id ? { id: r.coord_id, name: r.coord_name ?? '', email: r.coord_email ?? '' } : null,
   chosenAt: new Date(r.created_at).toISOString(),
-  paidAt: r.paid_at ? new Date(r.paid_at).toISOString() : null,
 });
 
 /** Payments with totals per day, week (from Monday) or month in the practice's time zone. Audited (names). */

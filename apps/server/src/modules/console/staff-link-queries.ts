@@ -7,7 +7,8 @@ import { linkState, personalLinkUrl, type LinkRow } from '../links/index.js';
 type Iso = string | Date | null;
 const iso = (d: Iso) => (d ? new Date(d).toISOString() : null);
 
-interface PaymentJson {
+/** A payment row as the staff views read it (the link list's JSON, the link page, the payments report). */
+export interface PaymentJson {
   payment_type_id: number;
   payment_source_id: number;
   payor_full_name: string | null;
@@ -37,7 +38,7 @@ export const STATE_SQL: Record<string, string> = {
   completed: `l.status = 'completed'`,
 };
 
-/** Links with their step progress and payment (to_jsonb: the whole row, as toAdminPayment reads it). */
+/** Links with their step progress and payment (to_jsonb: the whole row, as toStaffPayment reads it). */
 export function selectLinkSummaries(q: Queryable) {
   return (
     typed(q)
@@ -77,7 +78,8 @@ export function selectLinkSummaries(q: Queryable) {
 /** A link state filter as SQL: STATE_SQL's predicates are constants, never request text. */
 export const whereState = (status: string) => sql<boolean>`(${sql.raw(STATE_SQL[status]!)})`;
 
-export function toAdminPayment(p: PaymentJson): StaffPayment {
+/** The one staff read model of a payment (packages/shared's staffPaymentSchema), from any of the staff views' rows. */
+export function toStaffPayment(p: PaymentJson): StaffPayment {
   return {
     paymentTypeId: p.payment_type_id,
     paymentSourceId: p.payment_source_id,
@@ -114,7 +116,7 @@ export function toLinkSummary(row: LinkSummaryRow, publicUrl: string): LinkSumma
     expiresAt: iso(row.expires_at)!,
     createdAt: iso(row.created_at)!,
     progress: { completed: row.steps_completed, total: row.steps_total, currentRoutePath: row.current_route },
-    payment: row.payment ? toAdminPayment(row.payment) : null,
+    payment: row.payment ? toStaffPayment(row.payment) : null,
   };
 }
 

@@ -1,6 +1,11 @@
 import { StepRoutes, type Language } from '@paylink/shared';
-import { renderEmail } from '../../messages/index.js';
-import type { PracticeInfo } from '../../messages/index.js';
+import {
+  composeEmail,
+  renderEmail,
+  smsPracticeName,
+  type EmailTexts,
+  type PracticeInfo,
+} from '../../messages/index.js';
 
 /**
  * What Paylink says to patients and staff. Patient texts name the practice and the coordinator and carry the personal
@@ -8,8 +13,7 @@ import type { PracticeInfo } from '../../messages/index.js';
  * the GSM-7 alphabet (160 characters a segment, not 70).
  */
 
-/** Keeps SMS short with a long practice name. */
-const short = (name: string) => (name.length <= 40 ? name : name.slice(0, 40).trimEnd());
+const short = smsPracticeName;
 
 export type ReminderKind = 'unopened' | 'stalled' | 'expiry';
 
@@ -90,6 +94,36 @@ function genuineFooter(lang: Language, practice: PracticeInfo): string[] {
 
 const UNSUBSCRIBE = { en: 'Stop these e-mails', es: 'No recibir más estos correos' };
 
+interface LinkEmailFacts {
+  practice: string;
+  coordinator: string;
+  firstName: string;
+  expiresOn: string;
+}
+
+const LINK_EMAIL: EmailTexts<LinkEmailFacts> = {
+  en: (f) => ({
+    subject: `Your payment link from ${f.practice}`,
+    title: 'Your personal payment link',
+    paragraphs: [
+      `Hello ${f.firstName},`,
+      `${f.coordinator ? `${f.coordinator} at ${f.practice}` : f.practice} has prepared your personal payment link. Use it to review your details, sign your documents and complete your payment securely.`,
+      `The link is for you only and expires on ${f.expiresOn}.`,
+    ],
+    action: 'Open my payment link',
+  }),
+  es: (f) => ({
+    subject: `Su enlace de pago de ${f.practice}`,
+    title: 'Su enlace de pago personal',
+    paragraphs: [
+      `Hola ${f.firstName}:`,
+      `${f.coordinator ? `${f.coordinator}, de ${f.practice},` : f.practice} preparó su enlace de pago personal. Con él puede revisar sus datos, firmar sus documentos y completar su pago de forma segura.`,
+      `El enlace es solo para usted y vence el ${f.expiresOn}.`,
+    ],
+    action: 'Abrir mi enlace de pago',
+  }),
+};
+
 export function linkEmail(o: {
   lang: Language;
   practice: PracticeInfo;
@@ -99,30 +133,58 @@ export function linkEmail(o: {
   expiresOn: string;
   unsubscribeUrl: string;
 }): { subject: string; text: string; html: string } {
-  const es = o.lang === 'es';
-  const who = o.coordinatorName.trim();
-  const subject = es ? `Su enlace de pago de ${o.practice.name}` : `Your payment link from ${o.practice.name}`;
-  const body = renderEmail({
-    lang: o.lang,
-    practice: o.practice,
-    title: es ? 'Su enlace de pago personal' : 'Your personal payment link',
-    paragraphs: es
-      ? [
-          `Hola ${o.firstName}:`,
-          `${who ? `${who}, de ${o.practice.name},` : o.practice.name} preparó su enlace de pago personal. Con él puede revisar sus datos, firmar sus documentos y completar su pago de forma segura.`,
-          `El enlace es solo para usted y vence el ${o.expiresOn}.`,
-        ]
-      : [
-          `Hello ${o.firstName},`,
-          `${who ? `${who} at ${o.practice.name}` : o.practice.name} has prepared your personal payment link. Use it to review your details, sign your documents and complete your payment securely.`,
-          `The link is for you only and expires on ${o.expiresOn}.`,
-        ],
-    action: { label: es ? 'Abrir mi enlace de pago' : 'Open my payment link', url: o.url },
-    footer: genuineFooter(o.lang, o.practice),
-    unsubscribe: { label: UNSUBSCRIBE[o.lang], url: o.unsubscribeUrl },
-  });
-  return { subject, ...body };
+  return composeEmail(
+    LINK_EMAIL,
+    {
+      practice: o.practice.name,
+      coordinator: o.coordinatorName.trim(),
+      firstName: o.firstName,
+      expiresOn: o.expiresOn,
+    },
+    {
+      lang: o.lang,
+      practice: o.practice,
+      url: o.url,
+      footer: genuineFooter(o.lang, o.practice),
+      unsubscribe: { label: UNSUBSCRIBE[o.lang], url: o.unsubscribeUrl },
+    },
+  );
 }
+
+interface ReminderEmailFacts {
+  practice: string;
+  firstName: string;
+  step: string;
+  kind: ReminderKind;
+  expiresOn: string;
+}
+
+const REMINDER_EMAIL: EmailTexts<ReminderEmailFacts> = {
+  en: (f) => ({
+    subject: `Reminder from ${f.practice}: ${f.step}`,
+    title: f.step,
+    paragraphs: [
+      `Hello ${f.firstName},`,
+      f.kind === 'unopened'
+        ? `You have not opened your personal payment link from ${f.practice} yet. ${f.step}`
+        : `A reminder that your personal payment link from ${f.practice} is still open. ${f.step}`,
+      `The link expires on ${f.expiresOn}.`,
+    ],
+    action: 'Continue',
+  }),
+  es: (f) => ({
+    subject: `Recordatorio de ${f.practice}: ${f.step}`,
+    title: f.step,
+    paragraphs: [
+      `Hola ${f.firstName}:`,
+      f.kind === 'unopened'
+        ? `Aún no ha abierto su enlace de pago personal de ${f.practice}. ${f.step}`
+        : `Le recordamos que su enlace de pago personal de ${f.practice} sigue pendiente. ${f.step}`,
+      `El enlace vence el ${f.expiresOn}.`,
+    ],
+    action: 'Continuar',
+  }),
+};
 
 export function reminderEmail(o: {
   lang: Language;
@@ -134,33 +196,23 @@ export function reminderEmail(o: {
   expiresOn: string;
   unsubscribeUrl: string;
 }): { subject: string; text: string; html: string } {
-  const es = o.lang === 'es';
-  const step = stepSentence(o.step, o.lang);
-  const subject = es ? `Recordatorio de ${o.practice.name}: ${step}` : `Reminder from ${o.practice.name}: ${step}`;
-  const body = renderEmail({
-    lang: o.lang,
-    practice: o.practice,
-    title: step,
-    paragraphs: es
-      ? [
-          `Hola ${o.firstName}:`,
-          o.kind === 'unopened'
-            ? `Aún no ha abierto su enlace de pago personal de ${o.practice.name}. ${step}`
-            : `Le recordamos que su enlace de pago personal de ${o.practice.name} sigue pendiente. ${step}`,
-          `El enlace vence el ${o.expiresOn}.`,
-        ]
-      : [
-          `Hello ${o.firstName},`,
-          o.kind === 'unopened'
-            ? `You have not opened your personal payment link from ${o.practice.name} yet. ${step}`
-            : `A reminder that your personal payment link from ${o.practice.name} is still open. ${step}`,
-          `The link expires on ${o.expiresOn}.`,
-        ],
-    action: { label: es ? 'Continuar' : 'Continue', url: o.url },
-    footer: genuineFooter(o.lang, o.practice),
-    unsubscribe: { label: UNSUBSCRIBE[o.lang], url: o.unsubscribeUrl },
-  });
-  return { subject, ...body };
+  return composeEmail(
+    REMINDER_EMAIL,
+    {
+      practice: o.practice.name,
+      firstName: o.firstName,
+      step: stepSentence(o.step, o.lang),
+      kind: o.kind,
+      expiresOn: o.expiresOn,
+    },
+    {
+      lang: o.lang,
+      practice: o.practice,
+      url: o.url,
+      footer: genuineFooter(o.lang, o.practice),
+      unsubscribe: { label: UNSUBSCRIBE[o.lang], url: o.unsubscribeUrl },
+    },
+  );
 }
 
 /** Answers to keywords on the inbound SMS webhook. STOP/START confirmations come from Twilio itself for its keywords. */

@@ -2,10 +2,47 @@ import { formatUsd, type Language } from '@paylink/shared';
 import type { Queryable } from '../../db/client.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { isOptedOut } from '../../messages/opt-outs.js';
-import { renderEmail, enqueueMessage, type PracticeInfo } from '../../messages/index.js';
+import {
+  composeEmail,
+  enqueueMessage,
+  smsPracticeName,
+  type EmailTexts,
+  type PracticeInfo,
+} from '../../messages/index.js';
 import type { LinkRow } from '../links/index.js';
 
-const short = (name: string) => (name.length <= 40 ? name : name.slice(0, 40).trimEnd());
+interface PayorPaidFacts {
+  practice: string;
+  firstName: string;
+  who: string;
+  amount: string;
+  date: string;
+}
+
+const PAYOR_PAID: EmailTexts<PayorPaidFacts> = {
+  en: (f) => ({
+    subject: `${f.practice}: your payment was made`,
+    title: 'Your payment was made',
+    paragraphs: [
+      `Hello ${f.firstName},`,
+      `${f.who} has made the payment on your ${f.practice} link.`,
+      `Amount: ${f.amount}`,
+      `Date: ${f.date}`,
+      'There is nothing more for you to do. The person who paid received the receipt.',
+    ],
+  }),
+  es: (f) => ({
+    subject: `${f.practice}: su pago fue realizado`,
+    title: 'Su pago fue realizado',
+    paragraphs: [
+      `Hola ${f.firstName}:`,
+      `${f.who} realizó el pago de su enlace de ${f.practice}.`,
+      `Monto: ${f.amount}`,
+      `Fecha: ${f.date}`,
+      'No tiene que hacer nada más. La persona que pagó recibió el recibo.',
+    ],
+  }),
+};
 
 /**
  * "Your payor paid" for the patient (issue 16, item 7), in the link's language. Like every patient SMS: no amount and
@@ -21,7 +58,7 @@ function payorPaidTexts(o: {
   timeZone?: string;
 }) {
   const es = o.lang === 'es';
-  const p = short(o.practice.name);
+  const p = smsPracticeName(o.practice.name);
   const who = o.payorName?.trim() || (es ? 'La persona que paga por usted' : 'Your payor');
   const date = new Intl.DateTimeFormat(es ? 'es-US' : 'en-US', {
     dateStyle: 'long',
@@ -31,33 +68,12 @@ function payorPaidTexts(o: {
   const sms = es
     ? `${p}: Hola ${o.firstName}, ${who} ya realizo el pago de su enlace. No tiene que hacer nada mas. Responda STOP para no recibir estos mensajes.`
     : `${p}: Hello ${o.firstName}, ${who} has paid for your link. There is nothing more for you to do. Reply STOP to opt out.`;
-  const email = renderEmail({
-    lang: o.lang,
-    practice: o.practice,
-    title: es ? 'Su pago fue realizado' : 'Your payment was made',
-    paragraphs: es
-      ? [
-          `Hola ${o.firstName}:`,
-          `${who} realizó el pago de su enlace de ${o.practice.name}.`,
-          `Monto: ${amount}`,
-          `Fecha: ${date}`,
-          'No tiene que hacer nada más. La persona que pagó recibió el recibo.',
-        ]
-      : [
-          `Hello ${o.firstName},`,
-          `${who} has made the payment on your ${o.practice.name} link.`,
-          `Amount: ${amount}`,
-          `Date: ${date}`,
-          'There is nothing more for you to do. The person who paid received the receipt.',
-        ],
-  });
-  return {
-    sms,
-    email: {
-      subject: es ? `${o.practice.name}: su pago fue realizado` : `${o.practice.name}: your payment was made`,
-      ...email,
-    },
-  };
+  const email = composeEmail(
+    PAYOR_PAID,
+    { practice: o.practice.name, firstName: o.firstName, who, amount, date },
+    { lang: o.lang, practice: o.practice },
+  );
+  return { sms, email };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/audit.js';
-import { toAdminPayment } from '../console/index.js';
+import { toStaffPayment } from '../console/index.js';
 
 interface Attention {
   id: string;
@@ -28,7 +28,7 @@ export async function listPayments(opts: {
       .innerJoin('link as l', 'l.id', 'p.link_id')
       .select(['p.link_id', 'l.first_name', 'l.last_name', 'p.created_at'])
       .select([
-        sql<Parameters<typeof toAdminPayment>[0]>`to_jsonb(p)`.as('payment'),
+        sql<Parameters<typeof toStaffPayment>[0]>`to_jsonb(p)`.as('payment'),
         // The open flags of the link as one jsonb list: clearer as SQL than as nested builder calls.
         sql<Attention[]>`coalesce((select jsonb_agg(jsonb_build_object('id', a.id, 'transaction_id', a.transaction_id,
             'amount_cents', a.amount_cents, 'attention_reason', a.attention_reason, 'card_last4', a.card_last4,
@@ -57,7 +57,7 @@ export async function listPayments(opts: {
     });
     return {
       payments: rows.map((r) => ({
-        ...toAdminPayment(r.payment),
+        ...toStaffPayment(r.payment),
         linkId: r.link_id,
         firstName: r.first_name,
         lastName: r.last_name,
