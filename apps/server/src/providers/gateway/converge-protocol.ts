@@ -38,8 +38,14 @@ export type ConvergeField =
   | 'ssl_3ds_server_trans_id'
   | 'ssl_3ds_trans_status'
   | 'ssl_get_token'
+  | 'ssl_add_token'
   | 'ssl_token'
   | 'ssl_token_response'
+  | 'ssl_recurring_flag'
+  | 'ssl_payment_number'
+  | 'ssl_payment_count'
+  | 'ssl_ps2000_data'
+  | 'ssl_issuer_response'
   | 'ssl_search_start_date'
   | 'ssl_search_end_date'
   | 'errorCode'
@@ -72,6 +78,18 @@ export const TXN_TYPE = {
 export const ANSWER_TYPE = { sale: 'SALE', void: 'VOID', return: 'RETURN' } as const;
 
 export const RESULT = { approved: '0', declined: '1' } as const;
+
+/** Converge's Y/N indicators (ssl_get_token, ssl_add_token). */
+export const YES = 'Y';
+/** ssl_token_response when the token was generated (and stored, with ssl_add_token=Y). */
+export const TOKEN_SUCCESS = 'SUCCESS';
+
+/**
+ * ssl_recurring_flag on a merchant-initiated ccsale with a stored card (Converge's merchant-managed card tokens):
+ * 1 recurring (no fixed end), 2 instalment (a known number of payments: send ssl_payment_number and
+ * ssl_payment_count).
+ */
+export const RECURRING_FLAG = { recurring: '1', installment: '2' } as const;
 export const APPROVAL_MESSAGE = 'APPROVAL';
 
 /**

@@ -6,6 +6,7 @@ import { gatewayBrowserConfig, gatewayCspOrigins } from './browser-config.js';
 import {
   buildReversalXml,
   buildSessionTokenForm,
+  buildStoredCardSaleXml,
   buildTxnQueryXml,
   convergeEndpoints,
   createConvergeGateway,
@@ -45,6 +46,8 @@ const RECORDED = {
   none: '<txnlist><ssl_txn_count>0</ssl_txn_count></txnlist>',
   badCreds:
     '<txn><errorCode>4025</errorCode><errorName>Invalid Credentials</errorName><errorMessage>The credentials supplied in the authorization request are invalid.</errorMessage></txn>',
+  invalidToken:
+    '<txn><errorCode>5000</errorCode><errorName>Invalid Token</errorName><errorMessage>The token is not stored.</errorMessage></txn>',
   invalidTxn:
     '<txn><errorCode>5040</errorCode><errorName>Invalid Transaction ID</errorName><errorMessage>The transaction ID is invalid for this transaction type.</errorMessage></txn>',
 };
@@ -76,6 +79,24 @@ beforeAll(async () => {
         const xml = form.get('xmldata') ?? '';
         const id = parseConvergeXml(xml).txns[0]?.ssl_txn_id;
         const pin = parseConvergeXml(xml).txns[0]?.ssl_pin;
+        const sale = parseConvergeXml(xml).txns[0];
+        if (sale?.ssl_transaction_type === 'ccsale') {
+          // Token sales by amount: 150 approved, 151 declined NSF, 152 refused, 153 HTTP 502, 154 connection dropped.
+          if (sale.ssl_amount === '153.00') return void res.writeHead(502).end('<html>Bad Gateway</html>');
+          if (sale.ssl_amount === '154.00') return void req.socket.destroy();
+          res.writeHead(200, { 'content-type': 'application/xml' });
+          if (sale.ssl_amount === '152.00') return void res.end(RECORDED.invalidToken);
+          const approved = sale.ssl_amount === '150.00';
+          return void res.end(
+            `<txn><ssl_result>${approved ? 0 : 1}</ssl_result><ssl_result_message>${approved ? 'APPROVAL' : 'DECLINED: NSF'}</ssl_result_message>` +
+              `<ssl_txn_id>TOKEN-SALE-1</ssl_txn_id><ssl_approval_code>${approved ? 'CVI777' : ''}</ssl_approval_code>` +
+              `<ssl_amount>${sale.ssl_amount}</ssl_amount><ssl_card_number>41**********1111</ssl_card_number>` +
+              `<ssl_card_short_description>VISA</ssl_card_short_description><ssl_token>${sale.ssl_token}</ssl_token>` +
+              `<ssl_token_response>SUCCESS</ssl_token_response><ssl_exp_date>1230</ssl_exp_date>` +
+              `<ssl_issuer_response>${approved ? '00' : '51'}</ssl_issuer_response>` +
+              `<ssl_merchant_txn_id>${sale.ssl_merchant_txn_id}</ssl_merchant_txn_id></txn>`,
+          );
+        }
         res.writeHead(200, { 'content-type': 'application/xml' });
         if (pin !== CREDS.pin) return void res.end(RECORDED.badCreds);
         if (id === APPROVED_ID) return void res.end(RECORDED.approved);
@@ -322,5 +343,67 @@ describe('Converge ccvoid / ccreturn (pure)', () => {
     for (const s of ['PEN', 'OPN', 'REV', '']) {
       expect(transactionFromConverge({ ssl_txn_id: 'a', ssl_trans_status: s }).settled).toBe(false);
     }
+  });
+});
+
+describe('Converge stored cards (merchant-managed card tokens)', () => {
+  const TOKEN = '4421912014031111';
+  const req = (amountCents: number) => ({
+    token: TOKEN,
+    amountCents,
+    merchantTxnId: 'plan0123456789abcdef0001',
+    installment: { number: 2, count: 3 },
+    firstSale: { approvalCode: 'CVI123', ps2000Data: 'A1234567890123456789' },
+  });
+
+  it('a deposit that stores the card asks for the token on the session (ssl_get_token, ssl_add_token)', () => {
+    const form = buildSessionTokenForm(CREDS, { amountCents: 100, merchantTxnId: 'x', storeCard: true });
+    expect(form.get('ssl_get_token')).toBe('Y');
+    expect(form.get('ssl_add_token')).toBe('Y');
+    expect(buildSessionTokenForm(CREDS, { amountCents: 100, merchantTxnId: 'x' }).has('ssl_get_token')).toBe(false);
+  });
+
+  it('an instalment is a ccsale with the token, ssl_recurring_flag 2, the payment number and count', () => {
+    const f = parseConvergeXml(buildStoredCardSaleXml(CREDS, req(15000))).txns[0]!;
+    expect(f).toMatchObject({
+      ssl_transaction_type: 'ccsale',
+      ssl_amount: '150.00',
+      ssl_token: TOKEN,
+      ssl_recurring_flag: '2',
+      ssl_payment_number: '2',
+      ssl_payment_count: '3',
+      ssl_approval_code: 'CVI123',
+      ssl_ps2000_data: 'A1234567890123456789',
+      ssl_merchant_txn_id: 'plan0123456789abcdef0001',
+    });
+    // No card data: Card Manager holds the number and expiry.
+    expect(f.ssl_card_number).toBeUndefined();
+    expect(f.ssl_exp_date).toBeUndefined();
+    expect(() => buildStoredCardSaleXml(CREDS, { ...req(100), installment: { number: 4, count: 3 } })).toThrow(
+      GatewayError,
+    );
+    expect(() => buildStoredCardSaleXml(CREDS, { ...req(100), token: '4111 1111' })).toThrow(GatewayError);
+  });
+
+  it('approved and declined answers are transactions; the token and expiry are read from answers', async () => {
+    const ok = await gateway().chargeStoredCard(req(15000));
+    expect(ok).toMatchObject({
+      approved: true,
+      txnId: 'TOKEN-SALE-1',
+      amountCents: 15000,
+      approvalCode: 'CVI777',
+      cardToken: TOKEN,
+      cardExpiry: '1230',
+      issuerResponse: '00',
+      merchantTxnId: 'plan0123456789abcdef0001',
+    });
+    const no = await gateway().chargeStoredCard(req(15100));
+    expect(no).toMatchObject({ approved: false, resultMessage: 'DECLINED: NSF', issuerResponse: '51' });
+  });
+
+  it('a refusal is refused=true; an HTTP error or a dropped connection is unknown (refused=false)', async () => {
+    await expect(gateway().chargeStoredCard(req(15200))).rejects.toMatchObject({ refused: true, code: '5000' });
+    await expect(gateway().chargeStoredCard(req(15300))).rejects.toMatchObject({ refused: false });
+    await expect(gateway().chargeStoredCard(req(15400))).rejects.toMatchObject({ refused: false });
   });
 });

@@ -3,9 +3,12 @@ import {
   CONVERGE_PATHS,
   ERROR_CODE,
   NOT_PAID_STATUSES,
+  RECURRING_FLAG,
   RESULT,
   TRANS_STATUS,
+  TOKEN_SUCCESS,
   TXN_TYPE,
+  YES,
   brandFromConverge,
   buildXmlRequest,
   centsFromConverge,
@@ -23,6 +26,7 @@ import {
   type GatewayReversal,
   type GatewayTransaction,
   type SessionTokenRequest,
+  type StoredCardCharge,
 } from './types.js';
 
 export type { ConvergeCredentials } from './converge-protocol.js';
@@ -75,8 +79,56 @@ export function buildSessionTokenForm(creds: ConvergeCredentials, req: SessionTo
     ssl_invoice_number: req.merchantTxnId.slice(0, 25),
     ...(first ? { ssl_first_name: first } : {}),
     ...(last ? { ssl_last_name: last } : {}),
+    // A plan's deposit: the sale returns a token and stores it in Converge's Card Manager.
+    ...(req.storeCard ? { ssl_get_token: YES, ssl_add_token: YES } : {}),
   };
   return new URLSearchParams(fields as Record<string, string>);
+}
+
+/**
+ * A merchant-initiated instalment: ccsale with the stored card's token (no card number, no expiry: Card Manager's
+ * are used), ssl_recurring_flag=2 with this payment's number and the count, the first sale's approval code and
+ * network data when known, and our merchant transaction id (also the invoice number, as on the deposit).
+ */
+export function buildStoredCardSaleXml(creds: ConvergeCredentials, req: StoredCardCharge): string {
+  if (!Number.isInteger(req.amountCents) || req.amountCents <= 0) {
+    throw new GatewayError('The amount must be a positive number of cents.');
+  }
+  const { number, count } = req.installment;
+  if (!Number.isInteger(number) || !Number.isInteger(count) || number < 1 || count < number) {
+    throw new GatewayError('The instalment number must be between 1 and the number of instalments.');
+  }
+  if (!/^[A-Za-z0-9]{1,20}$/.test(req.token)) throw new GatewayError('The card token is not a Converge token.');
+  const first = clip(req.firstName, 20);
+  const last = clip(req.lastName, 30);
+  return buildXmlRequest(creds, TXN_TYPE.sale, {
+    ssl_amount: convergeAmount(req.amountCents),
+    ssl_token: req.token,
+    ssl_recurring_flag: RECURRING_FLAG.installment,
+    ssl_payment_number: String(number),
+    ssl_payment_count: String(count),
+    ...(req.firstSale?.approvalCode ? { ssl_approval_code: req.firstSale.approvalCode } : {}),
+    ...(req.firstSale?.ps2000Data ? { ssl_ps2000_data: req.firstSale.ps2000Data } : {}),
+    ssl_merchant_txn_id: req.merchantTxnId,
+    ssl_invoice_number: req.merchantTxnId.slice(0, 25),
+    ...(first ? { ssl_first_name: first } : {}),
+    ...(last ? { ssl_last_name: last } : {}),
+  });
+}
+
+/**
+ * A ccsale answer: one <txn> with ssl_result (approved or declined: both are answers), or errorCode (a refusal:
+ * nothing was charged). Anything else (an HTML page, a cut-off body) says nothing about the charge: unknown.
+ */
+export function parseStoredCardSaleAnswer(xml: string): GatewayTransaction {
+  const f = parseConvergeXml(xml).txns[0];
+  if (f?.errorCode) {
+    throw new GatewayError(f.errorMessage || f.errorName || 'The card gateway refused the charge.', f.errorCode);
+  }
+  if (!f || f.ssl_result === undefined || !f.ssl_txn_id) {
+    throw new GatewayError('The card gateway gave no readable answer to the charge.', undefined, false);
+  }
+  return transactionFromConverge({ ssl_transaction_type: ANSWER_TYPE.sale, ...f });
 }
 
 export function buildTxnQueryXml(creds: ConvergeCredentials, txnId: string): string {
@@ -142,6 +194,8 @@ export function transactionFromConverge(f: ConvergeFields): GatewayTransaction {
   const isSale = !type || type.toUpperCase() === ANSWER_TYPE.sale || type.toLowerCase() === TXN_TYPE.sale;
   const amountCents = f.ssl_amount ? centsFromConverge(f.ssl_amount) : null;
   const last4 = /(\d{4})\s*$/.exec(f.ssl_card_number ?? '')?.[1] ?? null;
+  const tokenOk = !f.ssl_token_response || f.ssl_token_response.toUpperCase() === TOKEN_SUCCESS;
+  const cardToken = f.ssl_token && tokenOk ? f.ssl_token : null;
   return {
     txnId: f.ssl_txn_id ?? '',
     approved: resultOk && isSale && !(transStatus && NOT_PAID_STATUSES.has(transStatus.toUpperCase())),
@@ -159,6 +213,12 @@ export function transactionFromConverge(f: ConvergeFields): GatewayTransaction {
     eciInd: f.ssl_eci_ind || null,
     threeDSTransStatus: f.ssl_3ds_trans_status || null,
     txnTime: f.ssl_txn_time || null,
+    // Present only when the gateway reported them, so answers without a stored card read as before.
+    ...(cardToken
+      ? { cardToken, cardExpiry: /^(0[1-9]|1[0-2])\d{2}$/.test(f.ssl_exp_date ?? '') ? f.ssl_exp_date : null }
+      : {}),
+    ...(f.ssl_issuer_response ? { issuerResponse: f.ssl_issuer_response } : {}),
+    ...(f.ssl_ps2000_data ? { ps2000Data: f.ssl_ps2000_data } : {}),
   };
 }
 
@@ -259,6 +319,15 @@ export function createConvergeGateway(opts: {
       if (list.ssl_txn_count === '0' || !first) return [];
       // The search may match on other fields too: keep only ours.
       return txns.map(transactionFromConverge).filter((t) => t.merchantTxnId === merchantTxnId);
+    },
+    async chargeStoredCard(req) {
+      const xml = buildStoredCardSaleXml(await creds(), req);
+      const r = await post(opts.endpoints.xmlUrl, xmlRequestForm(xml));
+      if (r.status < 200 || r.status >= 300) {
+        // A 5xx from a proxy or an overloaded gateway may come after the sale ran: unknown, never a refusal.
+        throw new GatewayError(`The card gateway answered HTTP ${r.status} to the charge.`, undefined, false);
+      }
+      return parseStoredCardSaleAnswer(r.body);
     },
   };
 }

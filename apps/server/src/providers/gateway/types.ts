@@ -8,6 +8,11 @@ export interface SessionTokenRequest {
   merchantTxnId: string;
   firstName?: string;
   lastName?: string;
+  /**
+   * The sale also stores the card for later merchant-initiated charges (ssl_get_token=Y, ssl_add_token=Y): a plan's
+   * deposit. Converge asks for the cardholder's first and last name with it.
+   */
+  storeCard?: boolean;
 }
 
 /** A transaction as the gateway reports it when asked by id (never from the browser's word). */
@@ -35,6 +40,32 @@ export interface GatewayTransaction {
   threeDSTransStatus?: string | null;
   /** Converge's ssl_txn_time as sent (MM/DD/YYYY hh:mm:ss AM). */
   txnTime?: string | null;
+  /** The stored card's token (ssl_token) when the gateway reports one for this sale; never a card number. */
+  cardToken?: string | null;
+  /** The card's expiry as the gateway reports it, MMYY (ssl_exp_date). */
+  cardExpiry?: string | null;
+  /** The issuer's response code (ssl_issuer_response, e.g. 51 insufficient funds) when given: why a decline. */
+  issuerResponse?: string | null;
+  /** The network's data of this sale (ssl_ps2000_data): later merchant-initiated charges refer to it. */
+  ps2000Data?: string | null;
+}
+
+/** One merchant-initiated charge of a stored card: an instalment of a plan the cardholder agreed to. */
+export interface StoredCardCharge {
+  /** The gateway's token for the card (from the deposit's verified transaction). */
+  token: string;
+  amountCents: number;
+  /** Ours, one per instalment and attempt family: how an unknown outcome is found again (findByMerchantTxnId). */
+  merchantTxnId: string;
+  /** This instalment's number (1-based) and the plan's number of instalments after the deposit. */
+  installment: { number: number; count: number };
+  /**
+   * The first, customer-initiated sale that stored the card (its ssl_approval_code and ssl_ps2000_data): Converge's
+   * merchant-managed card tokens page asks for both on every later charge, when known.
+   */
+  firstSale?: { approvalCode: string | null; ps2000Data?: string | null };
+  firstName?: string;
+  lastName?: string;
 }
 
 /** The answer to a void (ccvoid) or return (ccreturn): its own transaction id at the gateway. */
@@ -61,6 +92,13 @@ export interface CardGateway {
    * approval whose browser never reported it is found. Empty when the token was never used.
    */
   findByMerchantTxnId(merchantTxnId: string, since: Date): Promise<GatewayTransaction[]>;
+  /**
+   * A merchant-initiated sale of a stored card (ccsale with ssl_token and the instalment flags). Resolves with the
+   * transaction, approved or declined, when the gateway answered; throws GatewayError with refused=true when it
+   * refused the request (nothing was charged) and refused=false when the outcome is unknown (timeout, network, HTTP
+   * error): reconcile with findByMerchantTxnId before any retry.
+   */
+  chargeStoredCard(req: StoredCardCharge): Promise<GatewayTransaction>;
 }
 
 /** The gateway could not be reached or refused the request; `code` is Converge's errorCode when it sent one. */

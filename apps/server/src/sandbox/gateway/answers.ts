@@ -5,6 +5,7 @@ import {
   CARD_SHORT,
   ERROR_CODE,
   RESULT,
+  TOKEN_SUCCESS,
   TRANS_STATUS,
   convergeAmount,
   convergeError,
@@ -12,7 +13,17 @@ import {
   type ConvergeCredentials,
   type ConvergeFields,
 } from '../../providers/gateway/converge-protocol.js';
-import { isSettled, type ReversalRow, type TxnRow } from './store.js';
+import {
+  cardStoredBy,
+  isSettled,
+  storedCard,
+  tokenOfSaleSession,
+  type ReversalRow,
+  type SandboxQueryable,
+  type StoredCard,
+  type TxnRow,
+} from './store.js';
+import { EXPIRED_MESSAGE, NSF_MESSAGE } from './test-cards.js';
 
 /** What the sandbox answers in Converge's words: a stored sale or reversal as fields, and its stock errors. */
 
@@ -50,7 +61,14 @@ export function credentialsMatch(f: ConvergeFields, c: ConvergeCredentials): boo
 
 const maskedLast4 = (last4: string) => `${'*'.repeat(12)}${last4}`;
 
-export function txnFields(t: TxnRow): ConvergeFields {
+/** The issuer's response code for the sandbox's own result messages (approval 00, NSF 51, expired 54). */
+const ISSUER_RESPONSE: Record<string, string> = {
+  [APPROVAL_MESSAGE]: '00',
+  [NSF_MESSAGE]: '51',
+  [EXPIRED_MESSAGE]: '54',
+};
+
+export function txnFields(t: TxnRow, card?: StoredCard | null): ConvergeFields {
   return {
     ssl_txn_id: t.txn_id,
     ssl_result: t.result,
@@ -77,7 +95,20 @@ export function txnFields(t: TxnRow): ConvergeFields {
     ssl_eci_ind: t.eci_ind ?? '',
     ssl_3ds_trans_status: t.three_ds_trans_status ?? '',
     ssl_txn_time: convergeTime(new Date(t.created_at)),
+    ssl_issuer_response: ISSUER_RESPONSE[t.result_message] ?? (t.result === RESULT.approved ? '00' : '05'),
+    ...(card ? { ssl_token: card.token, ssl_token_response: TOKEN_SUCCESS, ssl_exp_date: card.expiry } : {}),
   };
+}
+
+/** A sale as txnquery reports it: with the stored card's token and expiry when it stored one or was charged to one. */
+export async function txnAnswer(q: SandboxQueryable, t: TxnRow): Promise<ConvergeFields> {
+  const saleToken = tokenOfSaleSession(t.session_token ?? '');
+  const card = saleToken
+    ? await storedCard(q, t.merchant_id, saleToken)
+    : t.result === RESULT.approved
+      ? await cardStoredBy(q, t.txn_id)
+      : null;
+  return txnFields(t, card);
 }
 
 export const reversalFields = (r: ReversalRow, parent: TxnRow): ConvergeFields => ({

@@ -1,11 +1,13 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import {
   APPROVAL_MESSAGE,
   CONVERGE_PATHS,
   ERROR_CODE,
   RESULT,
+  TOKEN_SUCCESS,
   TXN_TYPE,
+  YES,
   centsFromConverge,
   convergeError,
   type ConvergeCredentials,
@@ -13,20 +15,27 @@ import {
 import { INVALID_CREDS, SESSION_GONE, credentialsMatch, formFields, str, txnFields } from './answers.js';
 import { checkoutScript } from './browser-scripts.js';
 import {
+  SESSION_FLAG,
   SESSION_MINUTES,
   liveSession,
+  sessionFlags,
+  storeCard,
+  withSessionFlags,
   type SandboxDb,
   type SessionRow,
   type ThreeDSRow,
   type TxnRow,
 } from './store.js';
 import {
+  EXPIRED_MESSAGE,
   INVALID_CARD_MESSAGE,
   cardBrand,
+  cardTokenFor,
   isExpired,
   maskCard,
   newApprovalCode,
   newTxnId,
+  nextMonthExpiry,
   testCardFor,
 } from './test-cards.js';
 
@@ -63,7 +72,9 @@ export function hostedPaymentRoutes(opts: {
         .status(400)
         .send(convergeError(ERROR_CODE.requiredField, 'Required Field Not Supplied', 'ssl_amount is invalid.'));
     }
-    const token = randomBytes(32).toString('base64');
+    const flags =
+      (f.ssl_get_token === YES ? SESSION_FLAG.getToken : 0) | (f.ssl_add_token === YES ? SESSION_FLAG.addToken : 0);
+    const token = withSessionFlags(randomBytes(32), flags);
     await db.query(
       `insert into sandbox_gateway_session
          (token, merchant_id, amount_cents, merchant_txn_id, first_name, last_name, expires_at)
@@ -116,6 +127,8 @@ export function hostedPaymentRoutes(opts: {
     if (!/^(0[1-9]|1[0-2])\d{2}$/.test(exp)) {
       return convergeError('5002', 'Invalid Expiration Date', 'The expiration date supplied is invalid (MMYY).');
     }
+    // Asked before the transaction: the credentials come from the same database (one connection under PGlite).
+    const tokenKey = (await opts.credentials()).pin;
     return db.transaction(async (tx) => {
       const claimed = await tx.query<SessionRow>(
         `update sandbox_gateway_session set used_at = now()
@@ -170,7 +183,7 @@ export function hostedPaymentRoutes(opts: {
       let avs = 'Y';
       if (isExpired(exp)) {
         result = RESULT.declined;
-        message = 'EXPIRED CARD';
+        message = EXPIRED_MESSAGE;
       } else if (threeDSStatus && threeDSStatus !== 'Y' && threeDSStatus !== 'A') {
         result = RESULT.declined;
         message = 'DECLINED: 3DS AUTHENTICATION FAILED';
@@ -207,13 +220,33 @@ export function hostedPaymentRoutes(opts: {
           threeDSStatus,
         ],
       );
+      // The card is tokenised when the session or the browser's pay call asks (Converge takes either); stored in
+      // Card Manager only with ssl_add_token. Only an approved sale stores a card.
+      const flags = sessionFlags(s.token);
+      const getToken = b.ssl_get_token === YES || (flags & SESSION_FLAG.getToken) !== 0;
+      const addToken = b.ssl_add_token === YES || (flags & SESSION_FLAG.addToken) !== 0;
+      let token: { ssl_token: string; ssl_token_response: string; ssl_exp_date: string } | null = null;
+      if (result === RESULT.approved && (getToken || addToken)) {
+        const cardToken = cardTokenFor(number, s.merchant_id, tokenKey);
+        const expiry = card.storedExpiry === 'next-month' ? nextMonthExpiry() : exp;
+        if (addToken) {
+          await storeCard(tx, {
+            token: cardToken,
+            merchantId: s.merchant_id,
+            amountCents: s.amount_cents,
+            txnId,
+            firstName: b.ssl_first_name || s.first_name,
+            lastName: b.ssl_last_name || s.last_name,
+            expiry,
+          });
+        }
+        token = { ssl_token: cardToken, ssl_token_response: TOKEN_SUCCESS, ssl_exp_date: expiry };
+      }
       return {
         ...txnFields(t.rows[0]!),
         ssl_card_number: maskCard(number),
         ssl_card_short_description: short,
-        ...(result === RESULT.approved && b.ssl_get_token === 'Y'
-          ? { ssl_token: `${randomInt(1e11, 1e12 - 1)}${number.slice(-4)}`, ssl_token_response: 'SUCCESS' }
-          : {}),
+        ...token,
       };
     });
   });

@@ -36,6 +36,9 @@ const EXPECTED: Record<
     pay: { ssl_result: '1', ssl_result_message: 'DECLINED', ssl_cvv2_response: 'M', ssl_avs_response: 'Y' },
   },
   '4000000000000093': { transStatus: 'Y', pay: { errorCode: '3003' } },
+  // Plan cards: their deposit approves like any card; token-sales.test.ts covers their later charges.
+  '4000000000000341': { transStatus: 'Y', eci: '05', pay: { ssl_result: '0', ssl_token_response: 'SUCCESS' } },
+  '4000000000000358': { transStatus: 'Y', eci: '05', pay: { ssl_result: '0', ssl_token_response: 'SUCCESS' } },
 };
 
 describe('sandbox gateway: the test cards', () => {

@@ -44,6 +44,7 @@ export interface ThreeDSRow {
 
 export interface TxnRow {
   txn_id: string;
+  session_token: string;
   merchant_id: string;
   merchant_txn_id: string | null;
   amount_cents: number;
@@ -95,4 +96,109 @@ export async function sessionByEfs(q: SandboxQueryable, authorization: string | 
     [efs],
   );
   return r.rows[0] ?? null;
+}
+
+/**
+ * The hosted session's own request to store the card (ssl_get_token / ssl_add_token on transaction_token) rides in
+ * the session token the sandbox issues: the low two bits of its first byte. The token stays opaque to its holders and
+ * the flags need no column.
+ */
+export const SESSION_FLAG = { getToken: 1, addToken: 2 } as const;
+export function sessionFlags(sessionToken: string): number {
+  return (Buffer.from(sessionToken, 'base64')[0] ?? 0) & 3;
+}
+export function withSessionFlags(raw: Buffer, flags: number): string {
+  raw[0] = (raw[0]! & 0xfc) | (flags & 3);
+  return raw.toString('base64');
+}
+
+/**
+ * The sandbox's Card Manager. A stored card is a `sandbox_gateway_session` row that can never be a payment session
+ * (used at creation, no EFS token): token = the card token; merchant_txn_id = the ssl_txn_id of the sale that stored
+ * it, whose row is the card's source of truth (brand, last 4, names); expires_at = the first instant after the card's
+ * expiry month. No table of its own, so no migration; a dedicated table can replace these three functions alone.
+ * Token sales likewise get a used session row each (the transaction table requires one), named
+ * `mit:<card token>:<txn id>` so the sale can report its token.
+ */
+export interface StoredCard {
+  token: string;
+  merchantId: string;
+  /** The sale that stored (or last re-stored) the card. */
+  storedByTxnId: string;
+  cardBrand: string;
+  cardLast4: string;
+  firstName: string | null;
+  lastName: string | null;
+  /** MMYY */
+  expiry: string;
+}
+
+const CARD_TOKEN_RE = /^\d{16}$/;
+export const tokenSaleSession = (cardToken: string, txnId: string) => `mit:${cardToken}:${txnId}`;
+export const tokenOfSaleSession = (sessionToken: string) => /^mit:(\d{16}):/.exec(sessionToken)?.[1] ?? null;
+
+function expiresAt(mmyy: string): Date {
+  return new Date(Date.UTC(2000 + Number(mmyy.slice(2, 4)), Number(mmyy.slice(0, 2)), 1));
+}
+function expiryOf(at: Date): string {
+  const d = new Date(new Date(at).getTime() - 1);
+  return `${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCFullYear() % 100).padStart(2, '0')}`;
+}
+
+export async function storeCard(
+  q: SandboxQueryable,
+  card: {
+    token: string;
+    merchantId: string;
+    amountCents: number;
+    txnId: string;
+    firstName: string | null;
+    lastName: string | null;
+    expiry: string;
+  },
+): Promise<void> {
+  // Re-storing the same card (a new deposit with it) updates its expiry and the sale it refers to.
+  await q.query(
+    `insert into sandbox_gateway_session
+       (token, merchant_id, amount_cents, merchant_txn_id, first_name, last_name, expires_at, used_at)
+     values ($1, $2, $3, $4, $5, $6, $7, now())
+     on conflict (token) do update set merchant_txn_id = excluded.merchant_txn_id, first_name = excluded.first_name,
+       last_name = excluded.last_name, expires_at = excluded.expires_at`,
+    [card.token, card.merchantId, card.amountCents, card.txnId, card.firstName, card.lastName, expiresAt(card.expiry)],
+  );
+}
+
+type StoredCardRow = SessionRow & { card_brand: string; card_last4: string };
+const toStoredCard = (r: StoredCardRow): StoredCard => ({
+  token: r.token,
+  merchantId: r.merchant_id,
+  storedByTxnId: r.merchant_txn_id ?? '',
+  cardBrand: r.card_brand,
+  cardLast4: r.card_last4,
+  firstName: r.first_name,
+  lastName: r.last_name,
+  expiry: expiryOf(r.expires_at),
+});
+
+/** The stored card behind a token, for this merchant only. */
+export async function storedCard(q: SandboxQueryable, merchantId: string, token: string): Promise<StoredCard | null> {
+  if (!CARD_TOKEN_RE.test(token)) return null;
+  const r = await q.query<StoredCardRow>(
+    `select s.*, t.card_brand, t.card_last4 from sandbox_gateway_session s
+     join sandbox_gateway_transaction t on t.txn_id = s.merchant_txn_id
+     where s.token = $1 and s.merchant_id = $2 and s.used_at is not null`,
+    [token, merchantId],
+  );
+  return r.rows[0] ? toStoredCard(r.rows[0]) : null;
+}
+
+/** The card a sale stored (txnquery reports its token and expiry), if it stored one. */
+export async function cardStoredBy(q: SandboxQueryable, txnId: string): Promise<StoredCard | null> {
+  const r = await q.query<StoredCardRow>(
+    `select s.*, t.card_brand, t.card_last4 from sandbox_gateway_session s
+     join sandbox_gateway_transaction t on t.txn_id = s.merchant_txn_id
+     where s.merchant_txn_id = $1 and s.used_at is not null and s.token ~ '^[0-9]{16}$'`,
+    [txnId],
+  );
+  return r.rows[0] ? toStoredCard(r.rows[0]) : null;
 }

@@ -1,4 +1,4 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomInt, randomUUID } from 'node:crypto';
 
 /**
  * The sandbox gateway's test cards (issue 6's table, docs/payments.md). Any CVC and any future expiry work; an
@@ -14,11 +14,17 @@ export type PayBehaviour =
   | { kind: 'decline'; message: string; cvv: string; avs: string }
   | { kind: 'error'; code: string; name: string; message: string };
 
+/** What a stored card does on later merchant-initiated charges (token sales); absent = like its first sale. */
+export type LaterChargeBehaviour = { kind: 'decline'; message: string; issuerResponse: string };
+
 export interface TestCard {
   number: string;
   outcome: string;
   threeDS: ThreeDSBehaviour;
   pay: PayBehaviour;
+  laterCharges?: LaterChargeBehaviour;
+  /** The expiry the card is stored with, whatever the cardholder typed: next month (expires before a balance). */
+  storedExpiry?: 'next-month';
 }
 
 const approve: PayBehaviour = { kind: 'approve' };
@@ -26,6 +32,10 @@ const Y: ThreeDSBehaviour = { kind: 'frictionless', transStatus: 'Y' };
 
 export const INVALID_CARD_MESSAGE =
   'The Credit Card Number supplied in the authorization request appears to be invalid.';
+
+/** Converge's decline for insufficient funds (issuer response 51). */
+export const NSF_MESSAGE = 'DECLINED: NSF';
+export const EXPIRED_MESSAGE = 'EXPIRED CARD';
 
 export const TEST_CARDS: TestCard[] = [
   { number: '4000000000000002', outcome: 'approved, frictionless (transStatus Y, eci 05)', threeDS: Y, pay: approve },
@@ -83,6 +93,20 @@ export const TEST_CARDS: TestCard[] = [
       message: 'The transaction could not be processed. Please try again later.',
     },
   },
+  {
+    number: '4000000000000341',
+    outcome: "deposit approved and card stored; every later token charge declined 'DECLINED: NSF' (issuer 51)",
+    threeDS: Y,
+    pay: approve,
+    laterCharges: { kind: 'decline', message: NSF_MESSAGE, issuerResponse: '51' },
+  },
+  {
+    number: '4000000000000358',
+    outcome: "deposit approved; card stored expiring next month (token charges after it: 'EXPIRED CARD')",
+    threeDS: Y,
+    pay: approve,
+    storedExpiry: 'next-month',
+  },
 ];
 
 function luhnValid(number: string): boolean {
@@ -105,6 +129,30 @@ export function testCardFor(number: string): TestCard | { number: string; invali
   if (listed) return listed;
   if (!luhnValid(number)) return { number, invalid: true };
   return { number, outcome: 'approved, frictionless', threeDS: Y, pay: approve };
+}
+
+/**
+ * The card token the sandbox's Card Manager gives a card: 12 digits keyed by the merchant's PIN and the number, then
+ * the last 4 (Converge's tokens keep them). The same card gets the same token, so a token tells which test card it
+ * is (testCardForToken) without the number ever being stored.
+ */
+export function cardTokenFor(number: string, merchantId: string, key: string): string {
+  const mac = createHmac('sha256', key).update(`${merchantId}:${number}`).digest();
+  const digits = (mac.readBigUInt64BE(0) % 10n ** 12n).toString().padStart(12, '0');
+  return `${digits}${number.slice(-4)}`;
+}
+
+/** The listed test card a token was made from, if any (any other stored card behaves like a plain approval). */
+export function testCardForToken(token: string, merchantId: string, key: string): TestCard | undefined {
+  return TEST_CARDS.find(
+    (c) => c.number.slice(-4) === token.slice(-4) && cardTokenFor(c.number, merchantId, key) === token,
+  );
+}
+
+/** MMYY of the month after now (UTC). */
+export function nextMonthExpiry(now = new Date()): string {
+  const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  return `${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCFullYear() % 100).padStart(2, '0')}`;
 }
 
 /** Converge's ssl_card_short_description and our lower-case brand. */

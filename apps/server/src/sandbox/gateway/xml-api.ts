@@ -10,12 +10,26 @@ import {
   parseConvergeXml,
   type ConvergeCredentials,
 } from '../../providers/gateway/converge-protocol.js';
-import { INVALID_CREDS, credentialsMatch, reversalFields, str, txnFields } from './answers.js';
+import { INVALID_CREDS, credentialsMatch, reversalFields, str, txnAnswer } from './answers.js';
 import { reverse, xmlError } from './reversals.js';
 import type { ReversalRow, SandboxDb, TxnRow } from './store.js';
+import { tokenSale } from './token-sales.js';
 
 /**
- * Converge's XML API (`xmldata=<txn>…</txn>` form posts): txnquery by ssl_txn_id or ssl_merchant_txn_id, ccvoid,
+ * Faults for merchant-initiated sales (ccsale on the XML API), switched on by tests and demos: `slow` answers after
+ * delayMs; `approve-then-timeout` records the sale, holds the answer delayMs, then drops the connection without one
+ * (the caller's outcome is unknown; txnquery finds the approval). `times` limits it to the next n sales. The gateway
+ * being down is the XML API outage switch, which covers these sales too.
+ */
+export interface SaleFault {
+  mode: 'none' | 'slow' | 'approve-then-timeout';
+  delayMs: number;
+  times: number | null;
+}
+
+/**
+ * Converge's XML API (`xmldata=<txn>…</txn>` form posts): ccsale with a stored card's token, txnquery by ssl_txn_id
+ * or ssl_merchant_txn_id, ccvoid,
  * ccreturn, and ccsettle (closes the batch: the sandbox's way to make sales settled in tests and demos). Also the
  * sandbox's outage switch for it.
  */
@@ -25,6 +39,24 @@ export function xmlApiRoutes(opts: {
   credentials: () => Promise<ConvergeCredentials>;
 }): void {
   const { app, db } = opts;
+
+  let saleFault: SaleFault = { mode: 'none', delayMs: 0, times: null };
+  app.post('/sandbox/sale-faults', async (request) => {
+    const b = (request.body ?? {}) as Partial<SaleFault>;
+    const mode = b.mode === 'slow' || b.mode === 'approve-then-timeout' ? b.mode : 'none';
+    const delayMs = Math.min(Math.max(Number(b.delayMs) || 0, 0), 120_000);
+    const times = Number.isInteger(b.times) && b.times! > 0 ? b.times! : null;
+    saleFault = { mode, delayMs: mode === 'approve-then-timeout' && !delayMs ? 30_000 : delayMs, times };
+    return saleFault;
+  });
+  const takeSaleFault = (): SaleFault => {
+    const f = saleFault;
+    if (f.mode !== 'none' && f.times !== null) {
+      saleFault = f.times > 1 ? { ...f, times: f.times - 1 } : { mode: 'none', delayMs: 0, times: null };
+    }
+    return f;
+  };
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   // A gateway outage on demand (tests and demos of issue 10: the gateway down while a payment is confirmed). Only the
   // XML API (txnquery, void, return) goes down; card pages and payments keep working, as in a partial outage.
@@ -56,11 +88,23 @@ export function xmlApiRoutes(opts: {
         ssl_txn_count: String(r.rowCount),
       });
     }
+    if (type === TXN_TYPE.sale) {
+      const fault = takeSaleFault();
+      if (fault.mode === 'slow') await sleep(fault.delayMs);
+      const answer = await tokenSale({ db, fields: f, key: (await opts.credentials()).pin });
+      if (fault.mode === 'approve-then-timeout') {
+        await sleep(fault.delayMs);
+        reply.hijack();
+        reply.raw.destroy();
+        return reply;
+      }
+      return answer;
+    }
     if (!([TXN_TYPE.query, TXN_TYPE.void, TXN_TYPE.return] as string[]).includes(type)) {
       return xmlError(
         ERROR_CODE.requiredField,
         'Invalid Transaction Type',
-        'The sandbox answers txnquery, ccvoid, ccreturn and ccsettle.',
+        'The sandbox answers ccsale (with ssl_token), txnquery, ccvoid, ccreturn and ccsettle.',
       );
     }
     if (type === TXN_TYPE.query && !f.ssl_txn_id && f.ssl_merchant_txn_id) {
@@ -69,7 +113,7 @@ export function xmlApiRoutes(opts: {
         'select * from sandbox_gateway_transaction where merchant_txn_id = $1 and merchant_id = $2 order by created_at',
         [f.ssl_merchant_txn_id, f.ssl_merchant_id],
       );
-      return encodeTxnList(m.rows.map(txnFields));
+      return encodeTxnList(await Promise.all(m.rows.map((t) => txnAnswer(db, t))));
     }
     if (!f.ssl_txn_id)
       return xmlError(ERROR_CODE.requiredField, 'Required Field Not Supplied', 'ssl_txn_id is required.');
@@ -87,7 +131,7 @@ export function xmlApiRoutes(opts: {
       );
       return encodeTxnList(rev.rows.map((x) => reversalFields(x, x.parent)));
     }
-    return encodeTxnList(r.rows.map(txnFields));
+    return encodeTxnList(await Promise.all(r.rows.map((t) => txnAnswer(db, t))));
   };
   app.post(CONVERGE_PATHS.xmlApiDemo, processXml);
   app.post(CONVERGE_PATHS.xmlApi, processXml);
