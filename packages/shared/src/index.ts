@@ -17,3 +17,4 @@ export * from './routes/patient-routes.js';
 export * from './routes/route-table.js';
 export * from './routes/console-endpoints.js';
 export * from './routes/console-routes.js';
+export * from './plan-agreement.js';

@@ -24,4 +24,7 @@ export const patientEndpoints = defineEndpoints({
   paymentState: { method: 'GET', path: '/api/converge/state' },
   confirmPayment: { method: 'PUT', path: '/api/linkpaymenthistory' },
   logPaymentResponse: { method: 'POST', path: '/api/linkpaymenthistory/:linkId/log' },
+  /** Issue 28, not in the spec: a link's payment plan and its card-on-file agreement (decision 0207). */
+  plan: { method: 'GET', path: '/api/plans/:linkId' },
+  acceptPlanAgreement: { method: 'POST', path: '/api/plans/:linkId/agreement' },
 });

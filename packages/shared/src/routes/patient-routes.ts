@@ -19,6 +19,7 @@ import {
   vitalsBodySchema,
 } from '../api.js';
 import { appConfigSchema } from '../app-config.js';
+import { patientPlanSchema, planAgreementBodySchema, planAgreementResultSchema } from '../plan-agreement.js';
 import {
   authOptionsQuerySchema,
   authOptionsSchema,
@@ -83,6 +84,14 @@ export const patientRoutes = {
     params: linkPathParamsSchema,
     body: paymentLogBodySchema,
     response: z.object({ id: z.number() }),
+    status: 201,
+  }),
+  plan: defineRoute({ ...e.plan, params: linkPathParamsSchema, response: patientPlanSchema }),
+  acceptPlanAgreement: defineRoute({
+    ...e.acceptPlanAgreement,
+    params: linkPathParamsSchema,
+    body: planAgreementBodySchema,
+    response: planAgreementResultSchema,
     status: 201,
   }),
 } satisfies { [K in keyof typeof e]: (typeof e)[K] & RouteSchemas };

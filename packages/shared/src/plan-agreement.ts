@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import type { Language } from './ids.js';
+
+/**
+ * The patient's side of a payment plan (issue 28): the schedule they agree to on the payment page, and the
+ * card-on-file agreement they accept with its own checkbox before the deposit stores their card. The agreement's
+ * words live here once: the payment page shows them, and the server writes the same words into the receipt, the
+ * timeline and the dispute evidence pack, under the version the patient accepted.
+ */
+
+/** Bumped whenever the words below change; stored with every acceptance. */
+export const CARD_ON_FILE_AGREEMENT_VERSION = '2026-11-27';
+/** Days before each charge that the patient is told (card-network rules for instalments). */
+export const PLAN_NOTICE_DAYS = 7;
+
+export const patientPlanInstallmentSchema = z.object({
+  n: z.number().int(),
+  dueOn: z.string().describe('YYYY-MM-DD'),
+  amount: z.number().describe('US dollars.'),
+  status: z.enum(['scheduled', 'notified', 'paid', 'failed', 'cancelled', 'refunded']),
+});
+
+/** GET /api/plans/:linkId — 404 when the link has no plan. */
+export const patientPlanSchema = z.object({
+  kind: z.enum(['single', 'installments']),
+  /** Dollars: the quote. */
+  total: z.number(),
+  /** Dollars paid as the deposit; null until it is paid. */
+  deposit: z.number().nullable(),
+  /** Dollars: total − the paid deposit, or total − the chosen amount before it is paid. */
+  balance: z.number(),
+  /** true until the deposit is paid: the amounts follow the amount chosen on the patient information page. */
+  projected: z.boolean(),
+  installments: z.array(patientPlanInstallmentSchema),
+  noticeDays: z.number().int(),
+  /** The card kept for the plan once the deposit stored it. */
+  card: z.object({ brand: z.string().nullable(), last4: z.string() }).nullable(),
+  practice: z.object({ name: z.string(), phone: z.string(), email: z.string() }),
+  agreement: z.object({
+    version: z.string(),
+    /** When this link's patient accepted this version; null when not yet (or an older version). */
+    acceptedAt: z.string().nullable(),
+  }),
+});
+export type PatientPlan = z.infer<typeof patientPlanSchema>;
+
+/** POST /api/plans/:linkId/agreement */
+export const planAgreementBodySchema = z
+  .object({
+    version: z.string().min(1).max(40),
+    accepted: z.literal(true, { error: 'The card-on-file agreement must be accepted' }),
+  })
+  .strict();
+export const planAgreementResultSchema = z.object({ version: z.string(), acceptedAt: z.string() });
+
+export interface AgreementFacts {
+  practice: string;
+  practicePhone: string;
+  practiceEmail: string;
+  /** Lines such as "January 15, 2027: $1,500.00", in the patient's language. */
+  schedule: string[];
+  noticeDays: number;
+  /** "Visa ending in 4242", or null before a card is entered. */
+  card: string | null;
+}
+
+/** The card-on-file agreement, paragraph by paragraph, in the patient's language. */
+export const cardOnFileAgreement: Record<Language, (f: AgreementFacts) => { title: string; paragraphs: string[] }> = {
+  en: (f) => ({
+    title: 'Card-on-file agreement',
+    paragraphs: [
+      `I authorise ${f.practice} to keep ${f.card ?? 'the card I enter below'} on file with its card processor and to charge it for the balance of my quote on this schedule:`,
+      ...f.schedule,
+      `I will be told by text or e-mail ${f.noticeDays} days before each charge, with the amount, the date and the card's last four digits, and a link to see the plan or change the card.`,
+      `Only the card processor keeps my card number; ${f.practice} keeps a token that can charge this card for this plan only.`,
+      `I can cancel the remaining charges, or ask about them, by contacting ${f.practice}${f.practicePhone ? ` at ${f.practicePhone}` : ''}${f.practiceEmail ? ` or ${f.practiceEmail}` : ''} before a charge date. Cancelling the charges does not cancel what I owe under my contract.`,
+    ],
+  }),
+  es: (f) => ({
+    title: 'Autorización para guardar la tarjeta',
+    paragraphs: [
+      `Autorizo a ${f.practice} a guardar ${f.card ?? 'la tarjeta que ingrese abajo'} con su procesador de pagos y a cobrar en ella el saldo de mi presupuesto según este calendario:`,
+      ...f.schedule,
+      `Me avisarán por mensaje de texto o correo electrónico ${f.noticeDays} días antes de cada cobro, con el monto, la fecha y los últimos cuatro dígitos de la tarjeta, y un enlace para ver el plan o cambiar la tarjeta.`,
+      `Solo el procesador de pagos guarda el número de mi tarjeta; ${f.practice} guarda un código que sirve para cobrar esta tarjeta únicamente para este plan.`,
+      `Puedo cancelar los cobros pendientes, o preguntar por ellos, comunicándome con ${f.practice}${f.practicePhone ? ` al ${f.practicePhone}` : ''}${f.practiceEmail ? ` o a ${f.practiceEmail}` : ''} antes de la fecha de un cobro. Cancelar los cobros no cancela lo que debo según mi contrato.`,
+    ],
+  }),
+};
