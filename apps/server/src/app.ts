@@ -40,6 +40,7 @@ import { consoleRoutes } from './modules/console/index.js';
 import { appCspDirectives, reportingEndpoints } from './http/content-security-policy.js';
 import { readScriptInventory } from './http/script-inventory.js';
 import { complianceRoutes } from './modules/security/index.js';
+import { planRoutes } from './modules/plans/index.js';
 import { installIdempotency } from './modules/idempotency/index.js';
 import { refundRoutes, devSettleRoutes, exportRoutes } from './modules/refunds/index.js';
 import { webhookRoutes, emitWebhookForAudit } from './modules/webhooks/index.js';
@@ -208,6 +209,7 @@ const routeModules: RouteModule[] = [
   consoleRoutes,
   staffAdminRoutes,
   complianceRoutes,
+  planRoutes,
 ];
 
 /**

@@ -250,6 +250,8 @@ const envSchema = z.object({
   REMINDER_MIN_GAP: offOrDuration('24h'),
   /** How often each process looks for due reminders and staff notifications. */
   REMINDER_POLL_INTERVAL: offOrDuration('30s').refine((v) => v !== null, 'must be a duration like 30s'),
+  /** How often each process runs the payment-plan scheduler (notices and instalment charges); off = never. */
+  PLAN_SCHEDULER_INTERVAL: offOrDuration('5m'),
   /** Also notified when a link is paid or a payment needs attention (besides the creating coordinator). */
   PRACTICE_NOTIFY_EMAIL: optional,
 });

@@ -13,6 +13,7 @@ import { startWebhookWorker } from './modules/webhooks/index.js';
 import { startReconcileWorker, linkPayments } from './modules/payments/index.js';
 import { startMessagingWorker } from './modules/messaging/index.js';
 import { startTamperWorker } from './modules/security/index.js';
+import { startPlanWorker } from './modules/plans/index.js';
 import { WEB_DIST } from './http/static-assets.js';
 import { signingStepDocuments, checkContractFiles, cleanStoredContracts } from './modules/signing/index.js';
 import { staffAccess } from './modules/staff/index.js';
@@ -118,6 +119,7 @@ async function main() {
   );
   const messaging = startMessagingWorker(ctx);
   const tamper = startTamperWorker(ctx, config.WEB_DIST_DIR ?? WEB_DIST);
+  const plans = startPlanWorker(ctx);
   const side: { name: string; origin: string; server: import('fastify').FastifyInstance }[] = [];
   for (const s of sideServers.filter((x) => x.enabled(ctx))) {
     const server = await s.build(ctx);
@@ -128,6 +130,7 @@ async function main() {
   const shutdown = async () => {
     await messaging.stop();
     await tamper.stop();
+    await plans?.stop();
     await outbox.stop();
     await webhooks.stop();
     await reconciler.stop();

@@ -18,3 +18,4 @@ export * from './routes/route-table.js';
 export * from './routes/console-endpoints.js';
 export * from './routes/console-routes.js';
 export * from './plan-agreement.js';
+export * from './plan-scheduler.js';

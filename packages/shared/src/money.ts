@@ -112,6 +112,8 @@ export const webhookEventTypes = [
   'payment.needs_attention',
   'link.cancelled',
   'link.expired',
+  'installment.paid',
+  'installment.failed',
 ] as const;
 export const webhookEventTypeSchema = z.enum(webhookEventTypes);
 export type WebhookEventType = (typeof webhookEventTypes)[number];

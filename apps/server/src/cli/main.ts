@@ -6,6 +6,7 @@ import { registerFunnel } from './commands/funnel.js';
 import { createCli } from './commands/kit.js';
 import { registerLinks } from './commands/links.js';
 import { registerPayments } from './commands/payments.js';
+import { registerPlans } from './commands/plans.js';
 import { registerLogin, registerStaff } from './commands/staff.js';
 import { forTerminal, jsonForTerminal } from './format.js';
 
@@ -40,6 +41,7 @@ program
 const cli = createCli(program, env);
 registerLinks(cli);
 registerPayments(cli);
+registerPlans(cli);
 registerFunnel(cli);
 registerLogin(cli);
 registerDocuments(cli);

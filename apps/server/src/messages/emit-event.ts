@@ -12,7 +12,9 @@ export type WebhookEventType =
   | 'payment.refunded'
   | 'payment.needs_attention'
   | 'link.cancelled'
-  | 'link.expired';
+  | 'link.expired'
+  | 'installment.paid'
+  | 'installment.failed';
 
 /**
  * Records an event and queues one delivery per live endpoint subscribed to it, in the caller's transaction: the event

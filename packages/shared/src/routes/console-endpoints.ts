@@ -65,4 +65,5 @@ export const consoleEndpoints = defineEndpoints({
   contractPdf: { method: 'GET', path: '/api/admin/settings/contracts/:lang/pdf' },
   uploadContract: { method: 'PUT', path: '/api/admin/settings/contracts/:lang' },
   removeContract: { method: 'DELETE', path: '/api/admin/settings/contracts/:lang' },
+  runPlans: { method: 'POST', path: '/api/admin/plans/run' },
 });

@@ -82,6 +82,7 @@ import {
   webhookEndpointSchema,
   webhookEndpointWithSecretSchema,
 } from '../money.js';
+import { runPlansBodySchema, runPlansResultSchema } from '../plan-scheduler.js';
 import { defineRoute, type RouteSchemas } from './define-route.js';
 import { consoleEndpoints as e } from './console-endpoints.js';
 
@@ -280,6 +281,7 @@ export const consoleRoutes = {
     params: contractLangParamsSchema,
     response: contractsResultSchema,
   }),
+  runPlans: defineRoute({ ...e.runPlans, body: runPlansBodySchema, response: runPlansResultSchema }),
 } satisfies { [K in keyof typeof e]: (typeof e)[K] & RouteSchemas };
 
 export type ConsoleRoute = (typeof consoleRoutes)[keyof typeof consoleRoutes];

@@ -1,0 +1,133 @@
+import type { Language } from '@paylink/shared';
+import type { EmailTexts } from '../../messages/index.js';
+
+/** The scheduler's messages to the patient: what is charged, when, to which card, and where to change it. */
+export interface InstallmentFacts {
+  firstName: string;
+  practiceName: string;
+  n: number;
+  count: number;
+  /** Formatted in the link's language. */
+  amount: string;
+  date: string;
+  last4: string | null;
+}
+
+export type PlanMessageKind = 'plan-notice' | 'plan-receipt' | 'plan-declined' | 'plan-failed';
+
+const card = (f: InstallmentFacts, lang: Language) =>
+  f.last4
+    ? lang === 'es'
+      ? `la tarjeta que termina en ${f.last4}`
+      : `the card ending in ${f.last4}`
+    : lang === 'es'
+      ? 'su tarjeta'
+      : 'your card';
+
+export const PLAN_EMAILS: Record<PlanMessageKind, EmailTexts<InstallmentFacts>> = {
+  'plan-notice': {
+    en: (f) => ({
+      subject: `Upcoming payment ${f.n} of ${f.count}: ${f.amount} on ${f.date}`,
+      title: 'Your next plan payment',
+      paragraphs: [
+        `Hi ${f.firstName}, payment ${f.n} of ${f.count} of your plan with ${f.practiceName}, ${f.amount}, will be charged to ${card(f, 'en')} on ${f.date}.`,
+        'To use another card, open your link before that date.',
+      ],
+      action: 'View my plan',
+    }),
+    es: (f) => ({
+      subject: `Próximo pago ${f.n} de ${f.count}: ${f.amount} el ${f.date}`,
+      title: 'Su próximo pago del plan',
+      paragraphs: [
+        `Hola ${f.firstName}, el pago ${f.n} de ${f.count} de su plan con ${f.practiceName}, ${f.amount}, se cobrará a ${card(f, 'es')} el ${f.date}.`,
+        'Para usar otra tarjeta, abra su enlace antes de esa fecha.',
+      ],
+      action: 'Ver mi plan',
+    }),
+  },
+  'plan-receipt': {
+    en: (f) => ({
+      subject: `Receipt: plan payment ${f.n} of ${f.count}, ${f.amount}`,
+      title: 'Payment received',
+      paragraphs: [
+        `Hi ${f.firstName}, we charged ${f.amount} to ${card(f, 'en')} on ${f.date}: payment ${f.n} of ${f.count} of your plan with ${f.practiceName}.`,
+      ],
+      action: 'View my plan',
+    }),
+    es: (f) => ({
+      subject: `Recibo: pago ${f.n} de ${f.count} del plan, ${f.amount}`,
+      title: 'Pago recibido',
+      paragraphs: [
+        `Hola ${f.firstName}, cobramos ${f.amount} a ${card(f, 'es')} el ${f.date}: pago ${f.n} de ${f.count} de su plan con ${f.practiceName}.`,
+      ],
+      action: 'Ver mi plan',
+    }),
+  },
+  'plan-declined': {
+    en: (f) => ({
+      subject: `Your plan payment of ${f.amount} was declined`,
+      title: 'Payment declined',
+      paragraphs: [
+        `Hi ${f.firstName}, payment ${f.n} of ${f.count} (${f.amount}) to ${card(f, 'en')} was declined. We will try again on ${f.date}.`,
+        'To use another card, open your link.',
+      ],
+      action: 'Update my card',
+    }),
+    es: (f) => ({
+      subject: `Su pago del plan de ${f.amount} fue rechazado`,
+      title: 'Pago rechazado',
+      paragraphs: [
+        `Hola ${f.firstName}, el pago ${f.n} de ${f.count} (${f.amount}) a ${card(f, 'es')} fue rechazado. Lo intentaremos de nuevo el ${f.date}.`,
+        'Para usar otra tarjeta, abra su enlace.',
+      ],
+      action: 'Actualizar mi tarjeta',
+    }),
+  },
+  'plan-failed': {
+    en: (f) => ({
+      subject: `Your plan payment of ${f.amount} could not be charged`,
+      title: 'Payment not made',
+      paragraphs: [
+        `Hi ${f.firstName}, payment ${f.n} of ${f.count} (${f.amount}) to ${card(f, 'en')} was declined again, and we will not try it again. ${f.practiceName} will contact you.`,
+      ],
+      action: 'View my plan',
+    }),
+    es: (f) => ({
+      subject: `No se pudo cobrar su pago del plan de ${f.amount}`,
+      title: 'Pago no realizado',
+      paragraphs: [
+        `Hola ${f.firstName}, el pago ${f.n} de ${f.count} (${f.amount}) a ${card(f, 'es')} fue rechazado de nuevo y no lo intentaremos otra vez. ${f.practiceName} se comunicará con usted.`,
+      ],
+      action: 'Ver mi plan',
+    }),
+  },
+};
+
+const SMS: Record<PlanMessageKind, Record<Language, (f: InstallmentFacts, url: string) => string>> = {
+  'plan-notice': {
+    en: (f, url) =>
+      `${f.practiceName}: payment ${f.n}/${f.count} of ${f.amount} will be charged to ${card(f, 'en')} on ${f.date}. ${url}`,
+    es: (f, url) =>
+      `${f.practiceName}: el pago ${f.n}/${f.count} de ${f.amount} se cobrará a ${card(f, 'es')} el ${f.date}. ${url}`,
+  },
+  'plan-receipt': {
+    en: (f, url) => `${f.practiceName}: received ${f.amount}, plan payment ${f.n}/${f.count}, on ${f.date}. ${url}`,
+    es: (f, url) => `${f.practiceName}: recibimos ${f.amount}, pago ${f.n}/${f.count} del plan, el ${f.date}. ${url}`,
+  },
+  'plan-declined': {
+    en: (f, url) =>
+      `${f.practiceName}: plan payment ${f.n}/${f.count} of ${f.amount} was declined. Next try ${f.date}. Update your card: ${url}`,
+    es: (f, url) =>
+      `${f.practiceName}: el pago ${f.n}/${f.count} de ${f.amount} fue rechazado. Próximo intento el ${f.date}. Actualice su tarjeta: ${url}`,
+  },
+  'plan-failed': {
+    en: (f, url) =>
+      `${f.practiceName}: plan payment ${f.n}/${f.count} of ${f.amount} was declined again; no more tries. ${url}`,
+    es: (f, url) =>
+      `${f.practiceName}: el pago ${f.n}/${f.count} de ${f.amount} fue rechazado de nuevo; no habrá más intentos. ${url}`,
+  },
+};
+
+export function planSms(kind: PlanMessageKind, lang: Language, f: InstallmentFacts, url: string): string {
+  return (SMS[kind][lang] ?? SMS[kind].en)(f, url);
+}

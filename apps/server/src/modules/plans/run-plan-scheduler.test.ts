@@ -1,0 +1,282 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYSTEM_ACTOR } from '../../lib/audit.js';
+import { newLinkId } from '../../lib/ids.js';
+import { convergeEndpoints, createConvergeGateway } from '../../providers/gateway/converge.js';
+import { sandboxGatewayCredentials } from '../../providers/gateway/sandbox.js';
+import { staffToken } from '../../seed/seed-staff.js';
+import { payWithSandbox, startPaymentTestEnv, type PaymentTestEnv } from '../../../test/support/payment-fixtures.js';
+import { materialisePlan, runPlanScheduler, sealCardToken } from './index.js';
+
+/**
+ * The plan scheduler against the real database and the real sandbox gateway: notices, charges, the 1/3/7-day retries,
+ * the lease under concurrent passes and the reconciliation of an unknown outcome. Each test works in its own months of
+ * 2098 and cancels its plans at the end, so a later pass never picks up an earlier test's instalments.
+ */
+let env: PaymentTestEnv;
+let admin: Record<string, string>;
+beforeAll(async () => {
+  env = await startPaymentTestEnv({
+    PUBLIC_URL: 'https://pay.example.com',
+    PRACTICE_TIME_ZONE: 'America/Chicago',
+    REMINDER_QUIET_HOURS: '21-8',
+  });
+  admin = {
+    authorization: `Bearer ${await staffToken(env.ctx.db, { email: 'plans-admin@example.com', role: 'admin' })}`,
+  };
+});
+afterAll(async () => {
+  await fault({ mode: 'none' });
+  await env?.close();
+});
+
+const db = () => env.ctx.db;
+const fault = (body: object) =>
+  fetch(`${env.gatewayOrigin}/sandbox/sale-faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+const run = (now: string, gateway = env.ctx.providers.gateway) =>
+  runPlanScheduler({ db: db(), gateway, config: env.ctx.config, now: new Date(now), log: env.ctx.log });
+
+/** A deposit that stores the card at the sandbox, as the payment page's sale does: its token. */
+async function storedToken(card: string): Promise<string> {
+  const gateway = env.ctx.providers.gateway;
+  const merchantTxnId = newLinkId().replace(/[-_]/g, 'x');
+  const sessionToken = await gateway.createSessionToken({
+    amountCents: 20000,
+    merchantTxnId,
+    firstName: 'Ana',
+    lastName: 'Garcia',
+    storeCard: true,
+  });
+  const { pay } = await payWithSandbox(env.gatewayOrigin, { sessionToken, card, amountCents: 20000 });
+  expect(pay?.ssl_result).toBe('0');
+  return (await gateway.queryTransaction(pay!.ssl_txn_id!))!.cardToken!;
+}
+
+/** A link with a single-charge plan, its $200 deposit paid (instalment: the $300 balance) and the card stored. */
+async function planWithCard(token: string, dueOn: string, extra: Record<string, unknown> = {}) {
+  const r = await env.app.inject({
+    method: 'POST',
+    url: '/api/admin/links',
+    headers: admin,
+    payload: {
+      firstName: 'Ana',
+      lastName: 'Diaz',
+      phone: '512-555-0147',
+      ...extra,
+      plan: { total: 500, kind: 'single', dueOn },
+    },
+  });
+  expect(r.statusCode, r.body).toBe(201);
+  const linkId = r.json().id as string;
+  await db().transaction((tx) => materialisePlan({ tx, actor: SYSTEM_ACTOR, linkId, paidCents: 20_000 }));
+  await db().query(`insert into stored_card (link_id, token_sealed, brand, last4) values ($1, $2, 'visa', $3)`, [
+    linkId,
+    await sealCardToken(env.ctx, token),
+    token.slice(-4),
+  ]);
+  return linkId;
+}
+
+async function installment(linkId: string) {
+  const r = await db().query<{
+    status: string;
+    attempts: number;
+    due_on: string;
+    merchant_txn_id: string;
+    gateway_txn_id: string | null;
+    last_failure: string | null;
+    next_attempt_at: Date | null;
+    claimed_by: string | null;
+  }>(
+    `select i.status, i.attempts, to_char(i.due_on, 'YYYY-MM-DD') as due_on, i.merchant_txn_id, i.gateway_txn_id,
+            i.last_failure, i.next_attempt_at, i.claimed_by
+       from plan_installment i join payment_plan p on p.id = i.plan_id where p.link_id = $1`,
+    [linkId],
+  );
+  return r.rows[0]!;
+}
+
+async function messages(linkId: string, kind: string) {
+  const r = await db().query<{ channel: string; body_text: string }>(
+    `select channel, body_text from outbox_message where link_id = $1 and kind = $2 order by id`,
+    [linkId, kind],
+  );
+  return r.rows;
+}
+
+const planStatus = async (linkId: string) =>
+  (await db().query<{ status: string }>(`select status from payment_plan where link_id = $1`, [linkId])).rows[0]!
+    .status;
+const cancel = (...linkIds: string[]) =>
+  db().query(`update payment_plan set status = 'cancelled' where link_id = any($1)`, [linkIds]);
+const approvedAtGateway = async (merchantTxnId: string) =>
+  (await env.ctx.providers.gateway.findByMerchantTxnId(merchantTxnId, new Date())).filter((t) => t.approved);
+
+describe('runPlanScheduler', () => {
+  it('sends the notice 7 days before (after quiet hours), then charges once on the due date', async () => {
+    const linkId = await planWithCard(await storedToken('4000000000000002'), '2098-03-10');
+    // 8 days before: nothing yet.
+    expect((await run('2098-03-02T17:00:00Z')).notified).toBe(0);
+    // 7 days before, 03:00 in Chicago: an SMS waits for the end of quiet hours.
+    expect(await run('2098-03-03T09:00:00Z')).toMatchObject({ notified: 0, deferred: 1 });
+    expect(await messages(linkId, 'plan-notice')).toHaveLength(0);
+    expect(await run('2098-03-03T15:00:00Z')).toMatchObject({ notified: 1 });
+    const notice = await messages(linkId, 'plan-notice');
+    expect(notice).toHaveLength(1);
+    expect(notice[0]!.channel).toBe('sms');
+    expect(notice[0]!.body_text).toContain('$300.00');
+    expect(notice[0]!.body_text).toContain('March 10, 2098');
+    expect(notice[0]!.body_text).toContain('ending in 0002');
+    expect(notice[0]!.body_text).toContain(`https://pay.example.com/auth?id=${linkId}`);
+    expect(await installment(linkId)).toMatchObject({ status: 'notified', due_on: '2098-03-10', claimed_by: null });
+    expect((await run('2098-03-03T16:00:00Z')).notified).toBe(0);
+
+    // The due date, but less than 7 days after the notice went out: not yet.
+    expect((await run('2098-03-10T14:00:00Z')).paid).toBe(0);
+    expect(await run('2098-03-10T15:00:00Z')).toMatchObject({ paid: 1, completedPlans: 1 });
+    const paid = await installment(linkId);
+    expect(paid).toMatchObject({ status: 'paid', attempts: 1, last_failure: null, claimed_by: null });
+    expect(paid.gateway_txn_id).toBeTruthy();
+    const approved = await approvedAtGateway(paid.merchant_txn_id);
+    expect(approved.map((t) => [t.txnId, t.amountCents])).toEqual([[paid.gateway_txn_id, 30_000]]);
+    expect(await planStatus(linkId)).toBe('completed');
+    expect(await messages(linkId, 'plan-receipt')).toHaveLength(1);
+    const audit = await db().query(
+      `select details from audit_event where link_id = $1 and action = 'installment.paid'`,
+      [linkId],
+    );
+    expect(audit.rows).toHaveLength(1);
+    expect((await run('2098-03-11T15:00:00Z')).paid).toBe(0);
+  });
+
+  it('moves the charge when the deposit leaves less than the notice period', async () => {
+    const linkId = await planWithCard(await storedToken('4000000000000002'), '2098-04-05');
+    // The first pass after materialising is 2 days before the due date: the charge moves to 7 days after the notice.
+    expect((await run('2098-04-03T15:00:00Z')).notified).toBe(1);
+    expect((await installment(linkId)).due_on).toBe('2098-04-10');
+    expect((await messages(linkId, 'plan-notice'))[0]!.body_text).toContain('April 10, 2098');
+    expect((await run('2098-04-05T15:00:00Z')).paid).toBe(0);
+    expect((await run('2098-04-10T15:00:00Z')).paid).toBe(1);
+  });
+
+  it('20 concurrent passes charge 10 due instalments exactly once each', async () => {
+    const token = await storedToken('4000000000000002');
+    const links: string[] = [];
+    for (let i = 0; i < 10; i++) links.push(await planWithCard(token, '2098-05-20'));
+    expect((await run('2098-05-13T15:00:00Z')).notified).toBe(10);
+    const reports = await Promise.all(Array.from({ length: 20 }, () => run('2098-05-20T15:00:00Z')));
+    expect(reports.reduce((s, r) => s + r.paid, 0)).toBe(10);
+    for (const linkId of links) {
+      const row = await installment(linkId);
+      expect(row.status).toBe('paid');
+      expect(await approvedAtGateway(row.merchant_txn_id)).toHaveLength(1);
+    }
+  });
+
+  it('a declined card: retried after 1, 3 and 7 days with a new merchant id each time, the patient told, then failed', async () => {
+    const linkId = await planWithCard(await storedToken('4000000000000341'), '2098-06-10', { language: 'es' });
+    await run('2098-06-03T15:00:00Z');
+    const first = await installment(linkId);
+    expect(await run('2098-06-10T15:00:00Z')).toMatchObject({ declined: 1, paid: 0 });
+    const declined = await installment(linkId);
+    expect(declined).toMatchObject({
+      status: 'notified',
+      attempts: 1,
+      last_failure: 'DECLINED: NSF',
+      claimed_by: null,
+    });
+    expect(declined.next_attempt_at?.toISOString()).toBe('2098-06-11T15:00:00.000Z');
+    expect(declined.merchant_txn_id).not.toBe(first.merchant_txn_id);
+    const told = await messages(linkId, 'plan-declined');
+    expect(told).toHaveLength(1);
+    expect(told[0]!.body_text).toContain('rechazado');
+    expect(told[0]!.body_text).toContain(`https://pay.example.com/auth?id=${linkId}&lng=es`);
+    const events = await db().query(
+      `select 1 from audit_event where link_id = $1 and action = 'installment.declined'`,
+      [linkId],
+    );
+    expect(events.rowCount).toBe(1);
+
+    expect((await run('2098-06-11T14:00:00Z')).declined).toBe(0);
+    expect((await run('2098-06-11T15:00:00Z')).declined).toBe(1);
+    expect((await installment(linkId)).next_attempt_at?.toISOString()).toBe('2098-06-14T15:00:00.000Z');
+    expect((await run('2098-06-14T15:00:00Z')).declined).toBe(1);
+    expect((await installment(linkId)).next_attempt_at?.toISOString()).toBe('2098-06-21T15:00:00.000Z');
+    expect(await run('2098-06-21T15:00:00Z')).toMatchObject({ failed: 1 });
+    expect(await installment(linkId)).toMatchObject({ status: 'failed', attempts: 4, next_attempt_at: null });
+    expect(await messages(linkId, 'plan-failed')).toHaveLength(1);
+    expect(await planStatus(linkId)).toBe('active');
+    expect((await run('2098-07-30T15:00:00Z')).failed).toBe(0);
+    await cancel(linkId);
+  });
+
+  it('approve-then-time-out: the next pass finds the approval and records it, one charge in all', async () => {
+    const linkId = await planWithCard(await storedToken('4000000000000002'), '2098-08-10');
+    await run('2098-08-03T15:00:00Z');
+    const shortTimeout = createConvergeGateway({
+      kind: 'sandbox',
+      credentials: () => sandboxGatewayCredentials(db()),
+      endpoints: convergeEndpoints('demo', env.gatewayOrigin),
+      timeoutMs: 300,
+    });
+    await fault({ mode: 'approve-then-timeout', delayMs: 600, times: 1 });
+    expect(await run('2098-08-10T15:00:00Z', shortTimeout)).toMatchObject({ unknown: 1, paid: 0 });
+    const unknown = await installment(linkId);
+    expect(unknown).toMatchObject({ status: 'notified', last_failure: 'outcome_unknown', claimed_by: null });
+    await new Promise((r) => setTimeout(r, 700));
+    expect(await run('2098-08-10T15:05:00Z')).toMatchObject({ paid: 1 });
+    const paid = await installment(linkId);
+    expect(paid).toMatchObject({ status: 'paid', merchant_txn_id: unknown.merchant_txn_id, attempts: 1 });
+    expect(await approvedAtGateway(paid.merchant_txn_id)).toHaveLength(1);
+    const audit = await db().query<{ details: { reconciled: boolean } }>(
+      `select details from audit_event where link_id = $1 and action = 'installment.paid'`,
+      [linkId],
+    );
+    expect(audit.rows.map((r) => r.details.reconciled)).toEqual([true]);
+  });
+
+  it('skips paused and cancelled plans', async () => {
+    const token = await storedToken('4000000000000002');
+    const paused = await planWithCard(token, '2098-09-10');
+    const cancelled = await planWithCard(token, '2098-09-10');
+    await db().query(`update payment_plan set status = 'paused' where link_id = $1`, [paused]);
+    await cancel(cancelled);
+    expect(await run('2098-09-03T15:00:00Z')).toMatchObject({ notified: 0 });
+    expect(await run('2098-09-30T15:00:00Z')).toMatchObject({ notified: 0, paid: 0 });
+    expect((await installment(paused)).status).toBe('scheduled');
+  });
+});
+
+describe('POST /api/admin/plans/run', () => {
+  const post = (headers: Record<string, string>, payload: object) =>
+    env.app.inject({ method: 'POST', url: '/api/admin/plans/run', headers, payload });
+
+  it('runs a pass at the given time for an admin in sandbox mode', async () => {
+    const r = await post(admin, { now: '2099-01-01T15:00:00Z' });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toMatchObject({ now: '2099-01-01T15:00:00.000Z', paid: 0, notified: 0 });
+    expect((await post(admin, { now: 'tomorrow' })).statusCode).toBe(400);
+  });
+
+  it('is for admins only', async () => {
+    const coordinator = {
+      authorization: `Bearer ${await staffToken(db(), { email: 'plans-coord@example.com', role: 'coordinator' })}`,
+    };
+    expect((await post(coordinator, { now: '2099-01-01T15:00:00Z' })).statusCode).toBe(403);
+  });
+
+  it('is refused in production mode', async () => {
+    const config = env.ctx.config;
+    config.mode = 'production';
+    try {
+      const r = await post(admin, { now: '2099-01-01T15:00:00Z' });
+      expect(r.statusCode).toBe(403);
+      expect(r.json().message).toMatch(/sandbox mode only/);
+    } finally {
+      config.mode = 'sandbox';
+    }
+  });
+});

@@ -1,0 +1,471 @@
+import { addDays, isoDateInZone, PLAN_NOTICE_DAYS, type Language } from '@paylink/shared';
+import { randomBytes } from 'node:crypto';
+import type { Config } from '../../config.js';
+import type { Db, Queryable } from '../../db/client.js';
+import { writeAudit } from '../../lib/audit.js';
+import { composeEmail, enqueueMessage, loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
+import { emitWebhookEvent } from '../../messages/emit-event.js';
+import { isOptedOut } from '../../messages/opt-outs.js';
+import { GatewayError, type CardGateway, type GatewayTransaction } from '../../providers/gateway/types.js';
+import { practiceTimeZone } from '../app-config/index.js';
+import { personalLinkUrl } from '../links/index.js';
+import { openCardToken } from './card-token.js';
+import { PLAN_EMAILS, planSms, type InstallmentFacts, type PlanMessageKind } from './plan-message-texts.js';
+
+/** Days after each decline before the next try: three retries, then the instalment fails. */
+export const PLAN_RETRY_DAYS = [1, 3, 7] as const;
+/** A claim outlives the slowest gateway call; an expired one is taken over and reconciled first. */
+const LEASE_SECONDS = 300;
+/** Marks an attempt whose outcome is not known yet: set before the gateway call, cleared by its answer. */
+const OUTCOME_UNKNOWN = 'outcome_unknown';
+/** How far back a reconciliation looks for the unknown attempt (a server down for days still finds it). */
+const RECONCILE_DAYS = 7;
+
+export interface RunPlanSchedulerOptions {
+  db: Db;
+  gateway: CardGateway;
+  config: Config;
+  /** The business clock: due dates and notices are measured against it (tests and the CLI move it). */
+  now: Date;
+  log: { info: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
+  /** Instalments claimed per pass. */
+  limit?: number;
+}
+
+export interface PlanSchedulerReport {
+  notified: number;
+  /** Notices held back by quiet hours until a later pass. */
+  deferred: number;
+  paid: number;
+  declined: number;
+  failed: number;
+  unknown: number;
+  completedPlans: number;
+}
+
+interface Claimed {
+  id: string;
+  planId: string;
+  linkId: string;
+  n: number;
+  count: number;
+  dueOn: string;
+  amountCents: number;
+  status: 'scheduled' | 'notified';
+  attempts: number;
+  merchantTxnId: string;
+  lastFailure: string | null;
+  /** When the row was claimed (the database's clock): the lower bound of a reconciliation's search. */
+  claimedAt: Date;
+}
+
+interface LinkFacts {
+  id: string;
+  first_name: string;
+  phone: string;
+  email: string;
+  language: Language;
+}
+
+type Outcome = keyof Omit<PlanSchedulerReport, 'completedPlans'>;
+
+/**
+ * One pass of the payment-plan scheduler (decision 0209): claims due instalments with a lease (`for update skip
+ * locked`, then claimed_by + claim_expires_at), so any number of processes each take different rows; sends the notice
+ * PLAN_NOTICE_DAYS before the charge, and on the due date charges the stored card once per instalment attempt with a
+ * merchant transaction id stored before the call. An attempt whose outcome is unknown keeps its id and the next claim
+ * asks the gateway for it before anything else is charged.
+ */
+export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<PlanSchedulerReport> {
+  const report: PlanSchedulerReport = {
+    notified: 0,
+    deferred: 0,
+    paid: 0,
+    declined: 0,
+    failed: 0,
+    unknown: 0,
+    completedPlans: 0,
+  };
+  const timeZone = await practiceTimeZone(opts.db, opts.config);
+  const runId = randomBytes(8).toString('hex');
+  const claimed = await claimDue(opts.db, {
+    runId,
+    now: opts.now,
+    today: isoDateInZone(opts.now, timeZone),
+    limit: opts.limit ?? 50,
+  });
+  for (const row of claimed) {
+    try {
+      const outcome =
+        row.status === 'scheduled'
+          ? await sendNotice(opts, row, runId, timeZone)
+          : await charge(opts, row, runId, timeZone);
+      report[outcome.kind]++;
+      if (outcome.completed) report.completedPlans++;
+    } catch (err) {
+      opts.log.error(
+        { err, installmentId: row.id },
+        'plan instalment pass failed; the claim expires and it is tried again',
+      );
+    }
+  }
+  if (claimed.length) opts.log.info({ ...report }, 'plan scheduler pass');
+  return report;
+}
+
+async function claimDue(db: Db, o: { runId: string; now: Date; today: string; limit: number }): Promise<Claimed[]> {
+  return db.transaction(async (tx) => {
+    const r = await tx.query<{
+      id: string;
+      plan_id: string;
+      link_id: string;
+      n: number;
+      count: number;
+      due_on: string;
+      amount_cents: string;
+      status: 'scheduled' | 'notified';
+      attempts: number;
+      merchant_txn_id: string;
+      last_failure: string | null;
+      claimed_at: Date | string;
+    }>(
+      `with due as (
+         select i.id from plan_installment i join payment_plan p on p.id = i.plan_id
+         where p.status = 'active' and i.status in ('scheduled', 'notified')
+           and (i.claim_expires_at is null or i.claim_expires_at < now())
+           and ((i.status = 'scheduled' and i.due_on - $4::int <= $2::date)
+             or (i.status = 'notified' and i.due_on <= $2::date
+                 and i.notified_at + make_interval(days => $4::int) <= $3::timestamptz
+                 and (i.next_attempt_at is null or i.next_attempt_at <= $3::timestamptz)))
+         order by i.due_on, i.id
+         limit $5
+         for update of i skip locked
+       )
+       update plan_installment i
+          set claimed_by = $1, claim_expires_at = now() + make_interval(secs => $6::int), updated_at = now()
+         from due, payment_plan p
+        where i.id = due.id and p.id = i.plan_id
+       returning i.id::text, i.plan_id::text, p.link_id, i.n, p.installment_count as count,
+                 to_char(i.due_on, 'YYYY-MM-DD') as due_on, i.amount_cents::text, i.status, i.attempts,
+                 i.merchant_txn_id, i.last_failure, i.updated_at as claimed_at`,
+      [o.runId, o.today, o.now.toISOString(), PLAN_NOTICE_DAYS, o.limit, LEASE_SECONDS],
+    );
+    return r.rows
+      .map((x) => ({
+        id: x.id,
+        planId: x.plan_id,
+        linkId: x.link_id,
+        n: x.n,
+        count: x.count,
+        dueOn: x.due_on,
+        amountCents: Number(x.amount_cents),
+        status: x.status,
+        attempts: x.attempts,
+        merchantTxnId: x.merchant_txn_id,
+        lastFailure: x.last_failure,
+        claimedAt: new Date(x.claimed_at),
+      }))
+      .sort((a, b) => a.dueOn.localeCompare(b.dueOn) || Number(a.id) - Number(b.id));
+  });
+}
+
+/** Every write of a claimed row goes through its claim: a process whose lease was taken over writes nothing. */
+async function updateClaimed(
+  tx: Queryable,
+  row: Claimed,
+  runId: string,
+  set: string,
+  params: unknown[],
+): Promise<void> {
+  const r = await tx.query(`update plan_installment set ${set}, updated_at = now() where id = $1 and claimed_by = $2`, [
+    row.id,
+    runId,
+    ...params,
+  ]);
+  if (r.rowCount !== 1) throw new Error(`plan instalment ${row.id}: the claim was lost`);
+}
+
+const RELEASE = 'claimed_by = null, claim_expires_at = null';
+
+async function release(db: Db, row: Claimed, runId: string): Promise<void> {
+  await db.query(`update plan_installment set ${RELEASE} where id = $1 and claimed_by = $2`, [row.id, runId]);
+}
+
+// ---- the notice ---------------------------------------------------------------------------------------------------
+
+async function sendNotice(
+  opts: RunPlanSchedulerOptions,
+  row: Claimed,
+  runId: string,
+  timeZone: string,
+): Promise<{ kind: Outcome; completed?: boolean }> {
+  const link = await loadLink(opts.db, row.linkId);
+  const channel = link.phone ? 'sms' : 'email';
+  const quiet = await quietHours(opts.db, opts.config);
+  if (channel === 'sms' && isQuiet(opts.now, timeZone, quiet)) {
+    await release(opts.db, row, runId);
+    return { kind: 'deferred' };
+  }
+  // A deposit paid late cannot give the full notice: the charge moves to the notice period's end.
+  const earliest = addDays(isoDateInZone(opts.now, timeZone), PLAN_NOTICE_DAYS);
+  const chargeOn = row.dueOn < earliest ? earliest : row.dueOn;
+  await opts.db.transaction(async (tx) => {
+    const messageId = await tellPatient(tx, opts, link, 'plan-notice', await factsFor(tx, opts, row, link, chargeOn));
+    await updateClaimed(tx, row, runId, `status = 'notified', notified_at = $3, due_on = $4::date, ${RELEASE}`, [
+      opts.now.toISOString(),
+      chargeOn,
+    ]);
+    await writeAudit(tx, {
+      actorType: 'system',
+      action: 'installment.notified',
+      linkId: row.linkId,
+      details: {
+        n: row.n,
+        amountCents: row.amountCents,
+        dueOn: chargeOn,
+        ...(chargeOn !== row.dueOn ? { movedFrom: row.dueOn } : {}),
+        messageId,
+      },
+    });
+  });
+  return { kind: 'notified' };
+}
+
+// ---- the charge ---------------------------------------------------------------------------------------------------
+
+async function charge(
+  opts: RunPlanSchedulerOptions,
+  row: Claimed,
+  runId: string,
+  timeZone: string,
+): Promise<{ kind: Outcome; completed?: boolean }> {
+  if (row.lastFailure === OUTCOME_UNKNOWN) {
+    // The last try's answer never came (or its process died): the gateway's word first, never a second sale blind.
+    const found = await opts.gateway.findByMerchantTxnId(
+      row.merchantTxnId,
+      new Date(row.claimedAt.getTime() - RECONCILE_DAYS * 86_400_000),
+    );
+    const approved = found.find((t) => t.approved && t.merchantTxnId === row.merchantTxnId);
+    if (approved) return recordPaid(opts, row, runId, approved, timeZone, { reconciled: true });
+    const declined = found.find((t) => !t.approved && t.merchantTxnId === row.merchantTxnId);
+    if (declined) return recordDeclined(opts, row, runId, declined.resultMessage, row.attempts, timeZone);
+  }
+  const card = await currentCard(opts.db, row.linkId);
+  // Stored before the call: a crash or a timeout from here on is reconciled by this id.
+  const attempts = row.lastFailure === OUTCOME_UNKNOWN ? row.attempts : row.attempts + 1;
+  await opts.db.transaction((tx) =>
+    updateClaimed(tx, row, runId, 'attempts = $3, last_failure = $4', [attempts, OUTCOME_UNKNOWN]),
+  );
+  if (!card) return recordDeclined(opts, row, runId, 'no stored card', attempts, timeZone);
+  let txn: GatewayTransaction;
+  try {
+    txn = await opts.gateway.chargeStoredCard({
+      token: await openCardToken(opts, card.token_sealed),
+      amountCents: row.amountCents,
+      merchantTxnId: row.merchantTxnId,
+      installment: { number: row.n, count: row.count },
+    });
+  } catch (err) {
+    if (err instanceof GatewayError && err.refused) {
+      return recordDeclined(opts, row, runId, `refused: ${err.message}`, attempts, timeZone);
+    }
+    opts.log.error(
+      { err, installmentId: row.id, merchantTxnId: row.merchantTxnId },
+      'instalment charge outcome unknown',
+    );
+    await opts.db.transaction(async (tx) => {
+      await updateClaimed(tx, row, runId, RELEASE, []);
+      await writeAudit(tx, {
+        actorType: 'system',
+        action: 'installment.outcome_unknown',
+        linkId: row.linkId,
+        details: { n: row.n, merchantTxnId: row.merchantTxnId, error: (err as Error).message },
+      });
+    });
+    return { kind: 'unknown' };
+  }
+  if (txn.approved) return recordPaid(opts, { ...row, attempts }, runId, txn, timeZone, { reconciled: false });
+  return recordDeclined(opts, row, runId, txn.resultMessage, attempts, timeZone);
+}
+
+async function recordPaid(
+  opts: RunPlanSchedulerOptions,
+  row: Claimed,
+  runId: string,
+  txn: GatewayTransaction,
+  timeZone: string,
+  o: { reconciled: boolean },
+): Promise<{ kind: Outcome; completed: boolean }> {
+  return opts.db.transaction(async (tx) => {
+    await updateClaimed(
+      tx,
+      row,
+      runId,
+      `status = 'paid', paid_at = $3, gateway_txn_id = $4, last_failure = null, next_attempt_at = null, ${RELEASE}`,
+      [opts.now.toISOString(), txn.txnId],
+    );
+    const link = await loadLink(tx, row.linkId);
+    const messageId = await tellPatient(
+      tx,
+      opts,
+      link,
+      'plan-receipt',
+      await factsFor(tx, opts, row, link, isoDateInZone(opts.now, timeZone)),
+    );
+    const details = { n: row.n, amountCents: row.amountCents, txnId: txn.txnId, merchantTxnId: row.merchantTxnId };
+    await writeAudit(tx, {
+      actorType: 'system',
+      action: 'installment.paid',
+      linkId: row.linkId,
+      details: { ...details, attempts: row.attempts, reconciled: o.reconciled, messageId },
+    });
+    await emitWebhookEvent(tx, 'installment.paid', { linkId: row.linkId, ...details });
+    const open = await tx.query(
+      `select 1 from plan_installment where plan_id = $1 and status not in ('paid', 'cancelled', 'refunded') limit 1`,
+      [row.planId],
+    );
+    if (open.rowCount) return { kind: 'paid' as const, completed: false };
+    await tx.query(
+      `update payment_plan set status = 'completed', updated_at = now() where id = $1 and status = 'active'`,
+      [row.planId],
+    );
+    await writeAudit(tx, { actorType: 'system', action: 'plan.completed', linkId: row.linkId, details: {} });
+    return { kind: 'paid' as const, completed: true };
+  });
+}
+
+async function recordDeclined(
+  opts: RunPlanSchedulerOptions,
+  row: Claimed,
+  runId: string,
+  reason: string,
+  attempts: number,
+  timeZone: string,
+): Promise<{ kind: Outcome }> {
+  const delay = PLAN_RETRY_DAYS[attempts - 1];
+  const final = delay === undefined;
+  const nextAt = final ? null : new Date(opts.now.getTime() + delay * 86_400_000);
+  await opts.db.transaction(async (tx) => {
+    // A retry is a new sale: a new merchant transaction id, stored here before it is ever sent.
+    const nextMerchantTxnId = final ? row.merchantTxnId : randomBytes(12).toString('hex');
+    await updateClaimed(
+      tx,
+      row,
+      runId,
+      `status = $3, attempts = $4, last_failure = $5, next_attempt_at = $6, merchant_txn_id = $7, ${RELEASE}`,
+      [final ? 'failed' : 'notified', attempts, reason.slice(0, 200), nextAt?.toISOString() ?? null, nextMerchantTxnId],
+    );
+    const link = await loadLink(tx, row.linkId);
+    const facts = await factsFor(tx, opts, row, link, nextAt ? isoDateInZone(nextAt, timeZone) : row.dueOn);
+    const messageId = await tellPatient(tx, opts, link, final ? 'plan-failed' : 'plan-declined', facts);
+    const details = {
+      n: row.n,
+      amountCents: row.amountCents,
+      attempts,
+      reason: reason.slice(0, 200),
+      merchantTxnId: row.merchantTxnId,
+      nextAttemptAt: nextAt?.toISOString() ?? null,
+      final,
+    };
+    await writeAudit(tx, {
+      actorType: 'system',
+      action: final ? 'installment.failed' : 'installment.declined',
+      linkId: row.linkId,
+      details: { ...details, messageId },
+    });
+    // The practice hears of every decline through its webhooks; the console's attention list reads the failed rows.
+    await emitWebhookEvent(tx, 'installment.failed', { linkId: row.linkId, ...details });
+  });
+  return { kind: final ? 'failed' : 'declined' };
+}
+
+// ---- the patient's messages ---------------------------------------------------------------------------------------
+
+async function loadLink(q: Queryable, linkId: string): Promise<LinkFacts> {
+  const r = await q.query<LinkFacts>(`select id, first_name, phone, email, language from link where id = $1`, [linkId]);
+  if (!r.rows[0]) throw new Error(`plan link ${linkId} not found`);
+  return r.rows[0];
+}
+
+async function currentCard(q: Queryable, linkId: string) {
+  const r = await q.query<{ token_sealed: string; last4: string | null }>(
+    `select token_sealed, last4 from stored_card where link_id = $1 and replaced_at is null`,
+    [linkId],
+  );
+  return r.rows[0] ?? null;
+}
+
+async function practiceFor(q: Queryable, config: Config): Promise<PracticeInfo> {
+  return loadPracticeInfo(q, {
+    name: config.PRACTICE_NAME,
+    senderName: config.senderName,
+    supportPhone: config.PRACTICE_PHONE,
+    supportEmail: config.PRACTICE_EMAIL,
+  });
+}
+
+async function factsFor(
+  q: Queryable,
+  opts: RunPlanSchedulerOptions,
+  row: Claimed,
+  link: LinkFacts,
+  date: string,
+): Promise<InstallmentFacts & { practice: PracticeInfo }> {
+  const practice = await practiceFor(q, opts.config);
+  const card = await currentCard(q, row.linkId);
+  const locale = link.language === 'es' ? 'es-US' : 'en-US';
+  return {
+    practice,
+    practiceName: practice.name,
+    firstName: link.first_name,
+    n: row.n,
+    count: row.count,
+    amount: new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(row.amountCents / 100),
+    // A calendar day: formatted at noon UTC so no zone moves it.
+    date: new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`)),
+    last4: card?.last4 ?? null,
+  };
+}
+
+/** SMS when the link has a phone, else e-mail; nothing to an opted-out address. */
+async function tellPatient(
+  tx: Queryable,
+  opts: RunPlanSchedulerOptions,
+  link: LinkFacts,
+  kind: PlanMessageKind,
+  facts: InstallmentFacts & { practice: PracticeInfo },
+): Promise<string | null> {
+  const url = patientUrl(opts.config, link);
+  if (link.phone && !(await isOptedOut(tx, 'sms', link.phone))) {
+    const text = planSms(kind, link.language, facts, url);
+    return (await enqueueMessage(tx, { channel: 'sms', to: link.phone, text, linkId: link.id, kind })).id;
+  }
+  if (link.email && !(await isOptedOut(tx, 'email', link.email))) {
+    const mail = composeEmail(PLAN_EMAILS[kind], facts, { lang: link.language, practice: facts.practice, url });
+    return (await enqueueMessage(tx, { channel: 'email', to: link.email, ...mail, linkId: link.id, kind })).id;
+  }
+  return null;
+}
+
+function patientUrl(config: Config, link: LinkFacts): string {
+  const url = personalLinkUrl(config.publicUrl, link.id);
+  return link.language === 'es' ? `${url}&lng=es` : url;
+}
+
+// ---- quiet hours --------------------------------------------------------------------------------------------------
+
+/** The practice's quiet hours as the reminders use them (its reminder plan, else REMINDER_QUIET_HOURS). */
+async function quietHours(q: Queryable, config: Config): Promise<{ start: number; end: number } | null> {
+  const r = await q.query<{ quiet_start: number | null; quiet_end: number | null }>(
+    `select quiet_start, quiet_end from reminder_plan where practice_id = 1`,
+  );
+  const row = r.rows[0];
+  if (!row) return config.REMINDER_QUIET_HOURS;
+  return row.quiet_start === null || row.quiet_end === null ? null : { start: row.quiet_start, end: row.quiet_end };
+}
+
+function isQuiet(at: Date, timeZone: string, quiet: { start: number; end: number } | null): boolean {
+  if (!quiet) return false;
+  const h = Number(new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', hourCycle: 'h23' }).format(at)) % 24;
+  return quiet.start > quiet.end ? h >= quiet.start || h < quiet.end : h >= quiet.start && h < quiet.end;
+}
