@@ -11,6 +11,7 @@ import { sideServers } from './side-servers.js';
 import { startOutboxWorker } from './modules/outbox/index.js';
 import { startWebhookWorker } from './modules/webhooks/index.js';
 import { startReconcileWorker, linkPayments } from './modules/payments/index.js';
+import { linkPlans } from './modules/plans/index.js';
 import { startMessagingWorker } from './modules/messaging/index.js';
 import { startTamperWorker } from './modules/security/index.js';
 import { WEB_DIST } from './http/static-assets.js';
@@ -86,6 +87,7 @@ async function main() {
   const cleaned = await cleanStoredContracts(db, providers.storage);
   if (cleaned.length)
     log.warn({ languages: cleaned }, 'uploaded contracts had active content: replaced by clean copies');
+  const plans = linkPlans({ db, config });
   const ctx: AppContext = {
     config,
     db,
@@ -93,7 +95,8 @@ async function main() {
     sessionKeys: { secret: new TextEncoder().encode(sessionSecret), ttlMinutes: config.SESSION_TTL_MINUTES },
     providers,
     stepDocuments: signingStepDocuments({ config, providers }),
-    linkPayments: linkPayments({ db, providers }),
+    linkPayments: linkPayments({ db, providers, plans }),
+    linkPlans: plans,
     staffAccess: staffAccess({ db, config }),
   };
   const app = await buildApp(ctx);
@@ -113,6 +116,7 @@ async function main() {
         logoUrl: config.PRACTICE_LOGO_URL ?? null,
       },
       timeZone: config.PRACTICE_TIME_ZONE,
+      plans,
     },
     15_000,
   );
