@@ -54,7 +54,7 @@ export interface LinkPlans {
 }
 
 export interface DepositTerms {
-  /** The deposit's sale stores the card (ssl_get_token, ssl_add_token). */
+  /** The deposit's sale stores the card (ssl_get_token, ssl_add_token); it then needs the agreement. */
   storeCard: boolean;
   /** The patient accepted the current card-on-file agreement (CARD_ON_FILE_AGREEMENT_VERSION). */
   agreementAccepted: boolean;

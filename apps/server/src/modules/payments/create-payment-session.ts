@@ -125,7 +125,7 @@ async function planSession(
       }
     }
     const terms = await opts.plans.depositTerms(tx, link.id);
-    if (terms && !terms.agreementAccepted) throw agreementRequired();
+    if (terms?.storeCard && !terms.agreementAccepted) throw agreementRequired();
     await retireStaleAttempts(tx, link.id, amountCents);
     const live = await findLiveAttempt(tx, link.id);
     if (live?.status === 'unknown') throw paymentChecking();

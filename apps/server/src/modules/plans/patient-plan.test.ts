@@ -231,6 +231,18 @@ describe('the deposit of a plan link', () => {
     expect((await getPlan(link)).json()).toMatchObject({ projected: false, card: null });
   });
 
+  it('asks no agreement for the deposit of a plan cancelled before it (nothing will be charged later)', async () => {
+    const link = await planLink();
+    await db().query(`update payment_plan set status = 'cancelled', cancelled_at = now() where link_id = $1`, [
+      link.linkId,
+    ]);
+    expect(await env.ctx.linkPlans.depositTerms(db(), link.linkId)).toEqual({
+      storeCard: false,
+      agreementAccepted: false,
+    });
+    expect((await requestSessionToken(env, link)).statusCode).toBe(200);
+  });
+
   it('leaves a link without a plan as before: no agreement asked, no card stored', async () => {
     const link = await createLinkAtPaymentStep(env.ctx);
     expect(await env.ctx.linkPlans.depositTerms(db(), link.linkId)).toBeNull();

@@ -119,5 +119,6 @@ export async function depositTerms(
   const plan = await findPlanByLink(q, linkId);
   if (!plan) return null;
   const accepted = await agreementAcceptedAt(q, linkId, CARD_ON_FILE_AGREEMENT_VERSION);
-  return { storeCard: true, agreementAccepted: accepted !== null };
+  // A plan cancelled before its deposit has nothing to charge later: that deposit is an ordinary payment.
+  return { storeCard: plan.status === 'pending', agreementAccepted: accepted !== null };
 }
