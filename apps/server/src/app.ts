@@ -31,6 +31,7 @@ import { adminRoutes, staffAdminRoutes } from './modules/staff/index.js';
 import { authRoutes, getSignInHint } from './modules/auth/index.js';
 import { devOutboxRoutes } from './modules/outbox/index.js';
 import { paymentRoutes } from './modules/payments/index.js';
+import { patientPlanRoutes, planAdminRoutes } from './modules/plans/index.js';
 import { appConfigRoutes } from './modules/app-config/index.js';
 import { vitalsRoutes } from './modules/vitals/index.js';
 import { contractAdminRoutes, documentAdminRoutes } from './modules/signing/index.js';
@@ -40,7 +41,6 @@ import { consoleRoutes } from './modules/console/index.js';
 import { appCspDirectives, reportingEndpoints } from './http/content-security-policy.js';
 import { readScriptInventory } from './http/script-inventory.js';
 import { complianceRoutes } from './modules/security/index.js';
-import { planRoutes } from './modules/plans/index.js';
 import { installIdempotency } from './modules/idempotency/index.js';
 import { refundRoutes, devSettleRoutes, exportRoutes } from './modules/refunds/index.js';
 import { webhookRoutes, emitWebhookForAudit } from './modules/webhooks/index.js';
@@ -195,6 +195,7 @@ const routeModules: RouteModule[] = [
   authRoutes,
   devOutboxRoutes,
   paymentRoutes,
+  patientPlanRoutes,
   appConfigRoutes,
   vitalsRoutes,
   documentAdminRoutes,
@@ -209,7 +210,7 @@ const routeModules: RouteModule[] = [
   consoleRoutes,
   staffAdminRoutes,
   complianceRoutes,
-  planRoutes,
+  planAdminRoutes,
 ];
 
 /**

@@ -4,6 +4,7 @@ import type { Db, Queryable } from './db/client.js';
 import type { StaffAccess } from './http/require-staff.js';
 import type { SessionKeys } from './http/session-tokens.js';
 import type { Actor } from './lib/audit.js';
+import type { GatewayTransaction } from './providers/gateway/types.js';
 import type { Providers } from './providers/index.js';
 
 /** Everything a route or use case may need, built once in main.ts (or a test) and passed down. */
@@ -17,6 +18,8 @@ export interface AppContext {
   stepDocuments: StepDocuments;
   /** What links asks the payments module, which sits above it (payments/link-payments.ts). */
   linkPayments: LinkPayments;
+  /** What payments asks the plans module, which sits above it (plans/link-plans.ts). */
+  linkPlans: LinkPlans;
   /** How the staff guard recognises tokens and console sessions (admin/staff-access.ts). */
   staffAccess: StaffAccess;
 }
@@ -37,4 +40,32 @@ export interface StepDocuments {
 export interface LinkPayments {
   reconcileLink(o: { linkId: string; actor: Actor }): Promise<unknown>;
   hasLiveToken(q: Queryable, linkId: string): Promise<boolean>;
+}
+
+/**
+ * Plans sit above payments (a plan starts with the deposit): payments asks them through this port (decision 0207).
+ * A plan link's deposit needs the patient's card-on-file agreement, asks the gateway to store the card, and its
+ * approval seals the card and stores the instalments in the approval's own transaction.
+ */
+export interface LinkPlans {
+  /** null for a link without a plan (payments go on exactly as before). */
+  depositTerms(q: Queryable, linkId: string): Promise<DepositTerms | null>;
+  onDepositApproved(tx: Queryable, o: DepositApproval): Promise<void>;
+}
+
+export interface DepositTerms {
+  /** The deposit's sale stores the card (ssl_get_token, ssl_add_token); it then needs the agreement. */
+  storeCard: boolean;
+  /** The patient accepted the current card-on-file agreement (CARD_ON_FILE_AGREEMENT_VERSION). */
+  agreementAccepted: boolean;
+}
+
+export interface DepositApproval {
+  actor: Actor;
+  linkId: string;
+  /** The payment attempt whose sale was approved (the customer-initiated sale that stored the card). */
+  attemptId: string;
+  paidCents: number;
+  /** The gateway's verified transaction (its token, expiry, approval code and network data). */
+  transaction: GatewayTransaction;
 }

@@ -13,7 +13,7 @@ import { startWebhookWorker } from './modules/webhooks/index.js';
 import { startReconcileWorker, linkPayments } from './modules/payments/index.js';
 import { startMessagingWorker } from './modules/messaging/index.js';
 import { startTamperWorker } from './modules/security/index.js';
-import { startPlanWorker } from './modules/plans/index.js';
+import { linkPlans, startPlanWorker } from './modules/plans/index.js';
 import { WEB_DIST } from './http/static-assets.js';
 import { signingStepDocuments, checkContractFiles, cleanStoredContracts } from './modules/signing/index.js';
 import { staffAccess } from './modules/staff/index.js';
@@ -87,6 +87,7 @@ async function main() {
   const cleaned = await cleanStoredContracts(db, providers.storage);
   if (cleaned.length)
     log.warn({ languages: cleaned }, 'uploaded contracts had active content: replaced by clean copies');
+  const plans = linkPlans({ db, config });
   const ctx: AppContext = {
     config,
     db,
@@ -94,7 +95,8 @@ async function main() {
     sessionKeys: { secret: new TextEncoder().encode(sessionSecret), ttlMinutes: config.SESSION_TTL_MINUTES },
     providers,
     stepDocuments: signingStepDocuments({ config, providers }),
-    linkPayments: linkPayments({ db, providers }),
+    linkPayments: linkPayments({ db, providers, plans }),
+    linkPlans: plans,
     staffAccess: staffAccess({ db, config }),
   };
   const app = await buildApp(ctx);
@@ -114,12 +116,13 @@ async function main() {
         logoUrl: config.PRACTICE_LOGO_URL ?? null,
       },
       timeZone: config.PRACTICE_TIME_ZONE,
+      plans,
     },
     15_000,
   );
   const messaging = startMessagingWorker(ctx);
   const tamper = startTamperWorker(ctx, config.WEB_DIST_DIR ?? WEB_DIST);
-  const plans = startPlanWorker(ctx);
+  const planWorker = startPlanWorker(ctx);
   const side: { name: string; origin: string; server: import('fastify').FastifyInstance }[] = [];
   for (const s of sideServers.filter((x) => x.enabled(ctx))) {
     const server = await s.build(ctx);
@@ -130,7 +133,7 @@ async function main() {
   const shutdown = async () => {
     await messaging.stop();
     await tamper.stop();
-    await plans?.stop();
+    await planWorker?.stop();
     await outbox.stop();
     await webhooks.stop();
     await reconciler.stop();

@@ -259,6 +259,7 @@ export interface PaymentLog {
 export interface PaymentPlan {
   balance_cents: Int8 | null;
   cancelled_at: Timestamp | null;
+  card_needed_at: Timestamp | null;
   created_at: Generated<Timestamp>;
   created_by: string | null;
   deposit_cents: Int8 | null;
@@ -497,6 +498,7 @@ export interface StaffUser {
 }
 
 export interface StoredCard {
+  approval_code: string | null;
   brand: string | null;
   created_at: Generated<Timestamp>;
   exp_month: number | null;
@@ -505,6 +507,7 @@ export interface StoredCard {
   last4: string | null;
   link_id: string;
   payment_attempt_id: string | null;
+  ps2000_data: string | null;
   replaced_at: Timestamp | null;
   token_sealed: string;
 }

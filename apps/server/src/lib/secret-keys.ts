@@ -4,7 +4,7 @@ import { getOrCreateSecret } from './secrets.js';
 
 /**
  * Keys for what a database dump must not open (issue 26): the HMAC of sign-in codes and e-mail sign-in tokens
- * ('auth-otp'), the encryption of staff TOTP secrets ('staff-totp') and of stored cards' gateway tokens ('card-token'). With PAYLINK_SECRETS_KEY each is derived
+ * ('auth-otp') and the encryption of staff TOTP secrets ('staff-totp') and of plans' card tokens ('card-token'). With PAYLINK_SECRETS_KEY each is derived
  * from it with HKDF-SHA256 (one key per purpose), so nothing in the database opens them; PAYLINK_SECRETS_KEY_PREVIOUS
  * is still accepted while a rotation runs. Without it (sandbox mode only) the per-database key of decision 0013/0132.
  */
@@ -36,7 +36,7 @@ function derive(secret: string, purpose: KeyPurpose): NamedKey {
 
 /** The per-database key as decisions 0013 and 0132 derived it (sandbox mode without PAYLINK_SECRETS_KEY). */
 export function databaseKey(value: string, purpose: KeyPurpose): Buffer {
-  return purpose !== 'auth-otp' ? createHash('sha256').update(value).digest() : Buffer.from(value, 'utf8');
+  return purpose === 'auth-otp' ? Buffer.from(value, 'utf8') : createHash('sha256').update(value).digest();
 }
 
 const dbKeys = new WeakMap<Db, Map<KeyPurpose, Promise<Buffer>>>();

@@ -8,6 +8,7 @@ import { issueSession } from '../../src/http/session-tokens.js';
 import { loadProviders } from '../../src/providers/index.js';
 import { signingStepDocuments } from '../../src/modules/signing/prepare-step-documents.js';
 import { linkPayments } from '../../src/modules/payments/link-payments.js';
+import { linkPlans } from '../../src/modules/plans/link-plans.js';
 import { staffAccess } from '../../src/modules/staff/staff-access.js';
 
 /**
@@ -34,6 +35,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<{
   });
   const db = await createTestDb();
   const providers = await loadProviders({ config, db });
+  const plans = linkPlans({ db, config });
   const ctx: AppContext = {
     config,
     db,
@@ -41,7 +43,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<{
     sessionKeys: { secret: new TextEncoder().encode('test-session-secret-0123456789abcdef'), ttlMinutes: 60 },
     providers,
     stepDocuments: signingStepDocuments({ config, providers }),
-    linkPayments: linkPayments({ db, providers }),
+    linkPayments: linkPayments({ db, providers, plans }),
+    linkPlans: plans,
     staffAccess: staffAccess({ db, config }),
   };
   const app = await buildApp(ctx);

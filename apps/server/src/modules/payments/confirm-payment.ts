@@ -1,5 +1,6 @@
 import { LinkMessages, PaymentSource, type PaymentReceipt } from '@paylink/shared';
 import { sql } from 'kysely';
+import type { LinkPlans } from '../../context.js';
 import type { Db, Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
@@ -81,6 +82,7 @@ export async function confirmPayment(opts: {
   /** Used when the practice row is missing (it is seeded at boot from PRACTICE_* config). */
   practiceFallback?: Partial<PracticeInfo>;
   timeZone?: string;
+  plans: LinkPlans;
 }): Promise<ConfirmPaymentResult> {
   const { db, input } = opts;
   const link = await findLink(db, input.linkId);
@@ -199,6 +201,8 @@ export async function recordApproval(
     practiceFallback?: Partial<PracticeInfo>;
     timeZone?: string;
     by?: 'payment' | 'reconciliation';
+    /** Absent only where no link has a plan (tests of the reconciliation of plain links). */
+    plans?: LinkPlans;
   },
 ): Promise<PaymentRow> {
   const { link, payment, attempt, txn, input } = o;
@@ -251,6 +255,14 @@ export async function recordApproval(
   });
   // The payment and confirmation steps and the link: the lifecycle's transition, with its order rule.
   await completeByPayment(tx, { actor: o.actor, link, by: o.by ?? 'payment' });
+  // A plan's deposit: its card and instalments commit with the approval or not at all.
+  await o.plans?.onDepositApproved(tx, {
+    actor: o.actor,
+    linkId: link.id,
+    attemptId: attempt.id,
+    paidCents: paid.amount_cents,
+    transaction: txn,
+  });
 
   const receipt = await queueReceipt(tx, { ...o, paid, payorPays, payorName, payorEmail });
   // The patient hears that their payor paid (issue 16, item 7); the payor got the receipt.

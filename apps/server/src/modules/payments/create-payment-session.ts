@@ -1,5 +1,6 @@
 import { LinkMessages, PaymentSource, StepRoutes, formatUsd, parseDollarsToCents } from '@paylink/shared';
 import { sql } from 'kysely';
+import type { LinkPlans } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
@@ -33,7 +34,17 @@ export const paymentInProgress = () =>
     'A payment for this link is already in progress in another window or on another device. Wait for its result: this page will show it.',
   );
 
-type Step = { token: string } | { waitFor: string } | { create: AttemptRow; firstName: string; lastName: string };
+/** A plan link's deposit stores the card: the patient must first accept the card-on-file agreement (decision 0207). */
+const agreementRequired = () =>
+  new AppError(
+    'agreement_required',
+    'This payment starts a payment plan: read and accept the card-on-file agreement above the payment form first.',
+  );
+
+type Step =
+  | { token: string }
+  | { waitFor: string }
+  | { create: AttemptRow; firstName: string; lastName: string; storeCard: boolean };
 
 /**
  * POST /api/converge?amount=: a gateway session token for this link's recorded amount. The token carries our payment
@@ -51,12 +62,16 @@ export async function createPaymentSession(opts: {
   amount: string;
   /** New tokens allowed per link per hour (card-testing brake). */
   maxAttemptsPerHour?: number;
+  plans: LinkPlans;
 }): Promise<string> {
   const amountCents = parseDollarsToCents(opts.amount);
   if (amountCents === null || amountCents <= 0) throw badRequest('amount must be a dollar amount like 500 or 500.00');
 
   // First find out what earlier tokens did: a returning patient who was charged is recorded, not charged again.
-  const checked = await reconcileLink({ db: opts.db, gateway: opts.gateway, actor: opts.actor }, opts.linkId);
+  const checked = await reconcileLink(
+    { db: opts.db, gateway: opts.gateway, actor: opts.actor, plans: opts.plans },
+    opts.linkId,
+  );
   if (checked === 'unknown') throw paymentChecking();
 
   // A concurrent request is fetching the token: wait for it (bounded), then share it.
@@ -70,7 +85,15 @@ export async function createPaymentSession(opts: {
 }
 
 async function planSession(
-  opts: { db: Db; gateway: CardGateway; actor: Actor; linkId: string; sessionId: string; maxAttemptsPerHour?: number },
+  opts: {
+    db: Db;
+    gateway: CardGateway;
+    actor: Actor;
+    linkId: string;
+    sessionId: string;
+    maxAttemptsPerHour?: number;
+    plans: LinkPlans;
+  },
   amountCents: number,
 ): Promise<Step> {
   return opts.db.transaction(async (tx): Promise<Step> => {
@@ -101,6 +124,8 @@ async function planSession(
         throw new AppError('authorization_not_signed', 'The payor must sign the payment authorization before paying.');
       }
     }
+    const terms = await opts.plans.depositTerms(tx, link.id);
+    if (terms?.storeCard && !terms.agreementAccepted) throw agreementRequired();
     await retireStaleAttempts(tx, link.id, amountCents);
     const live = await findLiveAttempt(tx, link.id);
     if (live?.status === 'unknown') throw paymentChecking();
@@ -153,6 +178,7 @@ async function planSession(
       create: created,
       firstName: patientPays ? link.first_name : '',
       lastName: patientPays ? link.last_name : '',
+      storeCard: terms?.storeCard ?? false,
     };
   });
 }
@@ -170,6 +196,7 @@ async function issueToken(
       merchantTxnId: attempt.id,
       firstName: step.firstName,
       lastName: step.lastName,
+      ...(step.storeCard ? { storeCard: true } : {}),
     });
   } catch (err) {
     await opts.db.transaction(async (tx) => {

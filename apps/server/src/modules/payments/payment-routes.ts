@@ -28,7 +28,9 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
         description:
           'text/plain token for Checkout.js (ssl_txn_auth_token). 409 when the amount differs from the recorded one; ' +
           '409 `payment_in_progress` while another browser (another session) holds the live token, `payment_checking` ' +
-          "while an earlier attempt's outcome is unknown; 401 'Process has completed.' after the payment.",
+          "while an earlier attempt's outcome is unknown; 409 `agreement_required` for a payment plan's deposit before " +
+          "the card-on-file agreement is accepted (the deposit then stores the card); 401 'Process has completed.' " +
+          'after the payment.',
         security: PATIENT_SECURITY,
         response: { 401: linkState401, ...errorResponses(400, 409, 429, 502) },
       },
@@ -44,6 +46,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
         sessionId: session.sessionId,
         amount: request.query.amount,
         maxAttemptsPerHour: ctx.config.PAYMENT_MAX_ATTEMPTS_PER_HOUR,
+        plans: ctx.linkPlans,
       });
       return reply.header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(token);
     },
@@ -99,6 +102,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
           logoUrl: ctx.config.PRACTICE_LOGO_URL ?? null,
         },
         timeZone: await practiceTimeZone(ctx.db, ctx.config),
+        plans: ctx.linkPlans,
       });
     },
   );

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { LinkPlans } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
 import { writeAudit, SYSTEM_ACTOR, type Actor } from '../../lib/audit.js';
@@ -22,6 +23,8 @@ export interface ReconcileDeps {
   actor?: Actor;
   practiceFallback?: Partial<PracticeInfo>;
   timeZone?: string;
+  /** A plan's deposit found approved stores its card as a confirmed one does (absent in tests of plain links). */
+  plans?: LinkPlans;
 }
 
 /** Converge tokens live about 15 minutes: after this an unused token can no longer charge. */
@@ -165,6 +168,7 @@ async function recordFound(
       practiceFallback: deps.practiceFallback,
       timeZone: deps.timeZone,
       by: 'reconciliation',
+      plans: deps.plans,
     });
     await typed(tx)
       .updateTable('payment_attempt')

@@ -1,5 +1,5 @@
-// Payment plans (issue 28; decision 0204): a link's total and the schedule of its balance. Core, above payments and
-// below refunds: payments asks it nothing yet (materialisePlan is called at the deposit's approval by the next slice).
+// Payment plans (issue 28; decisions 0204 and 0207): a link's total and the schedule of its balance. Core, above
+// payments and below refunds: payments asks it through the LinkPlans port (context.ts, link-plans.ts).
 export { createPlan, type CreatePlanOptions } from './create-plan.js';
 export { materialisePlan, type MaterialiseOutcome, type MaterialisePlanOptions } from './materialise-plan.js';
 export { showPlan } from './show-plan.js';
@@ -12,5 +12,7 @@ export {
   type RunPlanSchedulerOptions,
 } from './run-plan-scheduler.js';
 export { startPlanWorker } from './plan-worker.js';
-export { planRoutes } from './plan-routes.js';
-export { sealCardToken, openCardToken } from './card-token.js';
+export { planAdminRoutes } from './plan-routes.js';
+export { linkPlans } from './link-plans.js';
+export { patientPlanRoutes } from './plans-routes.js';
+export { openCardToken, sealCardToken } from './card-token-seal.js';

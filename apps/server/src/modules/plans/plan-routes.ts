@@ -11,7 +11,7 @@ import { runPlanScheduler } from './run-plan-scheduler.js';
 const STAFF_SECURITY: Record<string, string[]>[] = [{ bearer: [] }, { staffCookie: [] }];
 
 /** `paylink plans run --now`: one scheduler pass at a chosen time, for trying plans out in the sandbox. */
-export async function planRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function planAdminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const admin = requireStaff(ctx, { roles: ['admin'] });
   route(
     app,

@@ -74,7 +74,7 @@ async function planWithCard(token: string, dueOn: string, extra: Record<string, 
   await db().transaction((tx) => materialisePlan({ tx, actor: SYSTEM_ACTOR, linkId, paidCents: 20_000 }));
   await db().query(`insert into stored_card (link_id, token_sealed, brand, last4) values ($1, $2, 'visa', $3)`, [
     linkId,
-    await sealCardToken(env.ctx, token),
+    await sealCardToken({ ...env.ctx, q: env.ctx.db }, token),
     token.slice(-4),
   ]);
   return linkId;

@@ -9,7 +9,7 @@ import { isOptedOut } from '../../messages/opt-outs.js';
 import { GatewayError, type CardGateway, type GatewayTransaction } from '../../providers/gateway/types.js';
 import { practiceTimeZone } from '../app-config/index.js';
 import { personalLinkUrl } from '../links/index.js';
-import { openCardToken } from './card-token.js';
+import { openCardToken } from './card-token-seal.js';
 import { PLAN_EMAILS, planSms, type InstallmentFacts, type PlanMessageKind } from './plan-message-texts.js';
 
 /** Days after each decline before the next try: three retries, then the instalment fails. */
@@ -260,7 +260,7 @@ async function charge(
   let txn: GatewayTransaction;
   try {
     txn = await opts.gateway.chargeStoredCard({
-      token: await openCardToken(opts, card.token_sealed),
+      token: await openCardToken({ ...opts, q: opts.db }, card.token_sealed),
       amountCents: row.amountCents,
       merchantTxnId: row.merchantTxnId,
       installment: { number: row.n, count: row.count },

@@ -59,7 +59,7 @@ describe.skipIf(!DATABASE_URL)('plan scheduler: two processes on one PostgreSQL 
       await ctx.db.transaction((tx) => materialisePlan({ tx, actor: SYSTEM_ACTOR, linkId, paidCents: 20_000 }));
       await ctx.db.query(`insert into stored_card (link_id, token_sealed, last4) values ($1, $2, '0002')`, [
         linkId,
-        await sealCardToken(ctx, token),
+        await sealCardToken({ ...ctx, q: ctx.db }, token),
       ]);
       links.push(linkId);
     }

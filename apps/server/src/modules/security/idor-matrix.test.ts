@@ -1,5 +1,11 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { PaymentSource, PaymentType, StepRoutes, type StaffRole } from '@paylink/shared';
+import {
+  CARD_ON_FILE_AGREEMENT_VERSION,
+  PaymentSource,
+  PaymentType,
+  StepRoutes,
+  type StaffRole,
+} from '@paylink/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffToken } from '../../seed/seed-staff.js';
 import { createTestApp, mintPatientToken } from '../../../test/support/context.js';
@@ -66,6 +72,8 @@ export const APP_ROUTES: Record<string, Access> = {
   'PUT /api/linkpaymenthistory': { access: 'patient', bind: 'body' },
   'POST /api/converge': { access: 'patient', bind: 'session' },
   'GET /api/converge/state': { access: 'patient', bind: 'session' },
+  'GET /api/plans/:linkId': { access: 'patient', bind: 'path' },
+  'POST /api/plans/:linkId/agreement': { access: 'patient', bind: 'path' },
   'POST /api/auth/session/refresh': { access: 'patient', bind: 'session' },
   'POST /api/auth/logout': { access: 'patient', bind: 'session' },
 
@@ -153,7 +161,18 @@ export const SIGN_ROUTES: Record<string, Access> = {
   'POST /s/:token/complete': { access: 'token' },
 };
 
-const PATIENT_TABLES = ['link', 'link_step', 'payment', 'payment_attempt', 'submission', 'submission_file', 'refund'];
+const PATIENT_TABLES = [
+  'link',
+  'link_step',
+  'payment',
+  'payment_attempt',
+  'submission',
+  'submission_file',
+  'refund',
+  'payment_plan',
+  'card_agreement',
+  'stored_card',
+];
 const ROLES: StaffRole[] = ['admin', 'coordinator', 'billing'];
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -259,6 +278,8 @@ function patientRequest(method: string, pattern: string): InjectOptions {
       return { ...base, url: pattern, payload: { linkId: a.linkId, transactionId: 'TXN-1' } };
     case 'POST /api/converge':
       return { ...base, url: '/api/converge?amount=500' };
+    case 'POST /api/plans/:linkId/agreement':
+      return { ...base, url: urlFor(pattern), payload: { version: CARD_ON_FILE_AGREEMENT_VERSION, accepted: true } };
     case 'POST /api/linkpaymenthistory/:linkId/log':
       return { ...base, url: urlFor(pattern), payload: { linkStepId: a.stepId, payload: '{"kind":"declined"}' } };
     default:

@@ -1,0 +1,107 @@
+import { sql } from 'kysely';
+import type { Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
+
+/** The card a plan charges now (the deposit's, or a later update's), without its token. */
+export interface CurrentCard {
+  id: string;
+  brand: string | null;
+  last4: string | null;
+}
+
+export async function findCurrentCard(q: Queryable, linkId: string): Promise<CurrentCard | null> {
+  const r = await typed(q)
+    .selectFrom('stored_card')
+    .select(['id', 'brand', 'last4'])
+    .where('link_id', '=', linkId)
+    .where('replaced_at', 'is', null)
+    .executeTakeFirst();
+  return r ? { id: String(r.id), brand: r.brand, last4: r.last4 } : null;
+}
+
+/** A new card replaces the link's current one (one current card per link: stored_card_current_idx). */
+export async function storeCard(
+  q: Queryable,
+  o: {
+    linkId: string;
+    tokenSealed: string;
+    brand: string | null;
+    last4: string | null;
+    expMonth: number | null;
+    expYear: number | null;
+    paymentAttemptId: string;
+    approvalCode: string | null;
+    ps2000Data: string | null;
+  },
+): Promise<string> {
+  await typed(q)
+    .updateTable('stored_card')
+    .set({ replaced_at: sql`now()` })
+    .where('link_id', '=', o.linkId)
+    .where('replaced_at', 'is', null)
+    .execute();
+  const r = await typed(q)
+    .insertInto('stored_card')
+    .values({
+      link_id: o.linkId,
+      token_sealed: o.tokenSealed,
+      brand: o.brand,
+      last4: o.last4,
+      exp_month: o.expMonth,
+      exp_year: o.expYear,
+      payment_attempt_id: o.paymentAttemptId,
+      approval_code: o.approvalCode,
+      ps2000_data: o.ps2000Data,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const cardId = String(r.id);
+  // The agreements accepted before this card existed are the ones it was stored under.
+  await typed(q)
+    .updateTable('card_agreement')
+    .set({ stored_card_id: cardId })
+    .where('link_id', '=', o.linkId)
+    .where('stored_card_id', 'is', null)
+    .execute();
+  return cardId;
+}
+
+/** When this link's patient last accepted the given version of the agreement, or null. */
+export async function agreementAcceptedAt(q: Queryable, linkId: string, version: string): Promise<string | null> {
+  const r = await typed(q)
+    .selectFrom('card_agreement')
+    .select('accepted_at')
+    .where('link_id', '=', linkId)
+    .where('text_version', '=', version)
+    .orderBy('accepted_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return r ? new Date(r.accepted_at).toISOString() : null;
+}
+
+export async function insertAgreement(
+  q: Queryable,
+  o: { linkId: string; version: string; language: 'en' | 'es'; ip: string | null; userAgent: string | null },
+): Promise<string> {
+  const r = await typed(q)
+    .insertInto('card_agreement')
+    .values({
+      link_id: o.linkId,
+      text_version: o.version,
+      language: o.language,
+      ip: o.ip,
+      user_agent: o.userAgent === null ? null : o.userAgent.slice(0, 1000),
+    })
+    .returning('accepted_at')
+    .executeTakeFirstOrThrow();
+  return new Date(r.accepted_at).toISOString();
+}
+
+/** The deposit was approved without a token: the plan has no card to charge until the patient enters one. */
+export async function markCardNeeded(q: Queryable, planId: string): Promise<void> {
+  await typed(q)
+    .updateTable('payment_plan')
+    .set({ card_needed_at: sql`now()`, updated_at: sql`now()` })
+    .where('id', '=', planId)
+    .execute();
+}

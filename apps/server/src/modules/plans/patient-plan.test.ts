@@ -1,0 +1,263 @@
+import { CARD_ON_FILE_AGREEMENT_VERSION } from '@paylink/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYSTEM_ACTOR } from '../../lib/audit.js';
+import { apiHeaders } from '../../../test/support/context.js';
+import {
+  confirm,
+  createLinkAtPaymentStep,
+  payWithSandbox,
+  requestSessionToken,
+  startPaymentTestEnv,
+  type PaymentTestEnv,
+  type TestLink,
+} from '../../../test/support/payment-fixtures.js';
+import { openCardToken } from './index.js';
+import { insertPlan } from './plans-queries.js';
+
+let env: PaymentTestEnv;
+beforeAll(async () => {
+  env = await startPaymentTestEnv();
+});
+afterAll(async () => env.close());
+
+const db = () => env.ctx.db;
+const monthly = { kind: 'installments', count: 3, every: 'month', firstDueOn: '2098-01-31' } as const;
+
+/** A link at the payment step ($500 chosen) whose quote is $2,000 with the balance in 3 monthly instalments. */
+async function planLink(opts: { language?: 'en' | 'es' } = {}): Promise<TestLink> {
+  const link = await createLinkAtPaymentStep(env.ctx, { amountDollars: 500, ...opts });
+  await insertPlan(db(), { linkId: link.linkId, totalCents: 200_000, shape: monthly, createdBy: null });
+  return link;
+}
+
+const getPlan = (link: TestLink, headers = link.headers) =>
+  env.app.inject({ method: 'GET', url: `/api/plans/${link.linkId}`, headers });
+const accept = (
+  link: TestLink,
+  version = CARD_ON_FILE_AGREEMENT_VERSION,
+  headers: Record<string, string> = link.headers,
+) =>
+  env.app.inject({
+    method: 'POST',
+    url: `/api/plans/${link.linkId}/agreement`,
+    headers: { ...headers, 'user-agent': 'PlanTest/1.0' },
+    payload: { version, accepted: true },
+  });
+const audits = async (linkId: string, action: string) =>
+  (await db().query('select details from audit_event where link_id = $1 and action = $2', [linkId, action])).rows;
+
+describe('GET /api/plans/:linkId', () => {
+  it('projects the balance from the chosen amount before the deposit, and audits the read', async () => {
+    const link = await planLink();
+    const r = await getPlan(link);
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toMatchObject({
+      kind: 'installments',
+      total: 2000,
+      deposit: null,
+      balance: 1500,
+      projected: true,
+      installments: [
+        { n: 1, dueOn: '2098-01-31', amount: 500, status: 'scheduled' },
+        { n: 2, dueOn: '2098-02-28', amount: 500, status: 'scheduled' },
+        { n: 3, dueOn: '2098-03-31', amount: 500, status: 'scheduled' },
+      ],
+      noticeDays: 7,
+      card: null,
+      agreement: { version: CARD_ON_FILE_AGREEMENT_VERSION, acceptedAt: null },
+    });
+    expect(r.json().practice.name).toBeTruthy();
+    expect(await audits(link.linkId, 'plan.read')).toHaveLength(1);
+  });
+
+  it('answers 404 with a message for a link without a plan, 401 without a session, 403 for another link', async () => {
+    const plain = await createLinkAtPaymentStep(env.ctx);
+    const none = await getPlan(plain);
+    expect(none.statusCode).toBe(404);
+    expect(none.json()).toMatchObject({ error: 'not_found', message: 'This link has no payment plan.' });
+    const link = await planLink();
+    expect((await getPlan(link, apiHeaders(env.ctx))).statusCode).toBe(401);
+    expect((await getPlan(link, plain.headers)).statusCode).toBe(403);
+  });
+});
+
+describe('POST /api/plans/:linkId/agreement', () => {
+  it('stores the acceptance with the link language, address and user agent (201), audited', async () => {
+    const link = await planLink({ language: 'es' });
+    const r = await accept(link);
+    expect(r.statusCode, r.body).toBe(201);
+    expect(r.json()).toMatchObject({ version: CARD_ON_FILE_AGREEMENT_VERSION });
+    const row = await db().query<Record<string, unknown>>(
+      'select text_version, language, ip, user_agent, stored_card_id from card_agreement where link_id = $1',
+      [link.linkId],
+    );
+    expect(row.rows).toEqual([
+      {
+        text_version: CARD_ON_FILE_AGREEMENT_VERSION,
+        language: 'es',
+        ip: expect.any(String),
+        user_agent: 'PlanTest/1.0',
+        stored_card_id: null,
+      },
+    ]);
+    expect(await audits(link.linkId, 'plan.agreement_accepted')).toHaveLength(1);
+    expect((await getPlan(link)).json().agreement.acceptedAt).toBe(r.json().acceptedAt);
+  });
+
+  it('refuses another version (409), no session (401), another link (403), a link without a plan (404)', async () => {
+    const link = await planLink();
+    const old = await accept(link, '2020-01-01');
+    expect(old.statusCode).toBe(409);
+    expect(old.json()).toMatchObject({ error: 'agreement_outdated', message: expect.stringMatching(/Reload/) });
+    expect((await accept(link, CARD_ON_FILE_AGREEMENT_VERSION, apiHeaders(env.ctx))).statusCode).toBe(401);
+    const plain = await createLinkAtPaymentStep(env.ctx);
+    expect((await accept(link, CARD_ON_FILE_AGREEMENT_VERSION, plain.headers)).statusCode).toBe(403);
+    expect((await accept(plain)).statusCode).toBe(404);
+    expect((await db().query('select 1 from card_agreement where link_id = $1', [link.linkId])).rowCount).toBe(0);
+  });
+});
+
+describe('the deposit of a plan link', () => {
+  it('needs the agreement, stores the card sealed and the instalments at the approval', async () => {
+    const link = await planLink();
+    const refused = await requestSessionToken(env, link);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ error: 'agreement_required', message: expect.stringMatching(/agreement/) });
+
+    expect((await accept(link)).statusCode).toBe(201);
+    const t = await requestSessionToken(env, link);
+    expect(t.statusCode, t.body).toBe(200);
+    const { pay } = await payWithSandbox(env.gatewayOrigin, {
+      sessionToken: t.body,
+      card: '4000000000000002',
+      amountCents: link.amountCents,
+    });
+    expect(pay?.ssl_result).toBe('0');
+    expect((await confirm(env, link, pay!.ssl_txn_id!)).statusCode).toBe(200);
+
+    const plan = (await getPlan(link)).json();
+    expect(plan).toMatchObject({
+      deposit: 500,
+      balance: 1500,
+      projected: false,
+      card: { last4: '0002' },
+      installments: [
+        { n: 1, amount: 500, status: 'scheduled' },
+        { n: 2, amount: 500, status: 'scheduled' },
+        { n: 3, amount: 500, status: 'scheduled' },
+      ],
+    });
+    const card = await db().query<{
+      id: string;
+      token_sealed: string;
+      last4: string;
+      exp_month: number;
+      exp_year: number;
+      approval_code: string | null;
+      payment_attempt_id: string;
+    }>(
+      `select id::text, token_sealed, last4, exp_month, exp_year, approval_code, payment_attempt_id
+       from stored_card where link_id = $1 and replaced_at is null`,
+      [link.linkId],
+    );
+    const stored = card.rows[0]!;
+    expect(stored).toMatchObject({ last4: '0002', exp_month: 12, exp_year: 2030 });
+    expect(stored.approval_code).toBe(pay!.ssl_approval_code);
+    // Sealed: not the gateway's token, which opens from it.
+    expect(stored.token_sealed).toMatch(/^v[12]\./);
+    expect(stored.token_sealed).not.toContain(pay!.ssl_token!);
+    expect(await openCardToken({ db: db(), config: env.ctx.config, q: db() }, stored.token_sealed)).toBe(
+      pay!.ssl_token,
+    );
+    const agreement = await db().query('select stored_card_id::text as c from card_agreement where link_id = $1', [
+      link.linkId,
+    ]);
+    expect(agreement.rows).toEqual([{ c: stored.id }]);
+    expect(await audits(link.linkId, 'plan.card_stored')).toHaveLength(1);
+    expect(JSON.stringify(await audits(link.linkId, 'plan.card_stored'))).not.toContain(pay!.ssl_token!);
+  });
+
+  it('stores the card when the reconciliation finds the approval (no confirmation from the browser)', async () => {
+    const link = await planLink();
+    await accept(link);
+    const t = await requestSessionToken(env, link);
+    const { pay } = await payWithSandbox(env.gatewayOrigin, {
+      sessionToken: t.body,
+      card: '4000000000000002',
+      amountCents: link.amountCents,
+    });
+    expect(pay?.ssl_result).toBe('0');
+    await env.ctx.linkPayments.reconcileLink({ linkId: link.linkId, actor: SYSTEM_ACTOR });
+    expect((await getPlan(link)).json()).toMatchObject({ projected: false, card: { last4: '0002' } });
+  });
+
+  it('records an approval without a token and flags the plan as needing a card', async () => {
+    const link = await planLink();
+    const attempt = 'a'.repeat(24);
+    await db().query(
+      `insert into payment_attempt (id, link_id, payment_id, amount_cents, gateway, status)
+       select $2, link_id, id, amount_cents, 'sandbox', 'closed' from payment where link_id = $1`,
+      [link.linkId, attempt],
+    );
+    await db().transaction((tx) =>
+      env.ctx.linkPlans.onDepositApproved(tx, {
+        actor: SYSTEM_ACTOR,
+        linkId: link.linkId,
+        attemptId: attempt,
+        paidCents: 50_000,
+        transaction: {
+          txnId: 'T-1',
+          approved: true,
+          resultMessage: 'APPROVAL',
+          amountCents: 50_000,
+          merchantTxnId: attempt,
+          approvalCode: 'A1',
+          cardBrand: 'visa',
+          last4: '0002',
+          transactionType: 'SALE',
+          transStatus: 'PEN',
+          settled: false,
+          cardToken: null,
+        },
+      }),
+    );
+    const plan = await db().query<{ status: string; needed: boolean }>(
+      'select status, card_needed_at is not null as needed from payment_plan where link_id = $1',
+      [link.linkId],
+    );
+    expect(plan.rows[0]).toEqual({ status: 'active', needed: true });
+    expect((await db().query('select 1 from stored_card where link_id = $1', [link.linkId])).rowCount).toBe(0);
+    expect(await audits(link.linkId, 'plan.card_missing')).toHaveLength(1);
+    expect((await getPlan(link)).json()).toMatchObject({ projected: false, card: null });
+  });
+
+  it('asks no agreement for the deposit of a plan cancelled before it (nothing will be charged later)', async () => {
+    const link = await planLink();
+    await db().query(`update payment_plan set status = 'cancelled', cancelled_at = now() where link_id = $1`, [
+      link.linkId,
+    ]);
+    expect(await env.ctx.linkPlans.depositTerms(db(), link.linkId)).toEqual({
+      storeCard: false,
+      agreementAccepted: false,
+    });
+    expect((await requestSessionToken(env, link)).statusCode).toBe(200);
+  });
+
+  it('leaves a link without a plan as before: no agreement asked, no card stored', async () => {
+    const link = await createLinkAtPaymentStep(env.ctx);
+    expect(await env.ctx.linkPlans.depositTerms(db(), link.linkId)).toBeNull();
+    const t = await requestSessionToken(env, link);
+    expect(t.statusCode).toBe(200);
+    const { pay } = await payWithSandbox(env.gatewayOrigin, {
+      sessionToken: t.body,
+      card: '4000000000000002',
+      amountCents: link.amountCents,
+    });
+    expect((await confirm(env, link, pay!.ssl_txn_id!)).statusCode).toBe(200);
+    expect((await db().query('select 1 from stored_card where link_id = $1', [link.linkId])).rowCount).toBe(0);
+    const planAudits = await db().query(`select 1 from audit_event where link_id = $1 and action like 'plan.%'`, [
+      link.linkId,
+    ]);
+    expect(planAudits.rowCount).toBe(0);
+  });
+});

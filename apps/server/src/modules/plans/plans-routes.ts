@@ -1,0 +1,77 @@
+import { patientRoutes } from '@paylink/shared';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { assertLinkAccess, requirePatient } from '../../http/guards.js';
+import { PATIENT_SECURITY, errorResponses } from '../../http/route-support.js';
+import { route } from '../../http/route.js';
+import { auditContext } from '../../lib/audit.js';
+import { acceptPlanAgreement, showPatientPlan } from './patient-plan.js';
+
+/** The patient's side of a payment plan (issue 28; not in the spec: decision 0207). */
+export async function patientPlanRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const patient = requirePatient(ctx);
+  const tags = ['plan'];
+
+  route(
+    app,
+    patientRoutes.plan,
+    {
+      preHandler: patient,
+      schema: {
+        tags,
+        summary: "The signed-in link's payment plan: its schedule, the card kept for it and the agreement's state",
+        description:
+          'Before the deposit (`projected: true`) the balance is the total less the amount chosen on the patient ' +
+          'information page, split by the plan; after it, the stored instalments with their statuses and the card ' +
+          'the deposit stored (brand and last four). 404 when the link has no plan. Not in the spec (decision 0207).',
+        security: PATIENT_SECURITY,
+        response: errorResponses(401, 403, 404),
+      },
+    },
+    async (request, reply) => {
+      assertLinkAccess(request, request.params.linkId);
+      const plan = await showPatientPlan({
+        db: ctx.db,
+        actor: auditContext(request),
+        linkId: request.params.linkId,
+        practiceFallback: {
+          name: ctx.config.PRACTICE_NAME,
+          supportPhone: ctx.config.PRACTICE_PHONE,
+          supportEmail: ctx.config.PRACTICE_EMAIL,
+        },
+      });
+      return reply.header('cache-control', 'no-store').send(plan);
+    },
+  );
+
+  route(
+    app,
+    patientRoutes.acceptPlanAgreement,
+    {
+      preHandler: patient,
+      schema: {
+        tags,
+        summary: 'Accept the card-on-file agreement shown on the payment page (before the deposit of a plan link)',
+        description:
+          '201 with the stored acceptance. The version must be CARD_ON_FILE_AGREEMENT_VERSION, the words the page ' +
+          'showed; 409 `agreement_outdated` otherwise. The link language, time, address and user agent are stored. ' +
+          'A plan link cannot get a payment session token before this (409 `agreement_required`). Not in the spec ' +
+          '(decision 0207).',
+        security: PATIENT_SECURITY,
+        response: errorResponses(400, 401, 403, 404, 409),
+      },
+    },
+    async (request, reply) => {
+      assertLinkAccess(request, request.params.linkId);
+      const ua = request.headers['user-agent'];
+      const accepted = await acceptPlanAgreement({
+        db: ctx.db,
+        actor: auditContext(request),
+        linkId: request.params.linkId,
+        version: request.body.version,
+        userAgent: typeof ua === 'string' ? ua : null,
+      });
+      return reply.status(201).send(accepted);
+    },
+  );
+}
