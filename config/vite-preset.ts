@@ -27,7 +27,12 @@ export function appShell(opts: {
       manifest: true,
       rolldownOptions: {
         // @paylink/shared's modules only declare things: a page that needs digitsOnly must not pull in every zod schema.
-        treeshake: { moduleSideEffects: (id: string) => !/[\\/]packages[\\/]shared[\\/]src[\\/]/.test(id) },
+        // And a shared module a page does use (plan-agreement.ts's words) keeps none of its unused schemas: zod's
+        // builders are pure (issue 28, decision 0208).
+        treeshake: {
+          moduleSideEffects: (id: string) => !/[\\/]packages[\\/]shared[\\/]src[\\/]/.test(id),
+          manualPureFunctions: ['z'],
+        },
       },
     },
     server: {

@@ -66,8 +66,12 @@ export interface RecordedCall {
 type Answer = { status?: number; statusText?: string; json?: unknown; text?: string };
 export type Responder = (call: RecordedCall) => Answer | Promise<Answer>;
 
-/** Stands in for the server: every fetch is recorded and answered by `respond` (200 {} by default). */
-export function fakeServer(respond: Responder = () => ({ json: {} })) {
+/**
+ * Stands in for the server: every fetch is recorded and answered by `respond` (200 {} by default). A link has no
+ * payment plan (issue 28: GET /api/plans/:linkId is a 404, as the server answers) unless `opts.plans` hands the
+ * plan routes to `respond` too.
+ */
+export function fakeServer(respond: Responder = () => ({ json: {} }), opts: { plans?: boolean } = {}) {
   const calls: RecordedCall[] = [];
   const fetchStub = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
@@ -78,7 +82,10 @@ export function fakeServer(respond: Responder = () => ({ json: {} })) {
       body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
     };
     calls.push(call);
-    const a = await respond(call);
+    const a =
+      !opts.plans && call.path.startsWith('/api/plans/')
+        ? { status: 404, statusText: 'Not Found', json: { error: 'not_found', message: 'This link has no plan.' } }
+        : await respond(call);
     const status = a.status ?? 200;
     const isText = a.text !== undefined;
     return new Response(isText ? a.text : JSON.stringify(a.json ?? {}), {

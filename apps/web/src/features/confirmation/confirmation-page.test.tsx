@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { screen } from '@testing-library/react';
-import { setupMsw } from '../../test/msw';
-import { renderApp } from '../../test/render-app';
+import { screen, waitFor, within } from '@testing-library/react';
+import { CARD_ON_FILE_AGREEMENT_VERSION, type PatientPlan } from '@paylink/shared';
+import { HttpResponse, http, server, setupMsw } from '../../test/msw';
+import { LINK_ID, renderApp, signedInSetup } from '../../test/render-app';
 import { setPatient } from '../../store/patient-slice';
 import { setPayment } from '../../store/payment-slice';
 import type { AppDispatch } from '../../store/store';
@@ -83,5 +84,60 @@ describe('/confirmation (spec screen 7)', () => {
   it('without patient data shows the steps-complete message', async () => {
     await renderApp('/confirmation', { setup: (d) => d(setPayment({ ssl_txn_id: 'X1', ssl_amount: '500.00' })) });
     expect(await screen.findByRole('heading', { level: 1, name: /Process has been completed/ })).toBeInTheDocument();
+  });
+
+  it('for a plan link, shows the charges to come and the card they go on under the transaction id (issue 28)', async () => {
+    const plan: PatientPlan = {
+      kind: 'installments',
+      total: 5000,
+      deposit: 1250,
+      balance: 3750,
+      projected: false,
+      installments: [
+        { n: 1, dueOn: '2027-01-15', amount: 1875, status: 'scheduled' },
+        { n: 2, dueOn: '2027-02-15', amount: 1875, status: 'scheduled' },
+      ],
+      noticeDays: 7,
+      card: { brand: 'Visa', last4: '0002' },
+      practice: { name: 'Bella Vista Plastic Surgery', phone: '(555) 010-0123', email: 'billing@bv.example' },
+      agreement: { version: CARD_ON_FILE_AGREEMENT_VERSION, acceptedAt: '2026-11-27T09:00:00Z' },
+    };
+    server.use(http.get(`*/api/plans/${LINK_ID}`, () => HttpResponse.json(plan)));
+    await renderApp('/confirmation', {
+      lng: 'es',
+      setup: (d) => {
+        signedInSetup(d);
+        d(setPatient(patient));
+        d(setPayment({ ssl_txn_id: 'TXN-7', ssl_amount: '1250.00' }));
+      },
+    });
+    const section = await screen.findByRole('region', { name: 'Sus próximos cobros' });
+    expect(
+      within(section)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['15 de enero de 2027: $1,875.00', '15 de febrero de 2027: $1,875.00']);
+    expect(section).toHaveTextContent('Se cobrarán en su Visa terminada en 0002.');
+    expect(screen.getByTestId('transaction-id')).toHaveTextContent('TXN-7');
+  });
+
+  it('for a link without a plan (404), shows no schedule', async () => {
+    let asked = false;
+    server.use(
+      http.get(`*/api/plans/${LINK_ID}`, () => {
+        asked = true;
+        return HttpResponse.json({ error: 'not_found', message: 'No plan.' }, { status: 404 });
+      }),
+    );
+    await renderApp('/confirmation', {
+      setup: (d) => {
+        signedInSetup(d);
+        d(setPatient(patient));
+        d(setPayment({ ssl_txn_id: 'TXN-8', ssl_amount: '1250.00' }));
+      },
+    });
+    expect(await screen.findByTestId('transaction-id')).toHaveTextContent('TXN-8');
+    await waitFor(() => expect(asked).toBe(true));
+    expect(screen.queryByText('Your next charges')).not.toBeInTheDocument();
   });
 });

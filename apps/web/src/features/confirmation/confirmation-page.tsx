@@ -11,6 +11,7 @@ import { useAppSelector } from '../../store/hooks';
 import { selectPatient } from '../../store/patient-slice';
 import { useNeutralizeBack } from '../../lib/use-neutralize-back';
 import { MessagePage } from '../../components/message-page';
+import { scheduleLines, usePlan } from '../../lib/use-plan';
 
 function CheckImage(props: { label: string }) {
   return (
@@ -46,11 +47,43 @@ function ReceiptNote(props: { channel: string; to: string }) {
   return null;
 }
 
+/** A plan link's charges to come (issue 28), from the server's plan now that the deposit is paid. */
+function NextCharges(props: { linkId: string; locale: string }) {
+  const { t } = useTranslation();
+  const plan = usePlan(props.linkId);
+  if (plan.status !== 'ready') return null;
+  const lines = scheduleLines(plan.plan, props.locale);
+  if (lines.length === 0) return null;
+  const card = plan.plan.card;
+  return (
+    <section className="text-start mx-auto mt-3" style={{ maxWidth: '22rem' }} aria-labelledby="plan-next-charges">
+      <h2 id="plan-next-charges" className="h6">
+        {t('confirmation.nextCharges')}
+      </h2>
+      <ul className="mb-1" data-testid="next-charges">
+        {lines.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      <p className="small mb-0">
+        {card
+          ? t('confirmation.planCard', {
+              card: card.brand
+                ? t('confirmation.cardEndingBrand', { brand: card.brand, last4: card.last4 })
+                : t('confirmation.cardEnding', { last4: card.last4 }),
+            })
+          : t('confirmation.planCardUnknown')}
+      </p>
+    </section>
+  );
+}
+
 export default function ConfirmationPage() {
   const { t, i18n } = useTranslation();
   useNeutralizeBack();
   const patient = useAppSelector(selectPatient);
   const payment = useAppSelector((s) => s.payment);
+  const linkId = useAppSelector((s) => s.link.link_id);
   const receipt = (useLocation().state as { receipt?: { channel?: string; to?: string } } | null)?.receipt;
   if (!patient || !payment.ssl_txn_id) return <MessagePage titleKey="errors.stepsCompleteTitle" />;
 
@@ -74,6 +107,7 @@ export default function ConfirmationPage() {
             </>
           )}
         </dl>
+        {linkId && <NextCharges linkId={linkId} locale={locale} />}
         {payorPaid ? (
           // The payor is the one on this screen: thank them, and say the patient was told (issue 16, item 7).
           <>

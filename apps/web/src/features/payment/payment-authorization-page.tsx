@@ -2,9 +2,18 @@
  * Payment authorisation (spec screen 6, sections 3-5 and 8). The card form lives in this component's state only:
  * never in Redux, never persisted, never sent to our API (the gateway's scripts take it). See docs/payment-page.md.
  */
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
-import { dollarsToCents, formatUsd, PaymentSource, StepRoutes } from '@paylink/shared';
+import {
+  CARD_ON_FILE_AGREEMENT_VERSION,
+  dollarsToCents,
+  formatUsd,
+  patientEndpoints,
+  PaymentSource,
+  StepRoutes,
+} from '@paylink/shared';
+import { ApiError, call } from '../../lib/api-client';
+import { useApiFailure } from '../../lib/use-api-failure';
 import { useAppConfig } from '../../lib/app-config';
 import { useAppSelector } from '../../store/hooks';
 import { ErrorDisplay } from '../../components/error-display';
@@ -29,6 +38,8 @@ import type { GatewayGlobals } from './gateway/types';
 import { PaymentModal } from './payment-modal';
 import { US_STATES } from './us-states';
 import { useCardPayment } from './use-card-payment';
+import { PlanAgreement } from './plan-agreement';
+import { usePlan } from '../../lib/use-plan';
 import './payment.css';
 
 /** The spec's payment authorisation frame height. */
@@ -70,12 +81,39 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
   const closedKind = useRef<string | undefined>(undefined);
   const documentUrl = paymentSource === PaymentSource.Payor ? (nav.step?.documentUrl ?? null) : null;
   const { signed } = useSigningMessage({ signOrigin: config.signOrigin, frameRef, documentUrl });
+  const fail = useApiFailure();
+  // A link with a payment plan (issue 28): the card-on-file agreement, its own box, recorded before the checkout.
+  const plan = usePlan(nav.linkId);
+  const [planAgreed, setPlanAgreed] = useState(false);
+  const [agreementFailed, setAgreementFailed] = useState(false);
+  const agreementRecorded = useRef(false);
+  const hasPlan = plan.status === 'ready';
+  const beforePay = useCallback(async (): Promise<boolean> => {
+    // Once per visit: a retry after a decline does not record it again.
+    if (!hasPlan || agreementRecorded.current) return true;
+    setAgreementFailed(false);
+    try {
+      await call(patientEndpoints.acceptPlanAgreement, {
+        params: { linkId: nav.linkId },
+        // The version of the words on this page, which are the words the patient read.
+        body: { version: CARD_ON_FILE_AGREEMENT_VERSION, accepted: true },
+      });
+      agreementRecorded.current = true;
+      return true;
+    } catch (e) {
+      // A session or link that ended goes where it always does; anything else is said here, nothing is charged.
+      if (e instanceof ApiError && (e.status === 401 || e.status === 403)) fail(e);
+      else setAgreementFailed(true);
+      return false;
+    }
+  }, [hasPlan, nav.linkId, fail]);
   const payment = useCardPayment({
     linkId: nav.linkId,
     step: nav.step,
     amountDollars,
     paymentSource,
     loadGatewayGlobals: props.loadGatewayGlobals,
+    beforePay,
   });
   const uid = useId();
   useNeutralizeBack();
@@ -85,6 +123,11 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
   useEffect(() => {
     if (!injected) loadGateway(config.gateway).catch(() => undefined);
   }, [injected, config.gateway]);
+
+  const planError = plan.status === 'error' ? plan.error : null;
+  useEffect(() => {
+    if (planError instanceof ApiError && (planError.status === 401 || planError.status === 403)) fail(planError);
+  }, [planError, fail]);
 
   const failedCall = nav.error ?? payment.error;
   if (failedCall) return <ErrorDisplay error={failedCall} />;
@@ -98,11 +141,18 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
 
   const ctx = { paymentSource, authorisationSigned: signed, now: today };
   const errors = validateCardForm(form, ctx);
-  const payEnabled = canPayNow(form, { ...ctx, submitting: payment.submitting });
+  // With a plan, PAY NOW also needs the agreement box; while the plan is unknown it waits.
+  const planAllowsPay = plan.status === 'none' || (plan.status === 'ready' && planAgreed);
+  const payEnabled = canPayNow(form, { ...ctx, submitting: payment.submitting }) && planAllowsPay;
   // Waiting for another browser's payment (issue 25): PAY NOW is locked but this page is not processing anything.
   const processing = payment.submitting && payment.otherPayment !== 'in_progress';
   const brand = detectCardBrand(form.CardNumber);
-  const locale = i18n.resolvedLanguage === 'es' ? 'es-US' : 'en-US';
+  const lang = i18n.resolvedLanguage === 'es' ? 'es' : 'en';
+  const locale = lang === 'es' ? 'es-US' : 'en-US';
+  const cardKept =
+    brand && !errors.CardNumber
+      ? t('plan.cardEnding', { brand: t(`cardType.${brand.brand}`), last4: form.CardNumber.slice(-4) })
+      : null;
 
   const touch = (field: CardField | 'Agreed') => setTouched((t0) => (t0[field] ? t0 : { ...t0, [field]: true }));
   const set = (field: CardField, value: string) => {
@@ -402,6 +452,37 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
           </fieldset>
         )}
 
+        {plan.status === 'loading' && (
+          <p className="plan-loading" data-testid="plan-loading">
+            <Spinner small label={t('plan.loading')} /> <span aria-hidden="true">{t('plan.loading')}</span>
+          </p>
+        )}
+        {plan.status === 'error' && (
+          <div className="alert alert-danger" role="alert">
+            <p>{t('plan.loadFailed')}</p>
+            <button type="button" className="btn btn-outline-danger" onClick={plan.retry}>
+              {t('plan.retry')}
+            </button>
+          </div>
+        )}
+        {plan.status === 'ready' && (
+          <PlanAgreement
+            plan={plan.plan}
+            lang={lang}
+            locale={locale}
+            card={cardKept}
+            checked={planAgreed}
+            disabled={payment.submitting}
+            onChange={(checked) => {
+              setPlanAgreed(checked);
+              setAgreementFailed(false);
+            }}
+            id={fid('PlanAgreed')}
+            agreeLabel={t('plan.agree')}
+            scheduleLabel={t('plan.scheduleLabel')}
+          />
+        )}
+
         <p id={fid('terms')} className="authorization-text">
           {/* A partial payment is not a deposit: the sentence names what is being paid (decision 0164). */}
           {t(paymentType === 2 ? 'authorizationTextPayment' : 'authorizationText', {
@@ -438,6 +519,11 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
               t('payNow')
             )}
           </button>
+          {agreementFailed && (
+            <p className="alert alert-danger mt-3" role="alert">
+              {t('plan.agreementFailed')}
+            </p>
+          )}
           {payment.checking && (
             <p className="alert alert-info mt-3" role="status">
               {t('checkingLastPayment')}

@@ -41,6 +41,11 @@ export interface CardPaymentOptions {
   paymentSource: number;
   /** Unit tests hand in a stand-in for the outside gateway; the app loads the real scripts. */
   loadGatewayGlobals?: () => Promise<GatewayGlobals>;
+  /**
+   * Runs under the lock before the checkout token is asked for (issue 28: the card-on-file agreement is recorded
+   * first); false stops the payment, the caller having said why.
+   */
+  beforePay?: () => Promise<boolean>;
 }
 
 /** Waits between confirmation retries: about 30 s in all. */
@@ -87,7 +92,7 @@ export function useCardPayment(opts: CardPaymentOptions) {
     release();
   }, [release]);
 
-  const { linkId, step, amountDollars, paymentSource, loadGatewayGlobals } = opts;
+  const { linkId, step, amountDollars, paymentSource, loadGatewayGlobals, beforePay } = opts;
 
   const recordApproval = useCallback(
     async (response: GatewayResponse, card: CardForm) => {
@@ -201,6 +206,10 @@ export function useCardPayment(opts: CardPaymentOptions) {
       setOtherPayment(null);
       const amountCents = dollarsToCents(amountDollars);
       try {
+        if (beforePay && !(await beforePay())) {
+          release();
+          return;
+        }
         let sessionToken = '';
         for (let poll = 0; ; poll++) {
           try {
@@ -246,7 +255,7 @@ export function useCardPayment(opts: CardPaymentOptions) {
         release();
       }
     },
-    [amountDollars, gatewayAttempt, recordApproval, logFailure, fail, navigate, release, followOtherPayment],
+    [amountDollars, gatewayAttempt, recordApproval, logFailure, fail, navigate, release, followOtherPayment, beforePay],
   );
 
   return { submit, submitting, failure, closeModal, error, checking, otherPayment };

@@ -1,0 +1,69 @@
+/**
+ * The card-on-file agreement of a link with a payment plan (issue 28, decision 0208): the schedule, the card that
+ * will be kept, the notice before each charge, how to cancel and whom to contact, in the shared contract's words
+ * (the version the server stores is the version of these words), with its own checkbox: the spec's terms box is
+ * about today's charge, this one about the charges to come.
+ */
+import { cardOnFileAgreement, type PatientPlan } from '@paylink/shared';
+import { scheduleLines } from '../../lib/use-plan';
+
+export interface PlanAgreementProps {
+  plan: PatientPlan;
+  lang: 'en' | 'es';
+  locale: string;
+  /** "Visa ending in 4242" once a whole card number is typed, else null. */
+  card: string | null;
+  checked: boolean;
+  disabled: boolean;
+  onChange: (checked: boolean) => void;
+  id: string;
+  agreeLabel: string;
+  scheduleLabel: string;
+}
+
+export function PlanAgreement(props: PlanAgreementProps) {
+  const { plan } = props;
+  const schedule = scheduleLines(plan, props.locale);
+  const words = cardOnFileAgreement[props.lang]({
+    practice: plan.practice.name,
+    practicePhone: plan.practice.phone,
+    practiceEmail: plan.practice.email,
+    schedule,
+    noticeDays: plan.noticeDays,
+    card: props.card,
+  });
+  // The words are [intro, ...schedule lines, ...the rest]: the schedule is shown as a list.
+  const [intro, ...rest] = words.paragraphs;
+  const lines = rest.slice(0, schedule.length);
+  const after = rest.slice(schedule.length);
+  const textId = `${props.id}-text`;
+  return (
+    <fieldset className="form-section plan-agreement" disabled={props.disabled} data-testid="plan-agreement">
+      <legend className="h5">{words.title}</legend>
+      <div id={textId}>
+        <p>{intro}</p>
+        <ul className="plan-schedule" aria-label={props.scheduleLabel}>
+          {lines.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+        {after.map((p) => (
+          <p key={p}>{p}</p>
+        ))}
+      </div>
+      <div className="form-check">
+        <input
+          id={props.id}
+          type="checkbox"
+          className="form-check-input"
+          checked={props.checked}
+          aria-describedby={textId}
+          onChange={(e) => props.onChange(e.target.checked)}
+        />
+        <label className="form-check-label" htmlFor={props.id}>
+          {props.agreeLabel}
+        </label>
+      </div>
+    </fieldset>
+  );
+}
