@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../../lib/audit.js';
+import { optIn, optOut } from '../../messages/opt-outs.js';
 import { newLinkId } from '../../lib/ids.js';
 import { convergeEndpoints, createConvergeGateway } from '../../providers/gateway/converge.js';
 import { sandboxGatewayCredentials } from '../../providers/gateway/sandbox.js';
@@ -236,6 +237,33 @@ describe('runPlanScheduler', () => {
       [linkId],
     );
     expect(audit.rows.map((r) => r.details.reconciled)).toEqual([true]);
+  });
+
+  it('never charges a patient who cannot be told: held with the reason for the practice, charged once told', async () => {
+    const linkId = await planWithCard(await storedToken('4000000000000002'), '2098-10-10', {
+      email: 'ana.diaz@example.com',
+    });
+    await db().transaction(async (tx) => {
+      await optOut(tx, { channel: 'sms', address: '512-555-0147', source: 'test', actor: SYSTEM_ACTOR });
+      await optOut(tx, { channel: 'email', address: 'ana.diaz@example.com', source: 'test', actor: SYSTEM_ACTOR });
+    });
+    expect(await run('2098-10-03T15:00:00Z')).toMatchObject({ notified: 0 });
+    expect(await run('2098-10-03T16:00:00Z')).toMatchObject({ notified: 0 });
+    expect(await run('2098-10-20T15:00:00Z')).toMatchObject({ notified: 0, paid: 0 });
+    expect(await installment(linkId)).toMatchObject({ status: 'scheduled', last_failure: 'notice_undeliverable' });
+    const held = await db().query(
+      `select 1 from audit_event where link_id = $1 and action = 'installment.notice_undeliverable'`,
+      [linkId],
+    );
+    expect(held.rows).toHaveLength(1);
+    // The patient opts back in to e-mail: the notice goes out, and the charge waits the full notice period.
+    await db().transaction((tx) =>
+      optIn(tx, { channel: 'email', address: 'ana.diaz@example.com', source: 'test', actor: SYSTEM_ACTOR }),
+    );
+    expect(await run('2098-10-21T15:00:00Z')).toMatchObject({ notified: 1 });
+    expect((await messages(linkId, 'plan-notice')).map((m) => m.channel)).toEqual(['email']);
+    expect((await installment(linkId)).due_on).toBe('2098-10-28');
+    expect(await run('2098-10-28T15:00:00Z')).toMatchObject({ paid: 1 });
   });
 
   it('skips paused and cancelled plans', async () => {

@@ -186,6 +186,8 @@ async function updateClaimed(
 }
 
 const RELEASE = 'claimed_by = null, claim_expires_at = null';
+/** The notice could not be sent to anyone: the instalment is held (never charged without its notice). */
+const NOTICE_UNDELIVERABLE = 'notice_undeliverable';
 
 async function release(db: Db, row: Claimed, runId: string): Promise<void> {
   await db.query(`update plan_installment set ${RELEASE} where id = $1 and claimed_by = $2`, [row.id, runId]);
@@ -200,21 +202,39 @@ async function sendNotice(
   timeZone: string,
 ): Promise<{ kind: Outcome; completed?: boolean }> {
   const link = await loadLink(opts.db, row.linkId);
-  const channel = link.phone ? 'sms' : 'email';
+  // Quiet hours hold texts only: a patient who opted out of SMS is told by e-mail at once.
+  const bySms = !!link.phone && !(await isOptedOut(opts.db, 'sms', link.phone));
   const quiet = await quietHours(opts.db, opts.config);
-  if (channel === 'sms' && isQuiet(opts.now, timeZone, quiet)) {
+  if (bySms && isQuiet(opts.now, timeZone, quiet)) {
     await release(opts.db, row, runId);
     return { kind: 'deferred' };
   }
   // A deposit paid late cannot give the full notice: the charge moves to the notice period's end.
   const earliest = addDays(isoDateInZone(opts.now, timeZone), PLAN_NOTICE_DAYS);
   const chargeOn = row.dueOn < earliest ? earliest : row.dueOn;
-  await opts.db.transaction(async (tx) => {
+  return opts.db.transaction(async (tx) => {
     const messageId = await tellPatient(tx, opts, link, 'plan-notice', await factsFor(tx, opts, row, link, chargeOn));
-    await updateClaimed(tx, row, runId, `status = 'notified', notified_at = $3, due_on = $4::date, ${RELEASE}`, [
-      opts.now.toISOString(),
-      chargeOn,
-    ]);
+    if (!messageId) {
+      // Nobody to tell (no address, or every channel opted out): no notice, so no charge. The instalment waits,
+      // marked for the practice, and goes ahead with a full notice period once the patient can be told.
+      await updateClaimed(tx, row, runId, `last_failure = $3, ${RELEASE}`, [NOTICE_UNDELIVERABLE]);
+      if (row.lastFailure !== NOTICE_UNDELIVERABLE) {
+        await writeAudit(tx, {
+          actorType: 'system',
+          action: 'installment.notice_undeliverable',
+          linkId: row.linkId,
+          details: { n: row.n, amountCents: row.amountCents, dueOn: row.dueOn },
+        });
+      }
+      return { kind: 'deferred' as const };
+    }
+    await updateClaimed(
+      tx,
+      row,
+      runId,
+      `status = 'notified', notified_at = $3, due_on = $4::date, last_failure = null, ${RELEASE}`,
+      [opts.now.toISOString(), chargeOn],
+    );
     await writeAudit(tx, {
       actorType: 'system',
       action: 'installment.notified',
@@ -227,8 +247,8 @@ async function sendNotice(
         messageId,
       },
     });
+    return { kind: 'notified' as const };
   });
-  return { kind: 'notified' };
 }
 
 // ---- the charge ---------------------------------------------------------------------------------------------------
