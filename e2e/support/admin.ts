@@ -21,6 +21,8 @@ export interface LinkOptions {
   language?: 'en' | 'es';
   expiresIn?: string;
   procedureDescription?: string;
+  /** A payment plan (issue 28): the admin API's `plan`, e.g. { total: 2000, kind: 'single', dueOn: '2027-01-15' }. */
+  plan?: Record<string, unknown>;
 }
 
 export interface TestLink {
