@@ -221,7 +221,61 @@ export const planViewSchema = z
       .boolean()
       .describe('true before the deposit is paid: the instalments are a projection for balance = total, not stored.'),
     installments: z.array(planInstallmentViewSchema),
+    /** The card the balance is charged to; null until the deposit stores one. */
+    card: z
+      .object({
+        brand: z.string().nullable(),
+        last4: z.string().nullable(),
+        expMonth: z.number().int().nullable(),
+        expYear: z.number().int().nullable(),
+      })
+      .nullable()
+      .describe('The stored card the balance is charged to (brand, last four, expiry); null until the deposit.'),
     createdAt: z.string(),
   })
   .describe("The link's payment plan (issue 28).");
 export type PlanView = z.infer<typeof planViewSchema>;
+
+export const UPCOMING_DEFAULT_DAYS = 30;
+export const UPCOMING_MAX_DAYS = 90;
+
+/** GET /api/admin/plans/upcoming: instalments due from today (the practice's date) through today + days. */
+export const upcomingChargesQuerySchema = z
+  .object({
+    days: z.coerce
+      .number()
+      .int('days must be a whole number')
+      .min(1, 'days must be at least 1')
+      .max(UPCOMING_MAX_DAYS, `days must be at most ${UPCOMING_MAX_DAYS}`)
+      .optional()
+      .default(UPCOMING_DEFAULT_DAYS),
+  })
+  .strict();
+
+export const upcomingChargeSchema = z.object({
+  linkId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  n: z.number().int().describe('The instalment number (1 for a single balance charge).'),
+  count: z.number().int().describe("The plan's number of instalments."),
+  dueOn: z.string().describe('YYYY-MM-DD'),
+  amount: z.number().describe('US dollars.'),
+  status: installmentStatusSchema,
+  cardBrand: z.string().nullable(),
+  cardLast4: z.string().nullable(),
+  /** The card's last valid month ends before the due date: the charge will be declined unless the card is updated. */
+  cardExpiresBeforeDue: z.boolean(),
+  /** The gateway's words for the last declined try, while retries remain. */
+  lastFailure: z.string().nullable(),
+  attempts: z.number().int(),
+  /** When a declined instalment is tried again (ISO 8601), else null. */
+  nextAttemptAt: z.string().nullable(),
+});
+export type UpcomingCharge = z.infer<typeof upcomingChargeSchema>;
+
+export const upcomingChargesResultSchema = z.object({
+  from: z.string().describe('YYYY-MM-DD, today in the practice time zone.'),
+  to: z.string().describe('YYYY-MM-DD, the last day included.'),
+  charges: z.array(upcomingChargeSchema),
+});
+export type UpcomingChargesResult = z.infer<typeof upcomingChargesResultSchema>;

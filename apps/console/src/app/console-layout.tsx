@@ -15,6 +15,7 @@ import { IdleTimeout } from './idle-timeout';
 const NAV: { to: string; key: string; permission: Permission; end?: boolean }[] = [
   { to: '/', key: 'nav.links', permission: 'links.view', end: true },
   { to: '/payments', key: 'nav.payments', permission: 'payments.view' },
+  { to: '/plans/upcoming', key: 'plans.nav', permission: 'payments.view' },
   { to: '/funnel', key: 'nav.funnel', permission: 'funnel.view' },
   { to: '/opt-outs', key: 'nav.optOuts', permission: 'links.view' },
   { to: '/staff', key: 'nav.staff', permission: 'staff.manage' },

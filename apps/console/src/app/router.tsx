@@ -40,6 +40,10 @@ const routes: RouteObject[] = [
         },
       },
       {
+        path: 'plans/upcoming',
+        lazy: () => import('../features/plans/upcoming-page').then((m) => ({ Component: m.UpcomingChargesPage })),
+      },
+      {
         path: 'funnel',
         lazy: () => import('../features/funnel/funnel-page').then((m) => ({ Component: m.FunnelPage })),
       },

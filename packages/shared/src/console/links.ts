@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { linkStateSchema } from '../admin.js';
 import { linkIdSchema } from '../api.js';
 import { Languages, SignInMethods, StepRoutes } from '../ids.js';
+import { planViewSchema } from '../plans.js';
 import { paymentAttemptSchema } from './payments.js';
 import { staffPaymentSchema } from './staff-payment.js';
 import { staffRefSchema } from './staff.js';
@@ -171,6 +172,8 @@ export const consoleLinkDetailSchema = z.object({
   steps: z.array(consoleStepSchema),
   payment: staffPaymentSchema.nullable(),
   attempts: z.array(paymentAttemptSchema),
+  /** The link's payment plan (issue 28), or null. */
+  plan: planViewSchema.nullable(),
   /** Newest first. */
   timeline: z.array(timelineEntrySchema),
 });

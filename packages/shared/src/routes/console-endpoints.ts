@@ -66,4 +66,5 @@ export const consoleEndpoints = defineEndpoints({
   uploadContract: { method: 'PUT', path: '/api/admin/settings/contracts/:lang' },
   removeContract: { method: 'DELETE', path: '/api/admin/settings/contracts/:lang' },
   runPlans: { method: 'POST', path: '/api/admin/plans/run' },
+  upcomingCharges: { method: 'GET', path: '/api/admin/plans/upcoming' },
 });

@@ -83,6 +83,7 @@ import {
   webhookEndpointWithSecretSchema,
 } from '../money.js';
 import { runPlansBodySchema, runPlansResultSchema } from '../plan-scheduler.js';
+import { upcomingChargesQuerySchema, upcomingChargesResultSchema } from '../plans.js';
 import { defineRoute, type RouteSchemas } from './define-route.js';
 import { consoleEndpoints as e } from './console-endpoints.js';
 
@@ -282,6 +283,11 @@ export const consoleRoutes = {
     response: contractsResultSchema,
   }),
   runPlans: defineRoute({ ...e.runPlans, body: runPlansBodySchema, response: runPlansResultSchema }),
+  upcomingCharges: defineRoute({
+    ...e.upcomingCharges,
+    query: upcomingChargesQuerySchema,
+    response: upcomingChargesResultSchema,
+  }),
 } satisfies { [K in keyof typeof e]: (typeof e)[K] & RouteSchemas };
 
 export type ConsoleRoute = (typeof consoleRoutes)[keyof typeof consoleRoutes];

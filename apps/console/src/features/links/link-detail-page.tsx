@@ -14,6 +14,7 @@ import { useLiveUpdates } from './board-api';
 import { cancelLink, expireLink, extendLink } from './link-actions-api';
 import { fetchPdf, useLinkDetail, useLinkDocuments, type LinkDocument } from './link-detail-api';
 import { LinkMessagesCard } from './link-messages-card';
+import { LinkPlanCard } from './link-plan-card';
 import { SendPanel } from './send-panel';
 
 /**
@@ -51,6 +52,7 @@ export function LinkDetailPage(props: { MoneyCard: ComponentType<{ link: Console
         <div className="col-lg-6">
           <People link={link} />
           <Payment link={link} />
+          {link.plan && <LinkPlanCard plan={link.plan} />}
           <MoneyCard link={link} />
           <Documents id={link.id} />
         </div>

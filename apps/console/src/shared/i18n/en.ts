@@ -1,8 +1,10 @@
 /** English strings of the console. Spanish (es.ts) must have the same keys. */
 import { errorCodesEn } from './error-codes';
 import { moneyEn } from './money';
+import { plansEn } from './plans';
 export const en = {
   money: moneyEn,
+  plans: plansEn,
   layout: {
     brand: 'Paylink console',
     language: 'Language',

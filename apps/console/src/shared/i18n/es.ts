@@ -2,10 +2,12 @@ import type { en } from './en';
 import type { Dictionary } from './types';
 import { errorCodesEs } from './error-codes';
 import { moneyEs } from './money';
+import { plansEs } from './plans';
 
 /** Spanish strings of the console (same keys as en.ts; the compiler and i18n.test.ts check). */
 export const es: Dictionary<typeof en> = {
   money: moneyEs,
+  plans: plansEs,
   layout: {
     brand: 'Consola de Paylink',
     language: 'Idioma',

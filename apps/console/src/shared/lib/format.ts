@@ -22,6 +22,14 @@ export function formatDate(iso: string | null | undefined): string {
   return new Intl.DateTimeFormat(locale(), { dateStyle: 'medium' }).format(d);
 }
 
+/** A calendar day (YYYY-MM-DD, the practice's date) as written, whatever the browser's time zone. */
+export function formatDay(day: string | null | undefined): string {
+  if (!day || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return '—';
+  return new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeZone: 'UTC' }).format(
+    new Date(`${day}T00:00:00Z`),
+  );
+}
+
 /** "5 min ago", "3 h ago", "2 days ago" (Intl.RelativeTimeFormat in the UI language). */
 export function formatRelative(iso: string | null | undefined, now = Date.now()): string {
   if (!iso) return '—';

@@ -1,15 +1,16 @@
 import { type StaffRole, consoleRoutes as routeTable } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { auditContext } from '../../lib/audit.js';
+import { auditContext, writeAudit } from '../../lib/audit.js';
 import { ROLES, requireStaff } from '../../http/require-staff.js';
 import { allowEmptyJsonBodies, errorResponses } from '../../http/route-support.js';
 import { boardChanges, queryBoard } from './board.js';
 import { queryFunnel } from './funnel.js';
 import { showConsoleLink } from './link-detail.js';
 import { exportPaymentsCsv, paymentReport } from './payments-report.js';
-import { practiceSettings, updatePracticeSettings } from '../app-config/index.js';
+import { practiceSettings, practiceTimeZone, updatePracticeSettings } from '../app-config/index.js';
 import { listCoordinators } from './coordinators.js';
+import { listUpcomingCharges } from '../plans/index.js';
 import { route } from '../../http/route.js';
 
 const security: { [k: string]: string[] }[] = [{ bearer: [] }, { staffCookie: [] }];
@@ -148,6 +149,37 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Prom
         },
       },
       async () => ({ coordinators: await listCoordinators(ctx.db) }),
+    );
+
+    route(
+      scope,
+      routeTable.upcomingCharges,
+      {
+        preHandler: staff,
+        schema: {
+          tags,
+          summary: 'Plan instalments due in the next days (default 30, at most 90), with card expiry and last decline',
+          description:
+            "Open instalments of active plans due from today (the practice's date) through today + days, and those " +
+            'being retried after a decline. Every role; audited (admin.plans_upcoming_listed).',
+          security,
+          response: errorResponses(400, 401),
+        },
+      },
+      async (request) =>
+        ctx.db.transaction(async (tx) => {
+          const result = await listUpcomingCharges(tx, {
+            now: new Date(),
+            timeZone: await practiceTimeZone(tx, ctx.config),
+            days: request.query.days,
+          });
+          await writeAudit(tx, {
+            ...auditContext(request),
+            action: 'admin.plans_upcoming_listed',
+            details: { days: request.query.days, linkIds: [...new Set(result.charges.map((c) => c.linkId))] },
+          });
+          return result;
+        }),
     );
 
     route(

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { notFound } from '../../lib/errors.js';
 import { linkState, personalLinkUrl, type LinkRow } from '../links/index.js';
+import { showPlan } from '../plans/index.js';
 import { toStaffPayment } from './staff-link-queries.js';
 import { describeEvent, type AuditRowForTimeline } from './timeline.js';
 
@@ -35,7 +36,7 @@ export async function showConsoleLink(opts: { ctx: AppContext; actor: Actor; id:
     const link = lr.rows[0];
     if (!link) throw notFound('No link with this id.');
     await writeAudit(tx, { ...opts.actor, action: 'admin.link_viewed', linkId: link.id, details: { view: 'console' } });
-    const [steps, payment, attempts, logs, events] = await Promise.all([
+    const [steps, payment, attempts, logs, events, plan] = await Promise.all([
       tx.query<{
         position: number;
         route_path: string;
@@ -83,6 +84,7 @@ export async function showConsoleLink(opts: { ctx: AppContext; actor: Actor; id:
          where a.link_id = $1 order by a.at desc, a.id desc limit 500`,
         [link.id],
       ),
+      showPlan({ q: tx, linkId: link.id }),
     ]);
     const p = payment.rows[0];
     const lastActivity = events.rows.find((e) => e.actor_type === 'link');
@@ -132,6 +134,7 @@ export async function showConsoleLink(opts: { ctx: AppContext; actor: Actor; id:
           declineReason: a.status === 'closed' ? reasonOf(log?.payload ?? null) : null,
         };
       }),
+      plan,
       timeline: events.rows.map(describeEvent),
     };
   });

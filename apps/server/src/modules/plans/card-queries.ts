@@ -7,16 +7,18 @@ export interface CurrentCard {
   id: string;
   brand: string | null;
   last4: string | null;
+  expMonth: number | null;
+  expYear: number | null;
 }
 
 export async function findCurrentCard(q: Queryable, linkId: string): Promise<CurrentCard | null> {
   const r = await typed(q)
     .selectFrom('stored_card')
-    .select(['id', 'brand', 'last4'])
+    .select(['id', 'brand', 'last4', 'exp_month', 'exp_year'])
     .where('link_id', '=', linkId)
     .where('replaced_at', 'is', null)
     .executeTakeFirst();
-  return r ? { id: String(r.id), brand: r.brand, last4: r.last4 } : null;
+  return r ? { id: String(r.id), brand: r.brand, last4: r.last4, expMonth: r.exp_month, expYear: r.exp_year } : null;
 }
 
 /** A new card replaces the link's current one (one current card per link: stored_card_current_idx). */

@@ -1,5 +1,6 @@
 import { planSchedule, type PlanView } from '@paylink/shared';
 import type { Queryable } from '../../db/client.js';
+import { findCurrentCard } from './card-queries.js';
 import { findPlanByLink, listInstallments } from './plans-queries.js';
 
 const dollars = (cents: number) => cents / 100;
@@ -16,6 +17,7 @@ export async function showPlan(opts: { q: Queryable; linkId: string }): Promise<
   const installments = projected
     ? planSchedule(plan.shape, balanceCents).map((i) => ({ ...i, status: 'scheduled' as const }))
     : await listInstallments(opts.q, plan.id);
+  const card = await findCurrentCard(opts.q, opts.linkId);
   return {
     kind: plan.shape.kind,
     status: plan.status,
@@ -30,6 +32,7 @@ export async function showPlan(opts: { q: Queryable; linkId: string }): Promise<
       amount: dollars(i.amountCents),
       status: i.status,
     })),
+    card: card && { brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear },
     createdAt: plan.createdAt,
   };
 }

@@ -140,6 +140,7 @@ export const APP_ROUTES: Record<string, Access> = {
   'GET /api/admin/compliance/tamper-checks': { access: 'staff', roles: ADMIN },
   'POST /api/admin/compliance/tamper-check': { access: 'staff', roles: ADMIN },
   'POST /api/admin/plans/run': { access: 'staff', roles: ADMIN },
+  'GET /api/admin/plans/upcoming': { access: 'staff', roles: ANY },
 
   'POST /api/webhooks/twilio/status': { access: 'twilio' },
   'POST /api/webhooks/twilio/sms': { access: 'twilio' },
