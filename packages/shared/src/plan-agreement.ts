@@ -67,7 +67,7 @@ export interface AgreementFacts {
 
 /**
  * One line of a plan's schedule as the agreement words it: "January 15, 2027: $1,500.00" in en-US, "15 de enero de
- * 2027: US$1,500.00" in es-US. The due date is a calendar day, so it is formatted in UTC.
+ * 2027: $1,500.00" in es-US. The due date is a calendar day, so it is formatted in UTC.
  */
 export function planScheduleLine(i: { dueOn: string; amountCents: number }, locale: string): string {
   const date = new Date(`${i.dueOn}T00:00:00Z`).toLocaleDateString(locale, { dateStyle: 'long', timeZone: 'UTC' });
