@@ -4,6 +4,7 @@ import type { Db, Queryable } from './db/client.js';
 import type { StaffAccess } from './http/require-staff.js';
 import type { SessionKeys } from './http/session-tokens.js';
 import type { Actor } from './lib/audit.js';
+import type { PracticeInfo } from './messages/index.js';
 import type { GatewayTransaction } from './providers/gateway/types.js';
 import type { Providers } from './providers/index.js';
 
@@ -51,6 +52,15 @@ export interface LinkPlans {
   /** null for a link without a plan (payments go on exactly as before). */
   depositTerms(q: Queryable, linkId: string): Promise<DepositTerms | null>;
   onDepositApproved(tx: Queryable, o: DepositApproval): Promise<void>;
+  /** What a plan deposit's receipt adds (issue 28); null for a link without a plan or before its deposit. */
+  receiptTerms(q: Queryable, linkId: string, practice: PracticeInfo): Promise<PlanReceiptTerms | null>;
+}
+
+export interface PlanReceiptTerms {
+  /** The instalments still to charge, oldest first. */
+  installments: { dueOn: string; amountCents: number }[];
+  /** The card-on-file agreement as the patient accepted it, in the language they accepted it in. */
+  agreement: { version: string; title: string; paragraphs: string[] } | null;
 }
 
 export interface DepositTerms {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatUsd } from './amounts.js';
 import type { Language } from './ids.js';
 
 /**
@@ -62,6 +63,15 @@ export interface AgreementFacts {
   noticeDays: number;
   /** "Visa ending in 4242", or null before a card is entered. */
   card: string | null;
+}
+
+/**
+ * One line of a plan's schedule as the agreement words it: "January 15, 2027: $1,500.00" in en-US, "15 de enero de
+ * 2027: $1,500.00" in es-US. The due date is a calendar day, so it is formatted in UTC.
+ */
+export function planScheduleLine(i: { dueOn: string; amountCents: number }, locale: string): string {
+  const date = new Date(`${i.dueOn}T00:00:00Z`).toLocaleDateString(locale, { dateStyle: 'long', timeZone: 'UTC' });
+  return `${date}: ${formatUsd(i.amountCents, locale)}`;
 }
 
 /** The card-on-file agreement, paragraph by paragraph, in the patient's language. */

@@ -4,7 +4,7 @@
  * without having seen the schedule.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { dollarsToCents, formatUsd, patientEndpoints, type PatientPlan } from '@paylink/shared';
+import { dollarsToCents, patientEndpoints, planScheduleLine, type PatientPlan } from '@paylink/shared';
 import { ApiError, call } from './api-client';
 
 export type PlanState =
@@ -44,5 +44,5 @@ export function formatDueDate(dueOn: string, locale: string): string {
 export function scheduleLines(plan: PatientPlan, locale: string): string[] {
   return plan.installments
     .filter((i) => i.status === 'scheduled' || i.status === 'notified')
-    .map((i) => `${formatDueDate(i.dueOn, locale)}: ${formatUsd(dollarsToCents(i.amount), locale)}`);
+    .map((i) => planScheduleLine({ dueOn: i.dueOn, amountCents: dollarsToCents(i.amount) }, locale));
 }

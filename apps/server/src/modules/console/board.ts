@@ -7,7 +7,7 @@ import { badRequest } from '../../lib/errors.js';
 import { personalLinkUrl } from '../links/index.js';
 import { STATE_SQL } from './staff-link-queries.js';
 import { practiceTimeZone } from '../app-config/index.js';
-import { STAFF_READ_ACTIONS } from './timeline.js';
+import { PATIENT_READ_ACTIONS, STAFF_READ_ACTIONS } from './timeline.js';
 
 type BoardQuery = z.output<typeof boardQuerySchema>;
 
@@ -195,8 +195,8 @@ export async function boardChanges(ctx: AppContext, since: string): Promise<{ li
   const r = await ctx.db.query<{ link_id: string | null; now: Date }>(
     `select now() as now, (select coalesce(jsonb_agg(distinct link_id), '[]'::jsonb) from audit_event
        where at > $1::timestamptz - interval '2 seconds' and link_id is not null
-         and not (actor_type = 'staff' and action = any($2::text[]))) as link_id`,
-    [new Date(t).toISOString(), STAFF_READ_ACTIONS],
+         and not (actor_type = 'staff' and action = any($2::text[])) and not (action = any($3::text[]))) as link_id`,
+    [new Date(t).toISOString(), STAFF_READ_ACTIONS, PATIENT_READ_ACTIONS],
   );
   const row = r.rows[0]!;
   return { linkIds: (row.link_id as unknown as string[]) ?? [], cursor: new Date(row.now).toISOString() };

@@ -6,7 +6,7 @@ import { notFound } from '../../lib/errors.js';
 import { linkState, personalLinkUrl, type LinkRow } from '../links/index.js';
 import { showPlan } from '../plans/index.js';
 import { toStaffPayment } from './staff-link-queries.js';
-import { describeEvent, type AuditRowForTimeline } from './timeline.js';
+import { describeEvent, PATIENT_READ_ACTIONS, type AuditRowForTimeline } from './timeline.js';
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
@@ -75,14 +75,14 @@ export async function showConsoleLink(opts: { ctx: AppContext; actor: Actor; id:
         [link.id],
       ),
       tx.query<AuditRowForTimeline>(
-        `select a.id, a.at, a.actor_type, a.actor_id, a.action, a.details, u.name as staff_name, u.email as staff_email,
-           o.delivery_status
+        `select a.id, a.at, a.actor_type, a.actor_id, a.action, a.details, a.ip, u.name as staff_name,
+           u.email as staff_email, o.delivery_status
          from audit_event a
          left join staff_user u on a.actor_type = 'staff' and u.id::text = a.actor_id
          left join outbox_message o on o.link_id = $1 and o.id::text = a.details->>'messageId'
            and a.action in ('link.sent', 'link.resent', 'link.reminded')
-         where a.link_id = $1 order by a.at desc, a.id desc limit 500`,
-        [link.id],
+         where a.link_id = $1 and not (a.action = any($2::text[])) order by a.at desc, a.id desc limit 500`,
+        [link.id, PATIENT_READ_ACTIONS],
       ),
       showPlan({ q: tx, linkId: link.id }),
     ]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeEvent, STAFF_READ_ACTIONS, type AuditRowForTimeline } from './timeline.js';
+import { describeEvent, PATIENT_READ_ACTIONS, STAFF_READ_ACTIONS, type AuditRowForTimeline } from './timeline.js';
 
 const row = (
   action: string,
@@ -54,5 +54,53 @@ describe('messaging events on the link timeline', () => {
     expect(describeEvent(row('link.messages_read', {}, 'staff')).category).toBe('staff_read');
     // The board's change feed ignores staff reads: the detail page reading messages must not wake itself up.
     expect(STAFF_READ_ACTIONS).toContain('link.messages_read');
+  });
+});
+
+describe('payment plan events on the link timeline', () => {
+  it('tells the agreement’s acceptance with its version, time, address and browser', () => {
+    const e = describeEvent({
+      ...row('plan.agreement_accepted', { version: '2026-11-27', language: 'en', userAgent: 'Mozilla/5.0' }, 'link'),
+      ip: '203.0.113.9',
+    });
+    expect(e).toMatchObject({ category: 'payment', actor: { type: 'patient' }, note: 'Mozilla/5.0' });
+    expect(e.text).toEqual({
+      en: 'Accepted the card-on-file agreement (version 2026-11-27) on 2026-11-23 10:00:00 UTC from 203.0.113.9',
+      es: 'Aceptó la autorización para guardar la tarjeta (versión 2026-11-27) el 2026-11-23 10:00:00 UTC desde 203.0.113.9',
+    });
+  });
+
+  it('tells the card, the start, the notices and the charges in words', () => {
+    expect(describeEvent(row('plan.created', { totalCents: 200_000 }, 'staff')).text.en).toBe(
+      'Set up a payment plan for $2,000.00',
+    );
+    expect(describeEvent(row('plan.card_stored', { brand: 'visa', last4: '0002' })).text.en).toBe(
+      'Kept the card for the plan (visa ending 0002)',
+    );
+    expect(describeEvent(row('plan.card_missing', {})).text.es).toBe(
+      'El depósito se pagó pero no se guardó la tarjeta: el plan necesita una tarjeta',
+    );
+    const moved = describeEvent(
+      row('installment.notified', { n: 1, amountCents: 50_000, dueOn: '2027-01-22', movedFrom: '2027-01-15' }),
+    );
+    expect(moved.text.en).toBe('Told the patient of charge 1 ($500.00 on 2027-01-22)');
+    expect(moved.note).toMatch(/^due date moved from 2027-01-15/);
+    expect(describeEvent(row('installment.paid', { n: 2, amountCents: 50_000, txnId: 'T-9' }))).toMatchObject({
+      text: { en: 'Charged instalment 2: $500.00', es: 'Cobró la cuota 2: $500.00' },
+      note: 'transaction T-9',
+    });
+    expect(describeEvent(row('installment.declined', { n: 2, amountCents: 50_000, reason: 'DECLINED' }))).toMatchObject(
+      {
+        text: { en: 'Instalment 2 ($500.00) was declined; it will be retried' },
+        note: 'DECLINED',
+      },
+    );
+    expect(describeEvent(row('installment.failed', { n: 2, amountCents: 50_000, attempts: 3 })).text.en).toBe(
+      'Instalment 2 ($500.00) failed after 3 attempts',
+    );
+  });
+
+  it('counts the patient’s plan read as a read, not an event', () => {
+    expect(PATIENT_READ_ACTIONS).toContain('plan.read');
   });
 });

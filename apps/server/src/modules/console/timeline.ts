@@ -14,6 +14,12 @@ export const STAFF_READ_ACTIONS = [
   'link.messages_read',
 ];
 
+/**
+ * Patient reads that each page load repeats (the plan behind the payment and confirmation pages): not events. The
+ * timeline leaves them out and the board's change feed ignores them; the evidence pack's audit list keeps them.
+ */
+export const PATIENT_READ_ACTIONS = ['plan.read'];
+
 const STEP_NAMES: Record<string, { en: string; es: string }> = {
   patientInfo: { en: 'Patient information', es: 'Información del paciente' },
   invoice: { en: 'Invoice', es: 'Factura' },
@@ -40,6 +46,8 @@ export interface AuditRowForTimeline {
   details: Record<string, unknown> | null;
   staff_name: string | null;
   staff_email: string | null;
+  /** The address the action came from (the agreement's acceptance names it). */
+  ip?: string | null;
   /** For a send or a reminder: its message's delivery status now (outbox_message), when known. */
   delivery_status?: string | null;
 }
@@ -225,6 +233,87 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
       break;
     case 'payment.second_payment_refused':
       out = say('payment', 'A second payment was refused', 'Se rechazó un segundo pago');
+      break;
+    case 'plan.created':
+      out = say(
+        'payment',
+        `Set up a payment plan for ${money(d.totalCents)}`,
+        `Creó un plan de pagos por ${money(d.totalCents)}`,
+      );
+      break;
+    case 'plan.agreement_accepted': {
+      const at = new Date(row.at).toISOString().replace('T', ' ').slice(0, 19);
+      const ua = typeof d.userAgent === 'string' ? d.userAgent : null;
+      out = say(
+        'payment',
+        `Accepted the card-on-file agreement (version ${String(d.version)}) on ${at} UTC from ${row.ip ?? 'an unknown address'}`,
+        `Aceptó la autorización para guardar la tarjeta (versión ${String(d.version)}) el ${at} UTC desde ${row.ip ?? 'una dirección desconocida'}`,
+        ua,
+      );
+      break;
+    }
+    case 'plan.card_stored':
+      out = say(
+        'payment',
+        `Kept the card for the plan${d.last4 ? ` (${d.brand ? `${String(d.brand)} ` : ''}ending ${String(d.last4)})` : ''}`,
+        `Guardó la tarjeta para el plan${d.last4 ? ` (${d.brand ? `${String(d.brand)} ` : ''}terminada en ${String(d.last4)})` : ''}`,
+      );
+      break;
+    case 'plan.card_missing':
+      out = say(
+        'payment',
+        'The deposit was paid but no card was kept: the plan needs a card',
+        'El depósito se pagó pero no se guardó la tarjeta: el plan necesita una tarjeta',
+      );
+      break;
+    case 'plan.activated':
+      out = say(
+        'payment',
+        `The payment plan started: ${String(d.installments)} instalment(s) for ${money(d.balanceCents)}`,
+        `El plan de pagos comenzó: ${String(d.installments)} cuota(s) por ${money(d.balanceCents)}`,
+      );
+      break;
+    case 'plan.completed':
+      out = say('payment', 'The payment plan was paid in full', 'El plan de pagos se pagó por completo');
+      break;
+    case 'installment.notified':
+      out = say(
+        'message',
+        `Told the patient of charge ${String(d.n)} (${money(d.amountCents)} on ${String(d.dueOn)})`,
+        `Avisó al paciente del cobro ${String(d.n)} (${money(d.amountCents)} el ${String(d.dueOn)})`,
+        typeof d.movedFrom === 'string'
+          ? `due date moved from ${d.movedFrom} to give the full notice / fecha movida desde ${d.movedFrom} para dar el aviso completo`
+          : null,
+      );
+      break;
+    case 'installment.paid':
+      out = say(
+        'payment',
+        `Charged instalment ${String(d.n)}: ${money(d.amountCents)}`,
+        `Cobró la cuota ${String(d.n)}: ${money(d.amountCents)}`,
+        typeof d.txnId === 'string' ? `transaction ${d.txnId}` : null,
+      );
+      break;
+    case 'installment.declined':
+      out = say(
+        'payment',
+        `Instalment ${String(d.n)} (${money(d.amountCents)}) was declined; it will be retried`,
+        `La cuota ${String(d.n)} (${money(d.amountCents)}) fue rechazada; se volverá a intentar`,
+      );
+      break;
+    case 'installment.failed':
+      out = say(
+        'payment',
+        `Instalment ${String(d.n)} (${money(d.amountCents)}) failed after ${String(d.attempts)} attempts`,
+        `La cuota ${String(d.n)} (${money(d.amountCents)}) falló después de ${String(d.attempts)} intentos`,
+      );
+      break;
+    case 'installment.outcome_unknown':
+      out = say(
+        'payment',
+        `The gateway did not answer for instalment ${String(d.n)}: it will be checked before any new charge`,
+        `La pasarela no respondió por la cuota ${String(d.n)}: se verificará antes de otro cobro`,
+      );
       break;
     case 'admin.link_viewed':
       out = say('staff_read', 'Viewed the link', 'Vio el enlace');

@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import type { GatewayTransaction } from '../../providers/gateway/types.js';
 import { findLink, type PaymentRow } from '../links/index.js';
 import { loadPracticeInfo } from '../../messages/index.js';
+import { planRecord } from '../plans/index.js';
 import { listRefundsForLink } from '../refunds/index.js';
 import { ownBytes, PdfWriter, listLinkSubmissions, listSubmissionFiles, sha256Hex } from '../signing/index.js';
 import { EVIDENCE_TEXTS, type EvidenceLang } from './evidence-texts.js';
@@ -69,6 +70,7 @@ export async function buildEvidencePack(
   }
   const practice = await loadPracticeInfo(db, { name: ctx.config.PRACTICE_NAME });
   const refunds = await listRefundsForLink(db, link.id);
+  const plan = await planRecord(db, link.id, { loaded: practice });
   const allSubmissions = await listLinkSubmissions(db, link.id);
   const submissions = allSubmissions.filter((s) => s.status === 'completed');
   const audit = (
@@ -146,6 +148,39 @@ export async function buildEvidencePack(
     audit.find((e) => e.action === 'payment.approved');
   if (payEvent) w.text(t.payAt(utc(payEvent.at), payEvent.ip ?? '—'), { size: 10 });
   w.rule();
+
+  // A payment plan: the words the patient accepted before the card was kept, and what was charged under them
+  if (plan) {
+    w.text(t.cardOnFile, { size: 14, font: 'bold', gap: 6 });
+    const a = plan.agreement;
+    if (a) {
+      w.text(t.cardOnFileText(a.language), { size: 10, gap: 6 });
+      w.text(a.title, { size: 11, font: 'bold', gap: 3 });
+      for (const p of a.paragraphs) w.text(p, { size: 10, gap: 3, color: 0.15 });
+      w.space(4);
+      w.row(t.agreementVersion, a.version);
+      w.row(t.acceptedAt, utc(a.acceptedAt));
+      w.row(t.acceptedIp, a.ip ?? '—');
+      w.row(t.userAgent, a.userAgent ?? '—');
+    } else {
+      w.text(t.noAgreement, { size: 10 });
+    }
+    w.space(4);
+    w.text(t.installments, { size: 12, font: 'bold', gap: 4 });
+    for (const i of plan.installments) {
+      w.text(
+        t.installmentLine(
+          i.n,
+          i.dueOn,
+          `${formatUsd(i.amountCents, 'en-US')} USD`,
+          t.installmentStatuses[i.status] ?? i.status,
+          i.gatewayTxnId,
+        ),
+        { size: 10 },
+      );
+    }
+    w.rule();
+  }
 
   // Documents: signed PDFs (attached below) and ID files, each with its SHA-256
   const attachments: { name: string; bytes: Uint8Array }[] = [];

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StepRoutes } from '@paylink/shared';
+import { CARD_ON_FILE_AGREEMENT_VERSION, StepRoutes } from '@paylink/shared';
 import { staffToken } from '../../seed/seed-staff.js';
 import {
   confirm,
@@ -15,6 +15,7 @@ import {
   startPaymentTestEnv,
   type PaymentTestEnv,
 } from '../../../test/support/payment-fixtures.js';
+import { insertPlan } from '../plans/plans-queries.js';
 import { buildSignServer } from '../signing/sign-server.js';
 import { prepareStepDocuments } from '../signing/prepare-step-documents.js';
 import { fixture, multipartFile, pdfText } from '../../../test/support/signing-fixtures.js';
@@ -207,5 +208,64 @@ describe('GET /api/admin/links/:id/evidence.pdf', () => {
       'evidence.downloaded',
     ]);
     expect(a.rowCount).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('the evidence pack of a payment plan link', () => {
+  it('has the card-on-file agreement’s words, version, time, IP and browser, and the instalments', async () => {
+    const link = await createLinkAtPaymentStep(env.ctx, { amountDollars: 500 });
+    await insertPlan(env.ctx.db, {
+      linkId: link.linkId,
+      totalCents: 200_000,
+      shape: { kind: 'installments', count: 3, every: 'month', firstDueOn: '2098-01-31' },
+      createdBy: null,
+    });
+    const ua = 'Mozilla/5.0 (EvidenceTest; Android 14) Mobile Safari/537.36';
+    const accepted = await env.app.inject({
+      method: 'POST',
+      url: `/api/plans/${link.linkId}/agreement`,
+      headers: { ...link.headers, 'user-agent': ua },
+      payload: { version: CARD_ON_FILE_AGREEMENT_VERSION, accepted: true },
+    });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    const t = await requestSessionToken(env, link);
+    const { pay } = await payWithSandbox(env.gatewayOrigin, {
+      sessionToken: t.body,
+      card: '4000000000000002',
+      amountCents: link.amountCents,
+    });
+    expect((await confirm(env, link, pay!.ssl_txn_id!)).statusCode).toBe(200);
+    // One instalment charged, as the scheduler records it.
+    await env.ctx.db.query(
+      `update plan_installment set status = 'paid', paid_at = now(), gateway_txn_id = 'INST-TXN-1'
+       where n = 1 and plan_id = (select id from payment_plan where link_id = $1)`,
+      [link.linkId],
+    );
+    const row = (
+      await env.ctx.db.query<{ ip: string; accepted_at: Date }>(
+        'select ip, accepted_at from card_agreement where link_id = $1',
+        [link.linkId],
+      )
+    ).rows[0]!;
+    expect(row.ip).toBeTruthy();
+
+    const r = await env.app.inject({
+      method: 'GET',
+      url: `/api/admin/links/${link.linkId}/evidence.pdf`,
+      headers: admin,
+    });
+    expect(r.statusCode, r.body.slice(0, 300)).toBe(200);
+    const text = (await pdfText(r.rawPayload)).join('\n').replace(/\s+/g, ' ');
+    expect(text).toContain('Card-on-file agreement');
+    expect(text).toMatch(/I authorise .+ to keep Visa ending in 0002 on file with its card processor/);
+    expect(text).toContain('January 31, 2098: $500.00');
+    expect(text).toContain('Cancelling the charges does not cancel what I owe under my contract.');
+    expect(text).toMatch(new RegExp(`Version of the words ${CARD_ON_FILE_AGREEMENT_VERSION}`));
+    expect(text).toContain(`Accepted on ${new Date(row.accepted_at).toISOString().replace('T', ' ').slice(0, 19)} UTC`);
+    expect(text).toContain(`IP address ${row.ip}`);
+    expect(text).toContain(ua);
+    expect(text).toContain('1. due 2098-01-31: $500.00 USD, paid (transaction INST-TXN-1)');
+    expect(text).toContain('3. due 2098-03-31: $500.00 USD, scheduled');
+    expect(cardNumbersIn(text)).toEqual([]);
   });
 });

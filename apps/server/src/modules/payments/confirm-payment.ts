@@ -305,6 +305,7 @@ async function queueReceipt(
     payorEmail: string | null;
     practiceFallback?: Partial<PracticeInfo>;
     timeZone?: string;
+    plans?: LinkPlans;
   },
 ): Promise<PaymentReceipt & { address: string | null }> {
   const { link, paid, txn, payorPays } = o;
@@ -323,6 +324,8 @@ async function queueReceipt(
     approvalCode: paid.approval_code ?? '',
     paidBy: payorPays ? o.payorName : null,
     timeZone: o.timeZone,
+    // Read after onDepositApproved stored the instalments, in the same transaction.
+    plan: (await o.plans?.receiptTerms(tx, link.id, practice)) ?? null,
   };
   const recipient = payorPays ? 'payor' : 'patient';
   if (email) {

@@ -1,4 +1,5 @@
-import { formatUsd, type Language } from '@paylink/shared';
+import { formatUsd, planScheduleLine, type Language } from '@paylink/shared';
+import type { PlanReceiptTerms } from '../../context.js';
 import { renderEmail } from '../../messages/index.js';
 import type { PracticeInfo } from '../../messages/index.js';
 
@@ -14,6 +15,8 @@ export interface ReceiptFacts {
   approvalCode: string;
   paidBy?: string | null;
   timeZone?: string;
+  /** A plan link's deposit: the balance's schedule and the card-on-file agreement as accepted (issue 28). */
+  plan?: PlanReceiptTerms | null;
 }
 
 const BRAND_NAMES: Record<string, string> = {
@@ -41,6 +44,8 @@ const T = {
     keep: 'Please keep this e-mail for your records.',
     locale: 'en-US',
     cardWord: 'Card',
+    schedule: 'The balance will be charged to the same card on this schedule:',
+    agreement: (title: string, version: string) => `${title} (version ${version}), as you accepted it:`,
   },
   es: {
     subject: (p: string) => `Su recibo de pago de ${p}`,
@@ -56,6 +61,8 @@ const T = {
     keep: 'Conserve este correo para sus registros.',
     locale: 'es-US',
     cardWord: 'Tarjeta',
+    schedule: 'El saldo se cobrará en la misma tarjeta según este calendario:',
+    agreement: (title: string, version: string) => `${title} (versión ${version}), tal como la aceptó:`,
   },
 } as const;
 
@@ -74,19 +81,36 @@ export function renderReceipt(f: ReceiptFacts): { subject: string; text: string;
     ...(f.paidBy ? [`${t.paidBy}: ${f.paidBy}`] : []),
     `${t.txn}: ${f.transactionId}`,
     `${t.approval}: ${f.approvalCode}`,
+    ...planParagraphs(f.plan, t),
     t.keep,
   ];
   const { html, text } = renderEmail({ lang: f.lang, practice: f.practice, title: t.title, paragraphs });
   return { subject: t.subject(f.practice.name), text, html };
 }
 
+function planParagraphs(plan: PlanReceiptTerms | null | undefined, t: (typeof T)[Language]): string[] {
+  if (!plan) return [];
+  const out: string[] = [];
+  if (plan.installments.length) {
+    out.push(t.schedule, ...plan.installments.map((i) => planScheduleLine(i, t.locale)));
+  }
+  if (plan.agreement) out.push(t.agreement(plan.agreement.title, plan.agreement.version), ...plan.agreement.paragraphs);
+  return out;
+}
+
 const SMS = {
   en: (f: SmsReceiptFacts) =>
     `${f.practice}: payment of ${f.amount} received${f.last4 ? ` (card ending ${f.last4})` : ''}. ` +
-    `Transaction ${f.transactionId}. Keep this text as your receipt.`,
+    `Transaction ${f.transactionId}. Keep this text as your receipt.` +
+    (f.balance
+      ? ` Balance: ${f.balance.count} charge${f.balance.count === 1 ? '' : 's'} from ${f.balance.from}; see your link.`
+      : ''),
   es: (f: SmsReceiptFacts) =>
     `${f.practice}: recibimos su pago de ${f.amount}${f.last4 ? ` (tarjeta terminada en ${f.last4})` : ''}. ` +
-    `Transaccion ${f.transactionId}. Conserve este mensaje como recibo.`,
+    `Transaccion ${f.transactionId}. Conserve este mensaje como recibo.` +
+    (f.balance
+      ? ` Saldo: ${f.balance.count} cobro${f.balance.count === 1 ? '' : 's'} desde el ${f.balance.from}; vea su enlace.`
+      : ''),
 } as const;
 
 interface SmsReceiptFacts {
@@ -94,20 +118,35 @@ interface SmsReceiptFacts {
   amount: string;
   last4: string | null;
   transactionId: string;
+  /** A plan's balance: how many charges and the first one's date. */
+  balance: { count: number; from: string } | null;
+}
+
+/** "Jan 15, 2027" / "15 ene 2027" without accents (GSM-7): the SMS receipt's first charge date. */
+function smsDate(dueOn: string, lang: Language): string {
+  const d = new Date(`${dueOn}T00:00:00Z`);
+  const s = d.toLocaleDateString(lang === 'es' ? 'es-US' : 'en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+  return s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/\./g, '');
 }
 
 /**
  * The receipt by SMS, for a patient with no e-mail address (issue 10 item 7): short, the money and the transaction
- * only — nothing medical, no name; Spanish without accents (GSM-7). The practice name is cut to keep it short.
+ * only — nothing medical, no name; Spanish without accents (GSM-7). The practice name is cut to keep it short. A plan's
+ * deposit adds one line on the balance's charges; the schedule itself is on the patient's link.
  */
 export function renderSmsReceipt(
-  f: Pick<ReceiptFacts, 'lang' | 'practice' | 'amountCents' | 'cardLast4' | 'transactionId'>,
+  f: Pick<ReceiptFacts, 'lang' | 'practice' | 'amountCents' | 'cardLast4' | 'transactionId' | 'plan'>,
 ): string {
+  const first = f.plan?.installments[0];
   return (SMS[f.lang] ?? SMS.en)({
     practice: f.practice.name.slice(0, 40),
     amount: formatUsd(f.amountCents, 'en-US'),
     last4: f.cardLast4,
     transactionId: f.transactionId,
+    balance: first ? { count: f.plan!.installments.length, from: smsDate(first.dueOn, f.lang) } : null,
   });
 }
 

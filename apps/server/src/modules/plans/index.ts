@@ -4,6 +4,8 @@ export { createPlan, type CreatePlanOptions } from './create-plan.js';
 export { materialisePlan, type MaterialiseOutcome, type MaterialisePlanOptions } from './materialise-plan.js';
 export { showPlan } from './show-plan.js';
 export { listUpcomingCharges, cardExpiresBefore } from './upcoming-charges.js';
+// The stored schedule and the accepted card-on-file agreement, for the dispute evidence pack.
+export { planRecord, type PlanRecord, type PlanAgreementRecord } from './plan-record.js';
 // The scheduler (decision 0209): notices, instalment charges with a lease and reconciliation, its worker and the
 // sandbox-only admin route that runs it at a chosen time.
 export {

@@ -11,6 +11,7 @@ import {
   type PaymentTestEnv,
   type TestLink,
 } from '../../../test/support/payment-fixtures.js';
+import { showConsoleLink } from '../console/link-detail.js';
 import { openCardToken } from './index.js';
 import { insertPlan } from './plans-queries.js';
 
@@ -259,5 +260,75 @@ describe('the deposit of a plan link', () => {
       link.linkId,
     ]);
     expect(planAudits.rowCount).toBe(0);
+  });
+});
+
+/** A plan link whose patient accepted the agreement and paid the $500 deposit with a Visa ending 0002. */
+async function paidPlanLink(opts: { language?: 'en' | 'es'; email?: string } = {}): Promise<TestLink> {
+  const link = await createLinkAtPaymentStep(env.ctx, { amountDollars: 500, ...opts });
+  await insertPlan(db(), { linkId: link.linkId, totalCents: 200_000, shape: monthly, createdBy: null });
+  expect((await accept(link)).statusCode).toBe(201);
+  const t = await requestSessionToken(env, link);
+  const { pay } = await payWithSandbox(env.gatewayOrigin, {
+    sessionToken: t.body,
+    card: '4000000000000002',
+    amountCents: link.amountCents,
+  });
+  expect((await confirm(env, link, pay!.ssl_txn_id!)).statusCode).toBe(200);
+  return link;
+}
+const receipts = async (linkId: string) =>
+  (
+    await db().query<{ channel: string; body_text: string }>(
+      `select channel, body_text from outbox_message where link_id = $1 and kind = 'receipt' order by id`,
+      [linkId],
+    )
+  ).rows;
+
+describe('what the patient and the practice see of a paid plan link', () => {
+  it('the e-mail receipt has the balance’s schedule and the agreement’s words as accepted, with their version', async () => {
+    const link = await paidPlanLink();
+    const [mail] = await receipts(link.linkId);
+    expect(mail!.channel).toBe('email');
+    const text = mail!.body_text;
+    expect(text).toContain('The balance will be charged to the same card on this schedule:');
+    expect(text).toContain('January 31, 2098: $500.00');
+    expect(text).toContain('February 28, 2098: $500.00');
+    expect(text).toContain('March 31, 2098: $500.00');
+    expect(text).toContain(`Card-on-file agreement (version ${CARD_ON_FILE_AGREEMENT_VERSION}), as you accepted it:`);
+    expect(text).toMatch(/I authorise .* to keep Visa ending in 0002 on file with its card processor/);
+    expect(text).toContain('Cancelling the charges does not cancel what I owe under my contract.');
+  });
+
+  it('the SMS receipt (no e-mail address) adds one GSM-7 line on the balance, in Spanish', async () => {
+    const link = await paidPlanLink({ language: 'es', email: '' });
+    const [sms] = await receipts(link.linkId);
+    expect(sms!.channel).toBe('sms');
+    expect(sms!.body_text).toContain('Saldo: 3 cobros desde el 31 ene 2098; vea su enlace.');
+    expect(sms!.body_text).toMatch(/^[\x20-\x7E]+$/);
+  });
+
+  it('the console timeline tells the acceptance with its version, address and browser, and leaves out plan.read', async () => {
+    const link = await paidPlanLink();
+    expect((await getPlan(link)).statusCode).toBe(200);
+    expect(await audits(link.linkId, 'plan.read')).toHaveLength(1);
+    const detail = await showConsoleLink({ ctx: env.ctx, actor: SYSTEM_ACTOR, id: link.linkId });
+    const accepted = detail.timeline.find((e) => e.action === 'plan.agreement_accepted')!;
+    expect(accepted.actor.type).toBe('patient');
+    expect(accepted.text.en).toMatch(
+      new RegExp(
+        `^Accepted the card-on-file agreement \\(version ${CARD_ON_FILE_AGREEMENT_VERSION}\\) on \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC from \\S+$`,
+      ),
+    );
+    expect(accepted.text.es).toContain(
+      `Aceptó la autorización para guardar la tarjeta (versión ${CARD_ON_FILE_AGREEMENT_VERSION})`,
+    );
+    expect(accepted.note).toBe('PlanTest/1.0');
+    const actions = detail.timeline.map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(['plan.card_stored', 'plan.activated']));
+    expect(actions).not.toContain('plan.read');
+    expect(detail.timeline.find((e) => e.action === 'plan.activated')!.text.en).toBe(
+      'The payment plan started: 3 instalment(s) for $1,500.00',
+    );
   });
 });

@@ -1,0 +1,109 @@
+import { cardOnFileAgreement, PLAN_NOTICE_DAYS, planScheduleLine, type Language } from '@paylink/shared';
+import { sql } from 'kysely';
+import type { Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
+import { loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
+import { findCurrentCard } from './card-queries.js';
+import { findPlanByLink } from './plans-queries.js';
+
+const BRAND_NAMES: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+  jcb: 'JCB',
+  diners: 'Diners Club',
+  unionpay: 'UnionPay',
+};
+const LOCALE = { en: 'en-US', es: 'es-US' } as const;
+
+export interface PlanRecordInstallment {
+  n: number;
+  dueOn: string;
+  amountCents: number;
+  status: 'scheduled' | 'notified' | 'paid' | 'failed' | 'cancelled' | 'refunded';
+  gatewayTxnId: string | null;
+}
+
+/** The card-on-file agreement a link's patient accepted, with its words rebuilt from the shared text. */
+export interface PlanAgreementRecord {
+  version: string;
+  language: Language;
+  acceptedAt: string;
+  ip: string | null;
+  userAgent: string | null;
+  title: string;
+  paragraphs: string[];
+}
+
+/** A plan link's stored schedule and accepted agreement: what the receipt and the evidence pack show. */
+export interface PlanRecord {
+  lang: Language;
+  installments: PlanRecordInstallment[];
+  agreement: PlanAgreementRecord | null;
+}
+
+/**
+ * A plan link's record, or null for a link without a plan or before its deposit stored the instalments. The agreement
+ * is the latest acceptance, its words rendered in the language it was accepted in, with the stored schedule and the
+ * card the deposit kept — the words the payment page showed, since the instalments are the schedule it projected.
+ */
+export async function planRecord(
+  q: Queryable,
+  linkId: string,
+  practice: { loaded?: PracticeInfo; fallback?: Partial<PracticeInfo> } = {},
+): Promise<PlanRecord | null> {
+  const plan = await findPlanByLink(q, linkId);
+  if (!plan || plan.balanceCents === null) return null;
+  const rows = await typed(q)
+    .selectFrom('plan_installment')
+    .select(['n', 'amount_cents', 'status', 'gateway_txn_id', sql<string>`to_char(due_on, 'YYYY-MM-DD')`.as('due_on')])
+    .where('plan_id', '=', plan.id)
+    .orderBy('n')
+    .execute();
+  const installments = rows.map((r) => ({
+    n: r.n,
+    dueOn: r.due_on,
+    amountCents: Number(r.amount_cents),
+    status: r.status,
+    gatewayTxnId: r.gateway_txn_id,
+  }));
+  const link = await typed(q).selectFrom('link').select('language').where('id', '=', linkId).executeTakeFirst();
+  const accepted = await typed(q)
+    .selectFrom('card_agreement')
+    .select(['text_version', 'language', 'accepted_at', 'ip', 'user_agent'])
+    .where('link_id', '=', linkId)
+    .orderBy('accepted_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  let agreement: PlanAgreementRecord | null = null;
+  if (accepted) {
+    const lang = accepted.language;
+    const pr = practice.loaded ?? (await loadPracticeInfo(q, practice.fallback));
+    const card = await findCurrentCard(q, linkId);
+    const brand = card?.brand ? (BRAND_NAMES[card.brand] ?? card.brand.toUpperCase()) : null;
+    const words = cardOnFileAgreement[lang]({
+      practice: pr.name,
+      practicePhone: pr.supportPhone,
+      practiceEmail: pr.supportEmail,
+      schedule: installments.map((i) => planScheduleLine(i, LOCALE[lang])),
+      noticeDays: PLAN_NOTICE_DAYS,
+      card:
+        brand && card?.last4
+          ? lang === 'es'
+            ? `${brand} terminada en ${card.last4}`
+            : `${brand} ending in ${card.last4}`
+          : null,
+    });
+    agreement = {
+      version: accepted.text_version,
+      language: lang,
+      acceptedAt: new Date(accepted.accepted_at).toISOString(),
+      ip: accepted.ip,
+      userAgent: accepted.user_agent,
+      ...words,
+    };
+  }
+  return { lang: link?.language ?? 'en', installments, agreement };
+}
