@@ -195,6 +195,15 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
   app.get('/favicon.ico', async (_request, reply) => reply.status(204).send());
 
   const assetFile = compressedFiles();
+  // Ready before the first patient: sign.ts compiled and pdf.js (1.7 MB) compressed once at boot, in the background,
+  // instead of on the first page's requests (seconds on a busy machine).
+  app.addHook('onReady', async () => {
+    for (const a of Object.values(ASSETS)) {
+      void assetFile(a.file, a.type, 'br', a.load).catch((err: unknown) =>
+        app.log.warn({ err, file: a.file }, 'asset warm-up failed'),
+      );
+    }
+  });
   app.get('/assets/*', async (request, reply) => {
     const name = (request.params as { '*': string })['*'];
     const asset = ASSETS[name];
