@@ -1,23 +1,7 @@
 import assert from 'node:assert/strict';
 import { cardOnFileAgreement } from '@paylink/shared';
-import {
-  CARDS,
-  choosePayment,
-  expectConfirmation,
-  expectRoute,
-  fillCard,
-  nextStep,
-  openLink,
-  payButton,
-  payNow,
-  say,
-  sayRe,
-  signDocumentStep,
-  signInBySms,
-  submitPatientInfo,
-  uploadIdStep,
-  type Flow,
-} from '../support/flows.js';
+import { CARDS, expectConfirmation, fillCard, payButton, payNow, say, sayRe, type Flow } from '../support/flows.js';
+import { depositToPaymentPage } from '../support/journeys.js';
 import { messageText, waitForMessage } from '../support/outbox.js';
 import { PHONE } from '../support/session.js';
 import { test } from '../support/test.js';
@@ -42,20 +26,7 @@ for (const lng of ['en', 'es'] as const) {
     const link = await admin.createLink({ language: lng, plan: { total: 2000, kind: 'single', dueOn } });
     const f: Flow = { page, product, link, lng };
 
-    await openLink(f);
-    await signInBySms(f);
-    await choosePayment(f, { type: 1, source: 1, amount: '500' });
-    await submitPatientInfo(f);
-    await expectRoute(page, '/patientinvoicedetail');
-    await signDocumentStep(f, { by: 'draw' });
-    await nextStep(f);
-    await expectRoute(page, '/patientiddocs');
-    await uploadIdStep(f);
-    await nextStep(f);
-    await expectRoute(page, '/patientcontract');
-    await signDocumentStep(f, { by: 'type' });
-    await nextStep(f);
-    await expectRoute(page, '/paymentauthorization');
+    await depositToPaymentPage(f);
 
     // The agreement, with the charge to come, above PAY NOW; PAY NOW waits for its own box.
     const title = cardOnFileAgreement[lng]({
