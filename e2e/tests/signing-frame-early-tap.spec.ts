@@ -11,6 +11,7 @@ import {
   signingFrame,
   signInBySms,
   SIGN_UI,
+  steadyInView,
   submitPatientInfo,
   type Flow,
 } from '../support/flows.js';
@@ -198,11 +199,25 @@ async function expectStillHere(
   assert.equal(script.asked(), askedBefore, `${what} asked for its script again: it was reloaded`);
 }
 
+/**
+ * Signs by typing, as signDocument() in flows.ts does: first the document finishes loading (its PDF pages render above
+ * the form and push it down), then each press waits until its control stands still on the page. A click aimed while
+ * the frame moved landed beside the button and counted as done (Playwright checks the target inside the frame only):
+ * "Sign document" then did nothing and Next never enabled, now and then under load (decision 0188).
+ */
 async function signTyped(frame: FrameLocator | Locator, typedName: string): Promise<void> {
+  await frame.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 30_000 });
   const toggle = frame.getByRole('button', { name: SIGN_UI.methodType });
-  await toggle.click();
+  await pressSteady(toggle);
+  await frame.getByRole('button', { name: SIGN_UI.methodType, pressed: true }).waitFor();
   await frame.getByLabel(SIGN_UI.typed).fill(typedName);
-  await frame.getByRole('button', { name: SIGN_UI.submitSign }).click();
+  await pressSteady(frame.getByRole('button', { name: SIGN_UI.submitSign }));
+}
+
+async function pressSteady(target: Locator): Promise<void> {
+  await target.waitFor({ state: 'visible' });
+  await steadyInView(target);
+  await target.click();
 }
 
 const API_KEY = 'paylink-sandbox-api-key';
