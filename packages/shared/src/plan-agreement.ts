@@ -34,6 +34,11 @@ export const patientPlanSchema = z.object({
   projected: z.boolean(),
   installments: z.array(patientPlanInstallmentSchema),
   noticeDays: z.number().int(),
+  /**
+   * The charges still to come as the agreement words them, in each language, formatted once by the server: every
+   * browser then shows (and sends back) the same words, whatever its own date and currency formats (decision 0214).
+   */
+  scheduleLines: z.object({ en: z.array(z.string()), es: z.array(z.string()) }),
   /** The card kept for the plan once the deposit stored it. */
   card: z.object({ brand: z.string().nullable(), last4: z.string() }).nullable(),
   practice: z.object({ name: z.string(), phone: z.string(), email: z.string() }),
@@ -50,6 +55,23 @@ export const planAgreementBodySchema = z
   .object({
     version: z.string().min(1).max(40),
     accepted: z.literal(true, { error: 'The card-on-file agreement must be accepted' }),
+    /** The page's language, which the words below are in; the link's language when absent. */
+    lang: z.enum(['en', 'es']).optional(),
+    /**
+     * The agreement exactly as the page showed it (`agreementText`): the server checks it against the plan and keeps
+     * it with the acceptance. Without it (an API client) the server keeps its own words for the link's language.
+     */
+    text: z.string().min(1).max(10_000).optional(),
+    /** The card as the page named it ("Visa ending in 4242"): the card number itself never leaves the browser. */
+    cardLabel: z
+      .string()
+      .max(60)
+      .regex(
+        /^[\p{L}\p{N} .&-]{1,30} (ending in|terminada en) \d{4}$/u,
+        'The card is named by its brand and last four digits',
+      )
+      .nullable()
+      .optional(),
   })
   .strict();
 export const planAgreementResultSchema = z.object({ version: z.string(), acceptedAt: z.string() });
@@ -97,3 +119,17 @@ export const cardOnFileAgreement: Record<Language, (f: AgreementFacts) => { titl
     ],
   }),
 };
+
+/**
+ * The agreement as one text, the way it is kept with an acceptance and hashed: the title, then each paragraph (the
+ * schedule's lines included), separated by blank lines.
+ */
+export function agreementText(words: { title: string; paragraphs: string[] }): string {
+  return [words.title, ...words.paragraphs].join('\n\n');
+}
+
+/** The reverse of agreementText, for a record that shows the kept words paragraph by paragraph. */
+export function agreementWords(text: string): { title: string; paragraphs: string[] } {
+  const [title = '', ...paragraphs] = text.split('\n\n');
+  return { title, paragraphs };
+}

@@ -61,6 +61,8 @@ export interface CardAgreement {
   language: 'en' | 'es';
   link_id: string;
   stored_card_id: Int8 | null;
+  text: string | null;
+  text_sha256: string | null;
   text_version: string;
   user_agent: string | null;
 }

@@ -63,6 +63,7 @@ const HTTP_STATUS = {
   payment_checking: 409,
   agreement_required: 409,
   agreement_outdated: 409,
+  agreement_changed: 409,
   plan_closed: 409,
   payment_mismatch: 409,
   amount_mismatch: 409,

@@ -42,6 +42,7 @@ export const APP_ERROR_CODES = [
   'payment_checking',
   'agreement_required',
   'agreement_outdated',
+  'agreement_changed',
   'plan_closed',
   'payment_mismatch',
   'amount_mismatch',

@@ -83,7 +83,15 @@ export async function agreementAcceptedAt(q: Queryable, linkId: string, version:
 
 export async function insertAgreement(
   q: Queryable,
-  o: { linkId: string; version: string; language: 'en' | 'es'; ip: string | null; userAgent: string | null },
+  o: {
+    linkId: string;
+    version: string;
+    language: 'en' | 'es';
+    ip: string | null;
+    userAgent: string | null;
+    text: string | null;
+    textSha256: string | null;
+  },
 ): Promise<string> {
   const r = await typed(q)
     .insertInto('card_agreement')
@@ -93,6 +101,8 @@ export async function insertAgreement(
       language: o.language,
       ip: o.ip,
       user_agent: o.userAgent === null ? null : o.userAgent.slice(0, 1000),
+      text: o.text,
+      text_sha256: o.textSha256,
     })
     .returning('accepted_at')
     .executeTakeFirstOrThrow();

@@ -1,4 +1,5 @@
-import { CARD_ON_FILE_AGREEMENT_VERSION } from '@paylink/shared';
+import { createHash } from 'node:crypto';
+import { agreementText, CARD_ON_FILE_AGREEMENT_VERSION, cardOnFileAgreement, type PatientPlan } from '@paylink/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM_ACTOR } from '../../lib/audit.js';
 import { apiHeaders } from '../../../test/support/context.js';
@@ -64,6 +65,10 @@ describe('GET /api/plans/:linkId', () => {
         { n: 3, dueOn: '2098-03-31', amount: 500, status: 'scheduled' },
       ],
       noticeDays: 7,
+      scheduleLines: {
+        en: ['January 31, 2098: $500.00', 'February 28, 2098: $500.00', 'March 31, 2098: $500.00'],
+        es: ['31 de enero de 2098: $500.00', '28 de febrero de 2098: $500.00', '31 de marzo de 2098: $500.00'],
+      },
       card: null,
       agreement: { version: CARD_ON_FILE_AGREEMENT_VERSION, acceptedAt: null },
     });
@@ -284,6 +289,81 @@ const receipts = async (linkId: string) =>
       [linkId],
     )
   ).rows;
+
+/** The words a payment page shows for this plan, built as the web app builds them, from GET /api/plans. */
+function pageWords(plan: PatientPlan, lang: 'en' | 'es', card: string | null): string {
+  return agreementText(
+    cardOnFileAgreement[lang]({
+      practice: plan.practice.name,
+      practicePhone: plan.practice.phone,
+      practiceEmail: plan.practice.email,
+      schedule: plan.scheduleLines[lang],
+      noticeDays: plan.noticeDays,
+      card,
+    }),
+  );
+}
+const acceptShown = (link: TestLink, payload: Record<string, unknown>) =>
+  env.app.inject({
+    method: 'POST',
+    url: `/api/plans/${link.linkId}/agreement`,
+    headers: { ...link.headers, 'user-agent': 'PlanTest/1.0' },
+    payload: { version: CARD_ON_FILE_AGREEMENT_VERSION, accepted: true, ...payload },
+  });
+
+describe('the agreement’s exact words (decision 0214)', () => {
+  it('keeps the words the page showed, in the page’s language, with their SHA-256; the receipt quotes them', async () => {
+    const link = await planLink({ language: 'en' });
+    const plan = (await getPlan(link)).json() as PatientPlan;
+    const text = pageWords(plan, 'es', 'Visa terminada en 0002');
+    const r = await acceptShown(link, { lang: 'es', text, cardLabel: 'Visa terminada en 0002' });
+    expect(r.statusCode, r.body).toBe(201);
+    const row = await db().query('select language, text, text_sha256 from card_agreement where link_id = $1', [
+      link.linkId,
+    ]);
+    expect(row.rows).toEqual([{ language: 'es', text, text_sha256: createHash('sha256').update(text).digest('hex') }]);
+    expect(text).toContain('Autorizo a');
+    expect(text).toContain('31 de enero de 2098: $500.00');
+    const t = await requestSessionToken(env, link);
+    const { pay } = await payWithSandbox(env.gatewayOrigin, {
+      sessionToken: t.body,
+      card: '4000000000000002',
+      amountCents: link.amountCents,
+    });
+    expect((await confirm(env, link, pay!.ssl_txn_id!)).statusCode).toBe(200);
+    const [mail] = await receipts(link.linkId);
+    // The receipt is in the link's language; the agreement in the words the patient read.
+    expect(mail!.body_text).toContain('Visa terminada en 0002 con su procesador de pagos');
+  });
+
+  it('refuses words that are not the plan’s now (409 agreement_changed) and a card named otherwise (400): nothing kept', async () => {
+    const link = await planLink();
+    const plan = (await getPlan(link)).json() as PatientPlan;
+    const stale = pageWords(
+      { ...plan, scheduleLines: { ...plan.scheduleLines, en: plan.scheduleLines.en.slice(0, 2) } },
+      'en',
+      null,
+    );
+    const r = await acceptShown(link, { lang: 'en', text: stale, cardLabel: null });
+    expect(r.statusCode).toBe(409);
+    expect(r.json()).toMatchObject({ error: 'agreement_changed', message: expect.stringMatching(/Reload the page/) });
+    const otherCard = await acceptShown(link, {
+      lang: 'en',
+      text: pageWords(plan, 'en', 'Visa ending in 0002'),
+      cardLabel: 'Mastercard ending in 4444',
+    });
+    expect(otherCard.statusCode).toBe(409);
+    const badLabel = await acceptShown(link, {
+      lang: 'en',
+      text: pageWords(plan, 'en', '4000000000000002'),
+      cardLabel: '4000000000000002',
+    });
+    expect(badLabel.statusCode).toBe(400);
+    expect(badLabel.json().message).toMatch(/brand and last four/);
+    expect((await db().query('select 1 from card_agreement where link_id = $1', [link.linkId])).rowCount).toBe(0);
+    expect(await audits(link.linkId, 'plan.agreement_accepted')).toHaveLength(0);
+  });
+});
 
 describe('what the patient and the practice see of a paid plan link', () => {
   it('the e-mail receipt has the balance’s schedule and the agreement’s words as accepted, with their version', async () => {

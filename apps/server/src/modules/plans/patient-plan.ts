@@ -1,4 +1,14 @@
-import { CARD_ON_FILE_AGREEMENT_VERSION, PLAN_NOTICE_DAYS, planSchedule, type PatientPlan } from '@paylink/shared';
+import { createHash } from 'node:crypto';
+import {
+  agreementText,
+  CARD_ON_FILE_AGREEMENT_VERSION,
+  cardOnFileAgreement,
+  PLAN_NOTICE_DAYS,
+  planSchedule,
+  planScheduleLine,
+  type Language,
+  type PatientPlan,
+} from '@paylink/shared';
 import type { Db, Queryable } from '../../db/client.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
@@ -24,22 +34,7 @@ export async function showPatientPlan(opts: {
   return opts.db.transaction(async (tx) => {
     const plan = await findPlanByLink(tx, opts.linkId);
     if (!plan) throw noPlan();
-    const projected = plan.balanceCents === null;
-    let balanceCents: number;
-    let installments: {
-      n: number;
-      dueOn: string;
-      amountCents: number;
-      status: PatientPlan['installments'][0]['status'];
-    }[];
-    if (projected) {
-      const chosen = (await findPayment(tx, opts.linkId))?.amount_cents ?? 0;
-      balanceCents = Math.max(0, plan.totalCents - chosen);
-      installments = planSchedule(plan.shape, balanceCents).map((i) => ({ ...i, status: 'scheduled' as const }));
-    } else {
-      balanceCents = plan.balanceCents!;
-      installments = await listInstallments(tx, plan.id);
-    }
+    const { projected, balanceCents, installments } = await patientSchedule(tx, plan, opts.linkId);
     const card = projected ? null : await findCurrentCard(tx, opts.linkId);
     const practice = await loadPracticeInfo(tx, opts.practiceFallback);
     const acceptedAt = await agreementAcceptedAt(tx, opts.linkId, CARD_ON_FILE_AGREEMENT_VERSION);
@@ -62,6 +57,7 @@ export async function showPatientPlan(opts: {
         status: i.status,
       })),
       noticeDays: PLAN_NOTICE_DAYS,
+      scheduleLines: { en: agreementSchedule(installments, 'en'), es: agreementSchedule(installments, 'es') },
       card: card?.last4 ? { brand: card.brand, last4: card.last4 } : null,
       practice: { name: practice.name, phone: practice.supportPhone, email: practice.supportEmail },
       agreement: { version: CARD_ON_FILE_AGREEMENT_VERSION, acceptedAt },
@@ -69,10 +65,37 @@ export async function showPatientPlan(opts: {
   });
 }
 
+type Plan = NonNullable<Awaited<ReturnType<typeof findPlanByLink>>>;
+interface ScheduledInstallment {
+  n: number;
+  dueOn: string;
+  amountCents: number;
+  status: PatientPlan['installments'][0]['status'];
+}
+
+/**
+ * The schedule the patient's page shows: before the deposit, projected from the amount chosen on the patient
+ * information page; after it, the stored instalments.
+ */
+async function patientSchedule(
+  tx: Queryable,
+  plan: Plan,
+  linkId: string,
+): Promise<{ projected: boolean; balanceCents: number; installments: ScheduledInstallment[] }> {
+  if (plan.balanceCents !== null) {
+    return { projected: false, balanceCents: plan.balanceCents, installments: await listInstallments(tx, plan.id) };
+  }
+  const chosen = (await findPayment(tx, linkId))?.amount_cents ?? 0;
+  const balanceCents = Math.max(0, plan.totalCents - chosen);
+  const installments = planSchedule(plan.shape, balanceCents).map((i) => ({ ...i, status: 'scheduled' as const }));
+  return { projected: true, balanceCents, installments };
+}
+
 /**
  * POST /api/plans/:linkId/agreement: the patient accepts the card-on-file agreement shown on the payment page. Only
- * the current version is taken (the words the page showed must be the ones stored); each acceptance is a new row with
- * the link's language, the address and the user agent, and an audit entry.
+ * the current version is taken; when the page sends the words it showed they must be the server's words for this
+ * plan now (409 otherwise), and they are kept with their SHA-256 (decision 0214). Each acceptance is a new row with
+ * the language, the address and the user agent, and an audit entry.
  */
 export async function acceptPlanAgreement(opts: {
   db: Db;
@@ -80,6 +103,9 @@ export async function acceptPlanAgreement(opts: {
   linkId: string;
   version: string;
   userAgent: string | null;
+  /** The words as the page showed them, their language and the card they named (see planAgreementBodySchema). */
+  shown?: { lang?: Language; text?: string; cardLabel?: string | null };
+  practiceFallback?: Partial<PracticeInfo>;
 }): Promise<{ version: string; acceptedAt: string }> {
   if (opts.version !== CARD_ON_FILE_AGREEMENT_VERSION) {
     throw new AppError(
@@ -94,21 +120,72 @@ export async function acceptPlanAgreement(opts: {
       throw new AppError('plan_closed', 'This payment plan has ended: there is nothing left to charge to a card.');
     }
     const link = (await findLink(tx, opts.linkId))!;
+    const language = opts.shown?.lang ?? link.language;
+    const shownText = opts.shown?.text;
+    if (shownText !== undefined) {
+      // Our own words for this plan now, with the card as the page named it: the page's words must be these, or the
+      // patient read something else (the schedule or the practice's details changed since the page loaded).
+      const ours = await agreementWordsNow(tx, plan, opts.linkId, language, opts.shown?.cardLabel ?? null, opts);
+      if (shownText !== ours) {
+        throw new AppError(
+          'agreement_changed',
+          'The plan or the practice’s details changed since this page was loaded, so the agreement shown is not ' +
+            'the current one. Reload the page, read the agreement again and accept it.',
+        );
+      }
+    }
     const acceptedAt = await insertAgreement(tx, {
       linkId: opts.linkId,
       version: opts.version,
-      language: link.language,
+      language,
       ip: opts.actor.ip ?? null,
       userAgent: opts.userAgent,
+      // Without the page's words (an API client) none are kept: the record rebuilds them from the stored facts.
+      text: shownText ?? null,
+      textSha256: shownText === undefined ? null : createHash('sha256').update(shownText).digest('hex'),
     });
     await writeAudit(tx, {
       ...opts.actor,
       action: 'plan.agreement_accepted',
       linkId: opts.linkId,
-      details: { version: opts.version, language: link.language, userAgent: opts.userAgent?.slice(0, 200) ?? null },
+      details: {
+        version: opts.version,
+        language,
+        wordsKept: shownText !== undefined,
+        userAgent: opts.userAgent?.slice(0, 200) ?? null,
+      },
     });
     return { version: opts.version, acceptedAt };
   });
+}
+
+/** The charges still to come, one line each as the agreement words them ("January 15, 2027: $1,500.00"). */
+function agreementSchedule(installments: ScheduledInstallment[], lang: Language): string[] {
+  return installments
+    .filter((i) => i.status === 'scheduled' || i.status === 'notified')
+    .map((i) => planScheduleLine(i, lang === 'es' ? 'es-US' : 'en-US'));
+}
+
+async function agreementWordsNow(
+  tx: Queryable,
+  plan: Plan,
+  linkId: string,
+  language: Language,
+  cardLabel: string | null,
+  opts: { practiceFallback?: Partial<PracticeInfo> },
+): Promise<string> {
+  const { installments } = await patientSchedule(tx, plan, linkId);
+  const practice = await loadPracticeInfo(tx, opts.practiceFallback);
+  return agreementText(
+    cardOnFileAgreement[language]({
+      practice: practice.name,
+      practicePhone: practice.supportPhone,
+      practiceEmail: practice.supportEmail,
+      schedule: agreementSchedule(installments, language),
+      noticeDays: PLAN_NOTICE_DAYS,
+      card: cardLabel,
+    }),
+  );
 }
 
 /** What payments asks before a deposit's token (LinkPlans.depositTerms). */

@@ -1,4 +1,10 @@
-import { cardOnFileAgreement, PLAN_NOTICE_DAYS, planScheduleLine, type Language } from '@paylink/shared';
+import {
+  agreementWords,
+  cardOnFileAgreement,
+  PLAN_NOTICE_DAYS,
+  planScheduleLine,
+  type Language,
+} from '@paylink/shared';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
@@ -25,7 +31,7 @@ export interface PlanRecordInstallment {
   gatewayTxnId: string | null;
 }
 
-/** The card-on-file agreement a link's patient accepted, with its words rebuilt from the shared text. */
+/** The card-on-file agreement a link's patient accepted, in the words kept with it (or rebuilt, before 0214). */
 export interface PlanAgreementRecord {
   version: string;
   language: Language;
@@ -45,8 +51,8 @@ export interface PlanRecord {
 
 /**
  * A plan link's record, or null for a link without a plan or before its deposit stored the instalments. The agreement
- * is the latest acceptance, its words rendered in the language it was accepted in, with the stored schedule and the
- * card the deposit kept — the words the payment page showed, since the instalments are the schedule it projected.
+ * is the latest acceptance in the words kept with it, as the payment page showed them (decision 0214). An acceptance
+ * kept without words (before that decision) is rebuilt in its language from the stored schedule and the card.
  */
 export async function planRecord(
   q: Queryable,
@@ -71,7 +77,7 @@ export async function planRecord(
   const link = await typed(q).selectFrom('link').select('language').where('id', '=', linkId).executeTakeFirst();
   const accepted = await typed(q)
     .selectFrom('card_agreement')
-    .select(['text_version', 'language', 'accepted_at', 'ip', 'user_agent'])
+    .select(['text_version', 'language', 'accepted_at', 'ip', 'user_agent', 'text'])
     .where('link_id', '=', linkId)
     .orderBy('accepted_at', 'desc')
     .orderBy('id', 'desc')
@@ -80,22 +86,10 @@ export async function planRecord(
   let agreement: PlanAgreementRecord | null = null;
   if (accepted) {
     const lang = accepted.language;
-    const pr = practice.loaded ?? (await loadPracticeInfo(q, practice.fallback));
-    const card = await findCurrentCard(q, linkId);
-    const brand = card?.brand ? (BRAND_NAMES[card.brand] ?? card.brand.toUpperCase()) : null;
-    const words = cardOnFileAgreement[lang]({
-      practice: pr.name,
-      practicePhone: pr.supportPhone,
-      practiceEmail: pr.supportEmail,
-      schedule: installments.map((i) => planScheduleLine(i, LOCALE[lang])),
-      noticeDays: PLAN_NOTICE_DAYS,
-      card:
-        brand && card?.last4
-          ? lang === 'es'
-            ? `${brand} terminada en ${card.last4}`
-            : `${brand} ending in ${card.last4}`
-          : null,
-    });
+    // The words kept with the acceptance (decision 0214); older acceptances are rebuilt from the stored facts.
+    const words = accepted.text
+      ? agreementWords(accepted.text)
+      : await rebuildAgreement(q, linkId, lang, installments, practice);
     agreement = {
       version: accepted.text_version,
       language: lang,
@@ -106,4 +100,29 @@ export async function planRecord(
     };
   }
   return { lang: link?.language ?? 'en', installments, agreement };
+}
+
+async function rebuildAgreement(
+  q: Queryable,
+  linkId: string,
+  lang: Language,
+  installments: { dueOn: string; amountCents: number }[],
+  practice: { loaded?: PracticeInfo; fallback?: Partial<PracticeInfo> },
+): Promise<{ title: string; paragraphs: string[] }> {
+  const pr = practice.loaded ?? (await loadPracticeInfo(q, practice.fallback));
+  const card = await findCurrentCard(q, linkId);
+  const brand = card?.brand ? (BRAND_NAMES[card.brand] ?? card.brand.toUpperCase()) : null;
+  return cardOnFileAgreement[lang]({
+    practice: pr.name,
+    practicePhone: pr.supportPhone,
+    practiceEmail: pr.supportEmail,
+    schedule: installments.map((i) => planScheduleLine(i, LOCALE[lang])),
+    noticeDays: PLAN_NOTICE_DAYS,
+    card:
+      brand && card?.last4
+        ? lang === 'es'
+          ? `${brand} terminada en ${card.last4}`
+          : `${brand} ending in ${card.last4}`
+        : null,
+  });
 }

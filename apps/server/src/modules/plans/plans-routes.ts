@@ -34,11 +34,7 @@ export async function patientPlanRoutes(app: FastifyInstance, ctx: AppContext): 
         db: ctx.db,
         actor: auditContext(request),
         linkId: request.params.linkId,
-        practiceFallback: {
-          name: ctx.config.PRACTICE_NAME,
-          supportPhone: ctx.config.PRACTICE_PHONE,
-          supportEmail: ctx.config.PRACTICE_EMAIL,
-        },
+        practiceFallback: practiceFallback(ctx),
       });
       return reply.header('cache-control', 'no-store').send(plan);
     },
@@ -54,7 +50,9 @@ export async function patientPlanRoutes(app: FastifyInstance, ctx: AppContext): 
         summary: 'Accept the card-on-file agreement shown on the payment page (before the deposit of a plan link)',
         description:
           '201 with the stored acceptance. The version must be CARD_ON_FILE_AGREEMENT_VERSION, the words the page ' +
-          'showed; 409 `agreement_outdated` otherwise. The link language, time, address and user agent are stored. ' +
+          'showed; 409 `agreement_outdated` otherwise. With `text` (the words as shown, in `lang`, naming the card as ' +
+          "`cardLabel`) the words must be the plan's current ones (409 `agreement_changed` otherwise) and are kept " +
+          'with their SHA-256. The language, time, address and user agent are stored. ' +
           'A plan link cannot get a payment session token before this (409 `agreement_required`). Not in the spec ' +
           '(decision 0207).',
         security: PATIENT_SECURITY,
@@ -70,8 +68,16 @@ export async function patientPlanRoutes(app: FastifyInstance, ctx: AppContext): 
         linkId: request.params.linkId,
         version: request.body.version,
         userAgent: typeof ua === 'string' ? ua : null,
+        shown: { lang: request.body.lang, text: request.body.text, cardLabel: request.body.cardLabel },
+        practiceFallback: practiceFallback(ctx),
       });
       return reply.status(201).send(accepted);
     },
   );
 }
+
+const practiceFallback = (ctx: AppContext) => ({
+  name: ctx.config.PRACTICE_NAME,
+  supportPhone: ctx.config.PRACTICE_PHONE,
+  supportEmail: ctx.config.PRACTICE_EMAIL,
+});

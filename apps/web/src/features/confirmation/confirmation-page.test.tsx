@@ -98,6 +98,10 @@ describe('/confirmation (spec screen 7)', () => {
         { n: 2, dueOn: '2027-02-15', amount: 1875, status: 'scheduled' },
       ],
       noticeDays: 7,
+      scheduleLines: {
+        en: ['January 15, 2027: $1,875.00', 'February 15, 2027: $1,875.00'],
+        es: ['15 de enero de 2027: $1,875.00', '15 de febrero de 2027: $1,875.00'],
+      },
       card: { brand: 'Visa', last4: '0002' },
       practice: { name: 'Bella Vista Plastic Surgery', phone: '(555) 010-0123', email: 'billing@bv.example' },
       agreement: { version: CARD_ON_FILE_AGREEMENT_VERSION, acceptedAt: '2026-11-27T09:00:00Z' },

@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
 import {
+  agreementText,
   CARD_ON_FILE_AGREEMENT_VERSION,
   dollarsToCents,
   formatUsd,
@@ -38,7 +39,7 @@ import type { GatewayGlobals } from './gateway/types';
 import { PaymentModal } from './payment-modal';
 import { US_STATES } from './us-states';
 import { useCardPayment } from './use-card-payment';
-import { PlanAgreement } from './plan-agreement';
+import { PlanAgreement, planAgreementWords } from './plan-agreement';
 import { usePlan } from '../../lib/use-plan';
 import './payment.css';
 
@@ -86,27 +87,38 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
   const plan = usePlan(nav.linkId);
   const [planAgreed, setPlanAgreed] = useState(false);
   const [agreementFailed, setAgreementFailed] = useState(false);
-  const agreementRecorded = useRef(false);
+  const [agreementChanged, setAgreementChanged] = useState(false);
+  const retryPlan = plan.retry;
+  const agreementRecorded = useRef<string | null>(null);
+  const shownAgreement = useRef<{ lang: 'en' | 'es'; text: string; cardLabel: string | null } | null>(null);
   const hasPlan = plan.status === 'ready';
   const beforePay = useCallback(async (): Promise<boolean> => {
-    // Once per visit: a retry after a decline does not record it again.
-    if (!hasPlan || agreementRecorded.current) return true;
+    const shown = shownAgreement.current;
+    // Once per words: a retry after a decline records nothing new, unless another card now stands in the words.
+    if (!hasPlan || !shown || agreementRecorded.current === shown.text) return true;
     setAgreementFailed(false);
+    setAgreementChanged(false);
     try {
       await call(patientEndpoints.acceptPlanAgreement, {
         params: { linkId: nav.linkId },
-        // The version of the words on this page, which are the words the patient read.
-        body: { version: CARD_ON_FILE_AGREEMENT_VERSION, accepted: true },
+        // The version and the words on this page, which are the words the patient read: the server checks them
+        // against the plan and keeps them (decision 0214).
+        body: { version: CARD_ON_FILE_AGREEMENT_VERSION, accepted: true, ...shown },
       });
-      agreementRecorded.current = true;
+      agreementRecorded.current = shown.text;
       return true;
     } catch (e) {
       // A session or link that ended goes where it always does; anything else is said here, nothing is charged.
       if (e instanceof ApiError && (e.status === 401 || e.status === 403)) fail(e);
-      else setAgreementFailed(true);
+      else if (e instanceof ApiError && e.code === 'agreement_changed') {
+        // The plan changed under the page: show the new words and ask for the box again.
+        setPlanAgreed(false);
+        setAgreementChanged(true);
+        retryPlan();
+      } else setAgreementFailed(true);
       return false;
     }
-  }, [hasPlan, nav.linkId, fail]);
+  }, [hasPlan, nav.linkId, fail, retryPlan]);
   const payment = useCardPayment({
     linkId: nav.linkId,
     step: nav.step,
@@ -129,6 +141,21 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
     if (planError instanceof ApiError && (planError.status === 401 || planError.status === 403)) fail(planError);
   }, [planError, fail]);
 
+  const ctx = { paymentSource, authorisationSigned: signed, now: today };
+  const errors = validateCardForm(form, ctx);
+  const brand = detectCardBrand(form.CardNumber);
+  const lang = i18n.resolvedLanguage === 'es' ? 'es' : 'en';
+  const locale = lang === 'es' ? 'es-US' : 'en-US';
+  const cardKept =
+    brand && !errors.CardNumber
+      ? t('plan.cardEnding', { brand: t(`cardType.${brand.brand}`), last4: form.CardNumber.slice(-4) })
+      : null;
+  const shownText = plan.status === 'ready' ? agreementText(planAgreementWords(plan.plan, lang, cardKept).words) : null;
+  // What PAY NOW sends as the words the patient read: the ones on screen after this render.
+  useEffect(() => {
+    shownAgreement.current = shownText === null ? null : { lang, text: shownText, cardLabel: cardKept };
+  }, [shownText, lang, cardKept]);
+
   const failedCall = nav.error ?? payment.error;
   if (failedCall) return <ErrorDisplay error={failedCall} />;
   if (!patient) {
@@ -139,20 +166,11 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
     );
   }
 
-  const ctx = { paymentSource, authorisationSigned: signed, now: today };
-  const errors = validateCardForm(form, ctx);
   // With a plan, PAY NOW also needs the agreement box; while the plan is unknown it waits.
   const planAllowsPay = plan.status === 'none' || (plan.status === 'ready' && planAgreed);
   const payEnabled = canPayNow(form, { ...ctx, submitting: payment.submitting }) && planAllowsPay;
   // Waiting for another browser's payment (issue 25): PAY NOW is locked but this page is not processing anything.
   const processing = payment.submitting && payment.otherPayment !== 'in_progress';
-  const brand = detectCardBrand(form.CardNumber);
-  const lang = i18n.resolvedLanguage === 'es' ? 'es' : 'en';
-  const locale = lang === 'es' ? 'es-US' : 'en-US';
-  const cardKept =
-    brand && !errors.CardNumber
-      ? t('plan.cardEnding', { brand: t(`cardType.${brand.brand}`), last4: form.CardNumber.slice(-4) })
-      : null;
 
   const touch = (field: CardField | 'Agreed') => setTouched((t0) => (t0[field] ? t0 : { ...t0, [field]: true }));
   const set = (field: CardField, value: string) => {
@@ -469,13 +487,13 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
           <PlanAgreement
             plan={plan.plan}
             lang={lang}
-            locale={locale}
             card={cardKept}
             checked={planAgreed}
             disabled={payment.submitting}
             onChange={(checked) => {
               setPlanAgreed(checked);
               setAgreementFailed(false);
+              setAgreementChanged(false);
             }}
             id={fid('PlanAgreed')}
             agreeLabel={t('plan.agree')}
@@ -522,6 +540,11 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
           {agreementFailed && (
             <p className="alert alert-danger mt-3" role="alert">
               {t('plan.agreementFailed')}
+            </p>
+          )}
+          {agreementChanged && (
+            <p className="alert alert-warning mt-3" role="alert">
+              {t('plan.agreementChanged')}
             </p>
           )}
           {payment.checking && (

@@ -36,6 +36,10 @@ const plan: PatientPlan = {
     { n: 3, dueOn: '2027-03-15', amount: 1500, status: 'scheduled' },
   ],
   noticeDays: 7,
+  scheduleLines: {
+    en: ['January 15, 2027: $1,500.00', 'February 15, 2027: $1,500.00', 'March 15, 2027: $1,500.00'],
+    es: ['15 de enero de 2027: $1,500.00', '15 de febrero de 2027: $1,500.00', '15 de marzo de 2027: $1,500.00'],
+  },
   card: null,
   practice: { name: 'Bright Smile Surgery', phone: '555-0100', email: 'help@example.com' },
   agreement: { version: CARD_ON_FILE_AGREEMENT_VERSION, acceptedAt: null },
@@ -156,13 +160,26 @@ describe('a link with a plan', () => {
     await screen.findByRole('group', { name: 'Card-on-file agreement' });
     await fillCard();
     await user.click(screen.getByLabelText('I agree to keep my card on file for this plan'));
+    const shown = screen.getByRole('group', { name: 'Card-on-file agreement' }).textContent!.replace(/\s+/g, '');
     await user.click(payNow());
     expect(await screen.findByTestId('landed')).toHaveTextContent('/confirmation');
     const agreement = calls.findIndex((c) => c.method === 'POST' && c.path === AGREEMENT_PATH);
     const token = calls.findIndex((c) => c.path === '/api/converge');
     expect(agreement).toBeGreaterThanOrEqual(0);
     expect(agreement).toBeLessThan(token);
-    expect(calls[agreement]!.body).toEqual({ version: CARD_ON_FILE_AGREEMENT_VERSION, accepted: true });
+    // The words as shown, naming the card as shown (its last four only), for the server to check and keep.
+    expect(calls[agreement]!.body).toEqual({
+      version: CARD_ON_FILE_AGREEMENT_VERSION,
+      accepted: true,
+      lang: 'en',
+      cardLabel: 'Visa ending in 0002',
+      text: expect.stringMatching(
+        /^Card-on-file agreement\n\nI authorise Bright Smile Surgery to keep Visa ending in 0002 on file .*\n\nJanuary 15, 2027: \$1,500\.00\n\nFebruary 15, 2027: \$1,500\.00\n\nMarch 15, 2027: \$1,500\.00\n\n/s,
+      ),
+    });
+    for (const p of (calls[agreement]!.body as { text: string }).text.split('\n\n')) {
+      expect(shown).toContain(p.replace(/\s+/g, ''));
+    }
     expect(calls.filter((c) => c.path === AGREEMENT_PATH)).toHaveLength(1);
     expect(JSON.stringify(calls)).not.toMatch(/4000000000000002|"123"/);
   });
@@ -187,6 +204,36 @@ describe('a link with a plan', () => {
     await user.click(payNow());
     expect(await screen.findByTestId('landed')).toHaveTextContent('/confirmation');
     expect(calls.filter((c) => c.path === AGREEMENT_PATH)).toHaveLength(2);
+  });
+
+  it('a plan changed since the page loaded: nothing is charged, the new words are shown and the box asked again', async () => {
+    let changed = true;
+    let planReads = 0;
+    const { calls } = await renderPage({
+      respond: (c) => {
+        if (c.path === PLAN_PATH) planReads++;
+        if (c.path === AGREEMENT_PATH && changed) {
+          changed = false;
+          return { status: 409, statusText: 'Conflict', json: { error: 'agreement_changed', message: 'Changed.' } };
+        }
+        return base(c);
+      },
+    });
+    await screen.findByRole('group', { name: 'Card-on-file agreement' });
+    await fillCard();
+    const box = () => screen.getByLabelText('I agree to keep my card on file for this plan');
+    await user.click(box());
+    await user.click(payNow());
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Your payment plan changed since this page was loaded, so your card was not charged.',
+    );
+    expect(calls.filter((c) => c.path === '/api/converge')).toEqual([]);
+    await waitFor(() => expect(planReads).toBe(2));
+    await waitFor(() => expect(box()).not.toBeChecked());
+    expect(payNow()).toBeDisabled();
+    await user.click(box());
+    await user.click(payNow());
+    expect(await screen.findByTestId('landed')).toHaveTextContent('/confirmation');
   });
 
   it('while the plan loads PAY NOW waits; a plan that cannot be loaded blocks paying until it is loaded', async () => {

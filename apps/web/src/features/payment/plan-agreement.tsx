@@ -5,12 +5,10 @@
  * about today's charge, this one about the charges to come.
  */
 import { cardOnFileAgreement, type PatientPlan } from '@paylink/shared';
-import { scheduleLines } from '../../lib/use-plan';
 
 export interface PlanAgreementProps {
   plan: PatientPlan;
   lang: 'en' | 'es';
-  locale: string;
   /** "Visa ending in 4242" once a whole card number is typed, else null. */
   card: string | null;
   checked: boolean;
@@ -21,17 +19,23 @@ export interface PlanAgreementProps {
   scheduleLabel: string;
 }
 
-export function PlanAgreement(props: PlanAgreementProps) {
-  const { plan } = props;
-  const schedule = scheduleLines(plan, props.locale);
-  const words = cardOnFileAgreement[props.lang]({
+/** The agreement's words for this plan and card, in the page's language: what the page shows and sends when accepted. */
+export function planAgreementWords(plan: PatientPlan, lang: 'en' | 'es', card: string | null) {
+  // The server's lines, not this browser's formats: the words sent back must be the server's (decision 0214).
+  const schedule = plan.scheduleLines[lang];
+  const words = cardOnFileAgreement[lang]({
     practice: plan.practice.name,
     practicePhone: plan.practice.phone,
     practiceEmail: plan.practice.email,
     schedule,
     noticeDays: plan.noticeDays,
-    card: props.card,
+    card,
   });
+  return { schedule, words };
+}
+
+export function PlanAgreement(props: PlanAgreementProps) {
+  const { schedule, words } = planAgreementWords(props.plan, props.lang, props.card);
   // The words are [intro, ...schedule lines, ...the rest]: the schedule is shown as a list.
   const [intro, ...rest] = words.paragraphs;
   const lines = rest.slice(0, schedule.length);
