@@ -19,6 +19,44 @@ export type Actor = Pick<AuditEvent, 'actorType' | 'actorId' | 'requestId' | 'ip
 /** The system acting on its own (boot seeding, demo data, the worker). */
 export const SYSTEM_ACTOR: Actor = { actorType: 'system', actorId: null, requestId: null, ip: null };
 
+/**
+ * Staff reads of patient data: audited (who saw what, when: HIPAA), never a change. The board's change feed ignores
+ * them (a read must not wake the page that made it, which would read again), and neither the link's timeline nor the
+ * dispute evidence pack lists them as events (issue 29, item 1). Every staff read action is named here:
+ * audit-actions.test.ts finds the read actions in the source and fails on one that is not.
+ */
+export const STAFF_READ_ACTIONS = [
+  'admin.link_viewed',
+  'admin.links_listed',
+  'admin.payments_listed',
+  'admin.payments_exported',
+  'admin.refunds_viewed',
+  'admin.flagged_approvals_listed',
+  'admin.funnel_viewed',
+  'admin.plans_upcoming_listed',
+  'documents.listed',
+  'document.downloaded',
+  'document.viewed',
+  'document.original_read',
+  'document.file_read',
+  'link.messages_read',
+  'messaging.opt_outs_read',
+  'evidence.downloaded',
+  'export.downloaded',
+];
+
+/**
+ * Patient reads that each page load repeats (the plan behind the payment and confirmation pages): not events. The
+ * timeline leaves them out and the board's change feed ignores them; the evidence pack's audit list keeps them.
+ */
+export const PATIENT_READ_ACTIONS = ['plan.read'];
+
+/**
+ * Patient reads that are the patient's activity on the link (opening it, the information page, a document): they
+ * show on the timeline and move the board's "last activity".
+ */
+export const PATIENT_ACTIVITY_READS = ['patient.info_read', 'steps.read', 'document.viewed', 'document.file_read'];
+
 export const AUDIT_COLUMNS = 'actor_type, actor_id, action, link_id, request_id, ip, details';
 
 /** Append one audit row. Pass the transaction that makes the change so both commit or neither does. */

@@ -2,12 +2,11 @@ import type { BoardRow, StaffRole } from '@paylink/shared';
 import { StepRoutes, boardQuerySchema, stepKeyByRoute } from '@paylink/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { writeAudit, type Actor } from '../../lib/audit.js';
+import { PATIENT_READ_ACTIONS, STAFF_READ_ACTIONS, writeAudit, type Actor } from '../../lib/audit.js';
 import { badRequest } from '../../lib/errors.js';
 import { personalLinkUrl } from '../links/index.js';
 import { STATE_SQL } from './staff-link-queries.js';
 import { practiceTimeZone } from '../app-config/index.js';
-import { PATIENT_READ_ACTIONS, STAFF_READ_ACTIONS } from './timeline.js';
 
 type BoardQuery = z.output<typeof boardQuerySchema>;
 

@@ -223,7 +223,11 @@ describe('board', () => {
     expect(r.json().linkIds).toContain(link.id);
     await new Promise((res) => setTimeout(res, 0));
     const later = await t.ctx.db.query<{ now: Date }>(`select now() + interval '3 seconds' as now`);
-    await t.app.inject({ url: `/api/admin/links/${link.id}/detail`, headers: admin });
+    // Everything an open link page asks for when it polls: none of it is a change.
+    for (const part of ['detail', 'messages', 'refunds', 'documents']) {
+      const read = await t.app.inject({ url: `/api/admin/links/${link.id}/${part}`, headers: admin });
+      expect(read.statusCode, `${part}: ${read.body}`).toBe(200);
+    }
     const none = await t.app.inject({
       url: `/api/admin/board/changes?since=${encodeURIComponent(new Date(later.rows[0]!.now).toISOString())}`,
       headers: admin,
@@ -236,7 +240,7 @@ describe('board', () => {
 });
 
 describe('link detail', () => {
-  it('shows steps, payment and a plain-language timeline that includes staff reads and reasons', async () => {
+  it('shows steps, payment and a plain-language timeline with reasons; staff reads are audited, not events', async () => {
     const { link } = await seedLink(t.ctx, { firstName: 'Detail' }, { createdBy: coordA.id });
     const cancel = await t.app.inject({
       method: 'POST',
@@ -249,9 +253,28 @@ describe('link detail', () => {
     expect(r.statusCode, r.body).toBe(200);
     const d = r.json();
     expect(d).toMatchObject({ status: 'cancelled', firstName: 'Detail', coordinator: { email: 'ana@example.com' } });
+    // Open it again, as a page left open polls: the timeline does not grow with its own reads (issue 29, item 1).
+    for (const part of ['detail', 'messages', 'refunds', 'documents']) {
+      await t.app.inject({ url: `/api/admin/links/${link.id}/${part}`, headers: admin });
+    }
+    const again = (await t.app.inject({ url: `/api/admin/links/${link.id}/detail`, headers: admin })).json();
     const kinds = d.timeline.map((e: { action: string }) => e.action);
-    expect(kinds[0]).toBe('admin.link_viewed');
+    expect(kinds[0]).toBe('link.cancelled');
     expect(kinds).toEqual(expect.arrayContaining(['link.created', 'link.cancelled']));
+    expect(again.timeline).toEqual(d.timeline);
+    expect(d.timeline.filter((e: { category: string }) => e.category === 'staff_read')).toEqual([]);
+    const reads = await t.ctx.db.query(`select action from audit_event where link_id = $1 and actor_type = 'staff'`, [
+      link.id,
+    ]);
+    expect(new Set(reads.rows.map((r) => r.action))).toEqual(
+      new Set([
+        'link.cancelled',
+        'admin.link_viewed',
+        'link.messages_read',
+        'admin.refunds_viewed',
+        'documents.listed',
+      ]),
+    );
     const cancelled = d.timeline.find((e: { action: string }) => e.action === 'link.cancelled');
     expect(cancelled).toMatchObject({
       category: 'staff_action',
@@ -259,7 +282,6 @@ describe('link detail', () => {
       text: { en: 'Cancelled the link', es: 'Canceló el enlace' },
       note: 'Patient rescheduled',
     });
-    expect(d.timeline[0]).toMatchObject({ category: 'staff_read', actor: { type: 'staff' } });
 
     const paid = await t.ctx.db.query<{ id: string }>(`select id from link where first_name = 'A1'`);
     const p = await t.app.inject({ url: `/api/admin/links/${paid.rows[0]!.id}/detail`, headers: admin });

@@ -1,12 +1,12 @@
 import type { ConsoleLinkDetail } from '@paylink/shared';
 import { stepKeyByRoute } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
-import { writeAudit, type Actor } from '../../lib/audit.js';
+import { writeAudit, type Actor, PATIENT_READ_ACTIONS, STAFF_READ_ACTIONS } from '../../lib/audit.js';
 import { notFound } from '../../lib/errors.js';
 import { linkState, personalLinkUrl, type LinkRow } from '../links/index.js';
 import { showPlan } from '../plans/index.js';
 import { toStaffPayment } from './staff-link-queries.js';
-import { describeEvent, PATIENT_READ_ACTIONS, type AuditRowForTimeline } from './timeline.js';
+import { describeEvent, type AuditRowForTimeline } from './timeline.js';
 
 const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
 
@@ -81,8 +81,11 @@ export async function showConsoleLink(opts: { ctx: AppContext; actor: Actor; id:
          left join staff_user u on a.actor_type = 'staff' and u.id::text = a.actor_id
          left join outbox_message o on o.link_id = $1 and o.id::text = a.details->>'messageId'
            and a.action in ('link.sent', 'link.resent', 'link.reminded')
-         where a.link_id = $1 and not (a.action = any($2::text[])) order by a.at desc, a.id desc limit 500`,
-        [link.id, PATIENT_READ_ACTIONS],
+         where a.link_id = $1 and not (a.action = any($2::text[]))
+           and not (a.actor_type = 'staff' and a.action = any($3::text[]))
+         order by a.at desc, a.id desc limit 500`,
+        // Reads are audited but are not events: a page that polls would fill its own timeline (issue 29, item 1).
+        [link.id, PATIENT_READ_ACTIONS, STAFF_READ_ACTIONS],
       ),
       showPlan({ q: tx, linkId: link.id }),
     ]);

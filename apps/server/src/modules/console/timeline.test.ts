@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeEvent, PATIENT_READ_ACTIONS, STAFF_READ_ACTIONS, type AuditRowForTimeline } from './timeline.js';
+import { PATIENT_READ_ACTIONS, STAFF_READ_ACTIONS } from '../../lib/audit.js';
+import { describeEvent, type AuditRowForTimeline } from './timeline.js';
 
 const row = (
   action: string,

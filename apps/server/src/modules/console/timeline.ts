@@ -1,25 +1,6 @@
 import type { TimelineEntry } from '@paylink/shared';
 import { stepKeyByRoute } from '@paylink/shared';
 
-/** Staff actions that only read patient data: shown in the timeline, ignored by the board's change feed. */
-export const STAFF_READ_ACTIONS = [
-  'admin.link_viewed',
-  'admin.links_listed',
-  'admin.payments_listed',
-  'documents.listed',
-  'document.downloaded',
-  'document.viewed',
-  'document.original_read',
-  'document.file_read',
-  'link.messages_read',
-];
-
-/**
- * Patient reads that each page load repeats (the plan behind the payment and confirmation pages): not events. The
- * timeline leaves them out and the board's change feed ignores them; the evidence pack's audit list keeps them.
- */
-export const PATIENT_READ_ACTIONS = ['plan.read'];
-
 const STEP_NAMES: Record<string, { en: string; es: string }> = {
   patientInfo: { en: 'Patient information', es: 'Información del paciente' },
   invoice: { en: 'Invoice', es: 'Factura' },

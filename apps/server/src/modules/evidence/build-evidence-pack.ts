@@ -1,7 +1,7 @@
 import { formatUsd } from '@paylink/shared';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import type { AppContext } from '../../context.js';
-import { writeAudit, type Actor } from '../../lib/audit.js';
+import { writeAudit, type Actor, STAFF_READ_ACTIONS } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { GatewayTransaction } from '../../providers/gateway/types.js';
 import { findLink, type PaymentRow } from '../links/index.js';
@@ -75,8 +75,10 @@ export async function buildEvidencePack(
   const submissions = allSubmissions.filter((s) => s.status === 'completed');
   const audit = (
     await db.query<AuditRow>(
-      'select at, actor_type, actor_id, action, ip, details from audit_event where link_id = $1 order by at, id',
-      [link.id],
+      // Staff reads are access records, not evidence of what happened on the link (issue 29, item 1).
+      `select at, actor_type, actor_id, action, ip, details from audit_event
+        where link_id = $1 and not (actor_type = 'staff' and action = any($2::text[])) order by at, id`,
+      [link.id, STAFF_READ_ACTIONS],
     )
   ).rows;
 

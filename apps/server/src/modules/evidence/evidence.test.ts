@@ -107,6 +107,10 @@ beforeAll(async () => {
   expect(pay?.ssl_result).toBe('0');
   txnId = pay!.ssl_txn_id!;
   expect((await confirm(env, link, txnId)).statusCode).toBe(200);
+  // Billing looks at the link first, as they do before a dispute: those reads are not evidence (issue 29, item 1).
+  for (const part of ['detail', 'messages', 'refunds', 'documents']) {
+    expect((await env.app.inject({ url: `/api/admin/links/${linkId}/${part}`, headers: admin })).statusCode).toBe(200);
+  }
 
   const r = await env.app.inject({ method: 'GET', url: `/api/admin/links/${linkId}/evidence.pdf`, headers: admin });
   expect(r.statusCode, r.body.slice(0, 300)).toBe(200);
@@ -143,6 +147,9 @@ describe('GET /api/admin/links/:id/evidence.pdf', () => {
     }
     expect(all).toContain('Audit timeline');
     expect(all).toContain('payment.approved');
+    for (const read of ['admin.link_viewed', 'link.messages_read', 'admin.refunds_viewed', 'documents.listed']) {
+      expect(all).not.toContain(read);
+    }
     // The signed contract itself, with its signature page, is attached.
     expect(all).toContain('Attached: Patient contract');
     expect(all).toMatch(/Signature page/i);
