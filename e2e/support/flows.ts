@@ -298,6 +298,13 @@ export async function signInFrame(
     await frame.getByRole('button', { name: SIGN_UI.methodType, pressed: true }).waitFor();
     await typeInto(f, frame.getByLabel(SIGN_UI.typed), name);
   } else {
+    // The form opens on "Type" when it offers a signature typed on an earlier document: switch to drawing first.
+    const draw = frame.getByRole('button', { name: SIGN_UI.methodDraw });
+    await eventually(() => draw.isEnabled(), { message: 'the "Draw my signature" toggle to be ready' });
+    if ((await draw.getAttribute('aria-pressed')) !== 'true') {
+      await press(f, draw);
+      await frame.getByRole('button', { name: SIGN_UI.methodDraw, pressed: true }).waitFor();
+    }
     const canvas = frame.getByRole('img', { name: SIGN_UI.pad });
     await canvas.waitFor();
     // The frame may scroll smoothly: draw once the pad has stopped moving, where a person sees it.

@@ -115,7 +115,8 @@ function setupSignForm() {
   const box = $('pad-box');
   const errorEl = $('form-error');
   const pad = new window.SignaturePad(canvas, { penColor: '#0b1f4d', minWidth: 0.8, maxWidth: 2.6 });
-  let method: 'draw' | 'type' = 'draw';
+  // The page opens on "Type" when it offers a signature typed on an earlier document (issue 29, item 12).
+  let method: 'draw' | 'type' = $('method-type').getAttribute('aria-pressed') === 'true' ? 'type' : 'draw';
   let size = { w: 0, h: 0 };
 
   // Keep the drawing when the pad changes size (rotation, full screen): scale the points to the new box.

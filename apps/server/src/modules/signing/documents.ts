@@ -47,6 +47,27 @@ export function expectedSigner(d: DocumentData): string {
   return patientName(d.link);
 }
 
+/** A name's words for comparing people: no accents, no case, no punctuation ("María P. López" → maria p lopez). */
+function nameWords(name: string): string[] {
+  return name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/**
+ * Whether a name someone signed with is this document's signer: every word of the name on file is in it ("María P.
+ * López" signs for "Maria Lopez"; "José García" does not). A typed signature is only offered again to the person it
+ * belongs to (issue 29, item 12): on a shared phone, another person may have signed the earlier document.
+ */
+export function signsAs(expected: string, signedName: string): boolean {
+  const want = nameWords(expected);
+  const have = new Set(nameWords(signedName));
+  return want.length > 0 && want.every((w) => have.has(w));
+}
+
 /** The documents one person signs: the payor's, or the patient's (a typed signature is only offered within one). */
 export function sameSignerKinds(kind: SubmissionRow['kind']): readonly SubmissionRow['kind'][] {
   return kind === 'payor_id' || kind === 'payment_authorization'

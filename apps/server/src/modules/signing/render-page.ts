@@ -107,6 +107,8 @@ function pendingSubmit(t: Texts, label: string): SafeHtml {
 
 function signForm(t: Texts, signer: string, lang: Lang, previous: PreviousTyped | null): SafeHtml {
   const today = formatDate(new Date(), lang);
+  // With a signature typed on an earlier document, the form opens on "Type", that signature in place (issue 29, 12).
+  const typeFirst = previous !== null;
   return markup`<form id="sign-form" class="card" method="dialog" novalidate aria-labelledby="sign-h">
 <h2 id="sign-h" tabindex="-1">${t.signHeading}</h2>
 <div class="field">
@@ -123,10 +125,10 @@ ${
     : ''
 }
 <div class="methods" role="group" aria-label="${t.methodLegend}">
-  <button type="button" class="toggle" id="method-draw" aria-pressed="true" aria-controls="draw-panel" disabled>${t.methodDraw}</button>
-  <button type="button" class="toggle" id="method-type" aria-pressed="false" aria-controls="type-panel" disabled>${t.methodType}</button>
+  <button type="button" class="toggle" id="method-draw" aria-pressed="${String(!typeFirst)}" aria-controls="draw-panel" disabled>${t.methodDraw}</button>
+  <button type="button" class="toggle" id="method-type" aria-pressed="${String(typeFirst)}" aria-controls="type-panel" disabled>${t.methodType}</button>
 </div>
-<div id="draw-panel" class="panel">
+<div id="draw-panel" class="panel"${typeFirst ? raw(' hidden') : ''}>
   <p class="hint" id="draw-hint">${t.drawHint}</p>
   <div id="pad-box" class="pad-box">
     <div class="pad-bar">
@@ -142,7 +144,7 @@ ${
     </div>
   </div>
 </div>
-<div id="type-panel" class="panel" hidden>
+<div id="type-panel" class="panel"${typeFirst ? '' : raw(' hidden')}>
   <div class="field">
     <label for="typed-signature">${t.typedLabel}</label>
     <input id="typed-signature" autocomplete="off" maxlength="200" value="${previous?.typedSignature ?? ''}">

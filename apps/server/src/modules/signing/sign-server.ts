@@ -14,7 +14,14 @@ import { AppError } from '../../lib/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { CompleteRefused, completeSubmission } from './complete-submission.js';
 import { contractForSubmission } from './contracts.js';
-import { ASSETS_DIR, buildOriginalPdf, loadDocumentData, sameSignerKinds } from './documents.js';
+import {
+  ASSETS_DIR,
+  buildOriginalPdf,
+  expectedSigner,
+  loadDocumentData,
+  sameSignerKinds,
+  signsAs,
+} from './documents.js';
 import { resolveSubmission, SubmissionRefused, type RefusalReason } from './open-submission.js';
 import { compileBrowserScript } from './browser-script.js';
 import { renderMessagePage, renderSigningPage } from './render-page.js';
@@ -246,6 +253,8 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
             kinds: sameSignerKinds(submission.kind),
             excludeId: submission.id,
           });
+          // Offered only to the person it belongs to: someone else may have signed the earlier document.
+          if (previousTyped && !signsAs(expectedSigner(data), previousTyped.signerName)) previousTyped = null;
         }
         await writeAudit(tx, {
           ...actor(submission, request),

@@ -424,9 +424,26 @@ describe('a typed signature offered again (issue 16, 10g)', () => {
     expect(page).toContain(
       'id="signer-name" name="signerName" autocomplete="name" required maxlength="200" value="María P. López"',
     );
+    // It opens on "Type", with that signature in place (issue 29, item 12).
+    expect(page).toContain('id="method-type" aria-pressed="true"');
+    expect(page).toContain('id="method-draw" aria-pressed="false"');
+    expect(page).toContain('<div id="type-panel" class="panel">');
+    expect(page).toContain('<div id="draw-panel" class="panel" hidden>');
     const payor = (await sign.inject({ method: 'GET', url: `/s/${l.token(StepRoutes.payment)}?lng=es` })).body;
     expect(payor).not.toContain('id="reuse-typed"');
     expect(pageConfig(payor)).toMatchObject({ previousTyped: null });
+    expect(payor).toContain('id="method-draw" aria-pressed="true"');
+  });
+
+  it('never offers a signature someone else typed on the earlier document (issue 29, item 12)', async () => {
+    const l = await preparedLink({ source: 2 });
+    // On a shared phone, another person signed the invoice with their own name.
+    expect((await signByTyping(l.token(StepRoutes.invoice), 'José García')).statusCode).toBe(200);
+    const page = (await sign.inject({ method: 'GET', url: `/s/${l.token(StepRoutes.contract)}` })).body;
+    expect(page).not.toContain('id="reuse-typed"');
+    expect(page).not.toContain('José García');
+    expect(pageConfig(page)).toMatchObject({ previousTyped: null });
+    expect(page).toContain('id="method-draw" aria-pressed="true"');
   });
 
   it('gives the "Open the PDF" link a target class of its own (44 px in sign.css)', async () => {
