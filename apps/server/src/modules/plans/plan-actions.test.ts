@@ -58,10 +58,11 @@ const run = (now: string) =>
 const act = (role: string, linkId: string, path: string, payload: object = {}) =>
   env.app.inject({ method: 'POST', url: `/api/admin/links/${linkId}/plan/${path}`, headers: staff[role], payload });
 
-let token: string | undefined;
-/** A deposit that stores the card at the sandbox: its token (one for the whole file). */
-async function storedToken(): Promise<string> {
-  if (token) return token;
+const tokens = new Map<string, string>();
+/** A deposit that stores the card at the sandbox: its token (one per card for the whole file). */
+async function storedToken(card = '4000000000000002'): Promise<string> {
+  const known = tokens.get(card);
+  if (known) return known;
   const gateway = env.ctx.providers.gateway;
   const merchantTxnId = newLinkId().replace(/[-_]/g, 'x');
   const sessionToken = await gateway.createSessionToken({
@@ -71,17 +72,14 @@ async function storedToken(): Promise<string> {
     lastName: 'Garcia',
     storeCard: true,
   });
-  const { pay } = await payWithSandbox(env.gatewayOrigin, {
-    sessionToken,
-    card: '4000000000000002',
-    amountCents: 20000,
-  });
-  token = (await gateway.queryTransaction(pay!.ssl_txn_id!))!.cardToken!;
+  const { pay } = await payWithSandbox(env.gatewayOrigin, { sessionToken, card, amountCents: 20000 });
+  const token = (await gateway.queryTransaction(pay!.ssl_txn_id!))!.cardToken!;
+  tokens.set(card, token);
   return token;
 }
 
 /** A link whose $200 deposit is recorded and card stored; the plan's balance is $300 (one charge or 3 monthly). */
-async function planLink(plan: object, extra: Record<string, unknown> = {}) {
+async function planLink(plan: object, extra: Record<string, unknown> = {}, card?: string) {
   const r = await env.app.inject({
     method: 'POST',
     url: '/api/admin/links',
@@ -98,7 +96,7 @@ async function planLink(plan: object, extra: Record<string, unknown> = {}) {
     [linkId, `dep${linkId.replace(/[-_]/g, '')}`.slice(0, 30)],
   );
   await db().transaction((tx) => materialisePlan({ tx, actor: SYSTEM_ACTOR, linkId, paidCents: 20_000 }));
-  const sealed = await sealCardToken({ ...env.ctx, q: env.ctx.db }, await storedToken());
+  const sealed = await sealCardToken({ ...env.ctx, q: env.ctx.db }, await storedToken(card));
   await db().query(`insert into stored_card (link_id, token_sealed, brand, last4) values ($1, $2, 'visa', '0002')`, [
     linkId,
     sealed,
@@ -286,6 +284,23 @@ describe('charge now', () => {
     const paused = await act('billing', linkId, 'installments/1/charge');
     expect(paused.statusCode).toBe(409);
     expect(paused.json().message).toContain('resume it first');
+    await endPlans(linkId);
+  });
+
+  it('a declined charge now is an answer, told to the patient, and retried from today by the retry policy', async () => {
+    const linkId = await planLink({ kind: 'single', dueOn: '2097-09-20' }, {}, '4000000000000341');
+    const r = await act('admin', linkId, 'installments/1/charge');
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json().outcome).toBe('declined');
+    const today = new Date().toISOString().slice(0, 10);
+    const row = await first(linkId);
+    expect(row).toMatchObject({ status: 'notified', attempts: 1, last_failure: 'DECLINED: NSF', claimed_by: null });
+    // Due today now (the patient asked to pay today), so the next try is a day later, not weeks.
+    expect(row.due_on <= today).toBe(true);
+    expect(await messages(linkId, 'plan-declined')).toHaveLength(1);
+    const tomorrow = new Date(Date.now() + 86_400_000 + 60_000).toISOString();
+    expect((await run(tomorrow)).declined).toBeGreaterThanOrEqual(1);
+    expect(await first(linkId)).toMatchObject({ attempts: 2 });
     await endPlans(linkId);
   });
 

@@ -122,7 +122,8 @@ async function claimDue(db: Db, o: { runId: string; now: Date; today: string; li
            and (i.claim_expires_at is null or i.claim_expires_at < now())
            and ((i.status = 'scheduled' and i.due_on - $4::int <= $2::date)
              or (i.status = 'notified' and i.due_on <= $2::date
-                 and i.notified_at + make_interval(days => $4::int) <= $3::timestamptz
+                 -- The notice period gates the first try; a retry (or a staff charge now) is timed by next_attempt_at.
+                 and (i.attempts > 0 or i.notified_at + make_interval(days => $4::int) <= $3::timestamptz)
                  and (i.next_attempt_at is null or i.next_attempt_at <= $3::timestamptz)))
          order by i.due_on, i.id
          limit $5
@@ -178,8 +179,9 @@ export type ChargeNowOutcome = 'paid' | 'declined' | 'failed' | 'unknown';
 /**
  * Staff's "charge now" (decision 0210) on the scheduler's own path: the same lease, the same merchant transaction id
  * stored before the call and the same reconciliation of an unknown outcome; only the claim differs (this one
- * instalment, whatever its due date). A failed instalment gets a new merchant transaction id (its last sale was
- * declined) and goes back to `notified` so that an unknown outcome is reconciled by the next pass. Null when the
+ * instalment, whatever its due date, which becomes today). A failed instalment gets a new merchant transaction id (its
+ * last sale was declined). The row is `notified` from here, so an unknown outcome is reconciled by the next pass and
+ * a decline is retried 1, 3 and 7 days later as the patient is told. Null when the
  * instalment cannot be claimed: not open, its plan not active, or a pass holds its lease.
  */
 export async function chargeInstallmentNow(
@@ -190,7 +192,9 @@ export async function chargeInstallmentNow(
   const r = await opts.db.query<ClaimedRow>(
     `update plan_installment i
         set claimed_by = $2, claim_expires_at = now() + make_interval(secs => $3::int), updated_at = now(),
-            status = case when i.status = 'failed' then 'notified' else i.status end,
+            -- Charged today at the patient's request: due today, so a decline follows the retry policy from today
+            -- and an unknown outcome is reconciled by the next pass, as for any due instalment.
+            status = 'notified', notified_at = coalesce(i.notified_at, $5::timestamptz), due_on = least(i.due_on, $6::date),
             merchant_txn_id = case when i.status = 'failed' then $4 else i.merchant_txn_id end,
             next_attempt_at = null
        from payment_plan p
@@ -198,7 +202,14 @@ export async function chargeInstallmentNow(
         and i.status in ('scheduled', 'notified', 'failed')
         and (i.claim_expires_at is null or i.claim_expires_at < now())
       returning ${CLAIMED_COLUMNS}`,
-    [opts.installmentId, runId, LEASE_SECONDS, randomBytes(12).toString('hex')],
+    [
+      opts.installmentId,
+      runId,
+      LEASE_SECONDS,
+      randomBytes(12).toString('hex'),
+      opts.now.toISOString(),
+      isoDateInZone(opts.now, timeZone),
+    ],
   );
   const row = r.rows[0];
   if (!row) return null;
