@@ -31,7 +31,7 @@ import { adminRoutes, staffAdminRoutes } from './modules/staff/index.js';
 import { authRoutes, getSignInHint } from './modules/auth/index.js';
 import { devOutboxRoutes } from './modules/outbox/index.js';
 import { paymentRoutes } from './modules/payments/index.js';
-import { patientPlanRoutes, planAdminRoutes } from './modules/plans/index.js';
+import { patientPlanRoutes, planActionRoutes, planAdminRoutes } from './modules/plans/index.js';
 import { appConfigRoutes } from './modules/app-config/index.js';
 import { vitalsRoutes } from './modules/vitals/index.js';
 import { contractAdminRoutes, documentAdminRoutes } from './modules/signing/index.js';
@@ -211,6 +211,7 @@ const routeModules: RouteModule[] = [
   staffAdminRoutes,
   complianceRoutes,
   planAdminRoutes,
+  planActionRoutes,
 ];
 
 /**

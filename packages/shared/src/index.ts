@@ -19,3 +19,4 @@ export * from './routes/console-endpoints.js';
 export * from './routes/console-routes.js';
 export * from './plan-agreement.js';
 export * from './plan-scheduler.js';
+export * from './plan-actions.js';

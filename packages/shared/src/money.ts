@@ -114,6 +114,9 @@ export const webhookEventTypes = [
   'link.expired',
   'installment.paid',
   'installment.failed',
+  'plan.created',
+  'installment.notified',
+  'plan.cancelled',
 ] as const;
 export const webhookEventTypeSchema = z.enum(webhookEventTypes);
 export type WebhookEventType = (typeof webhookEventTypes)[number];

@@ -202,6 +202,8 @@ export const planInstallmentViewSchema = z.object({
   /** Dollars. */
   amount: z.number().describe('US dollars.'),
   status: installmentStatusSchema,
+  /** Dollars given back of a paid instalment (partially refunded while below amount); absent when nothing was. */
+  refunded: z.number().optional().describe('US dollars refunded of this instalment; absent when none.'),
 });
 export type PlanInstallmentView = z.infer<typeof planInstallmentViewSchema>;
 

@@ -50,3 +50,55 @@ describe('paylink plans run', () => {
     expect(r.stderr).toContain('--now must be an ISO time');
   });
 });
+
+describe('paylink plans pause|resume|cancel|reschedule|charge|refund', () => {
+  it('acts on a plan through the route table and prints it; bad arguments are refused before any call', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/links',
+      headers: { authorization: `Bearer ${token}` },
+      payload: {
+        firstName: 'Ana',
+        lastName: 'Diaz',
+        phone: '(555) 010-9999',
+        plan: { total: 5000, kind: 'installments', count: 3, every: 'month', firstDueOn: '2099-03-15' },
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as string;
+    // Before the deposit nothing is scheduled: the server's sentence comes through.
+    const pending = await cli(['plans', 'pause', id]);
+    expect(pending.code).not.toBe(0);
+    expect(pending.stderr).toContain('the deposit is not paid yet');
+    await t.ctx.db.query(
+      `update payment_plan set status = 'active', deposit_cents = 50000, balance_cents = 450000, materialised_at = now()
+        where link_id = $1`,
+      [id],
+    );
+    await t.ctx.db.query(
+      `insert into plan_installment (plan_id, n, due_on, amount_cents, merchant_txn_id)
+       select id, n, date '2099-03-15' + (n - 1) * 30, 150000, md5(random()::text) from payment_plan, generate_series(1, 3) n
+        where link_id = $1`,
+      [id],
+    );
+    const paused = await cli(['plans', 'pause', id, '--reason', 'patient travelling']);
+    expect(paused.code, paused.stderr).toBe(0);
+    expect(paused.stdout).toContain('Plan paused');
+    expect((await cli(['plans', 'resume', id])).stdout).toContain('Plan active');
+    const moved = await cli(['--json', 'plans', 'reschedule', id, '2', '2099-05-01']);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(JSON.parse(moved.stdout).plan.installments[1]).toMatchObject({ n: 2, dueOn: '2099-05-01' });
+    const badDate = await cli(['plans', 'reschedule', id, '2', '2099-02-30']);
+    expect(badDate.code).not.toBe(0);
+    expect(badDate.stderr).toContain('<date> must be a date');
+    const badN = await cli(['plans', 'charge', id, 'two']);
+    expect(badN.stderr).toContain('<n> must be an instalment number');
+    const notPaid = await cli(['plans', 'refund', id, '1', '--amount', '10']);
+    expect(notPaid.code).not.toBe(0);
+    expect(notPaid.stderr).toContain('only a paid one can be refunded');
+    const cancelled = await cli(['plans', 'cancel', id]);
+    expect(cancelled.code, cancelled.stderr).toBe(0);
+    expect(cancelled.stdout).toContain('Plan cancelled');
+    expect(cancelled.stdout).toMatch(/3\s+2099-\d\d-\d\d\s+\$1,?500\.00\s+cancelled/);
+  });
+});

@@ -272,6 +272,7 @@ export interface PaymentPlan {
   kind: 'single' | 'installments';
   link_id: string;
   materialised_at: Timestamp | null;
+  paused_at: Timestamp | null;
   status: Generated<'pending' | 'active' | 'paused' | 'cancelled' | 'completed'>;
   total_cents: Int8;
   updated_at: Generated<Timestamp>;
@@ -349,6 +350,7 @@ export interface Refund {
   original_transaction_id: string;
   payment_attempt_id: string | null;
   payment_id: number;
+  plan_installment_id: Int8 | null;
   reason: string;
   requested_by: string | null;
   status: Generated<'pending' | 'succeeded' | 'failed'>;

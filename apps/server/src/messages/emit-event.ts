@@ -14,7 +14,10 @@ export type WebhookEventType =
   | 'link.cancelled'
   | 'link.expired'
   | 'installment.paid'
-  | 'installment.failed';
+  | 'installment.failed'
+  | 'plan.created'
+  | 'installment.notified'
+  | 'plan.cancelled';
 
 /**
  * Records an event and queues one delivery per live endpoint subscribed to it, in the caller's transaction: the event

@@ -67,4 +67,10 @@ export const consoleEndpoints = defineEndpoints({
   removeContract: { method: 'DELETE', path: '/api/admin/settings/contracts/:lang' },
   runPlans: { method: 'POST', path: '/api/admin/plans/run' },
   upcomingCharges: { method: 'GET', path: '/api/admin/plans/upcoming' },
+  pausePlan: { method: 'POST', path: '/api/admin/links/:id/plan/pause' },
+  resumePlan: { method: 'POST', path: '/api/admin/links/:id/plan/resume' },
+  cancelPlan: { method: 'POST', path: '/api/admin/links/:id/plan/cancel' },
+  rescheduleInstallment: { method: 'POST', path: '/api/admin/links/:id/plan/installments/:n/reschedule' },
+  chargeInstallment: { method: 'POST', path: '/api/admin/links/:id/plan/installments/:n/charge' },
+  refundInstallment: { method: 'POST', path: '/api/admin/links/:id/plan/installments/:n/refund' },
 });

@@ -84,6 +84,13 @@ import {
 } from '../money.js';
 import { runPlansBodySchema, runPlansResultSchema } from '../plan-scheduler.js';
 import { upcomingChargesQuerySchema, upcomingChargesResultSchema } from '../plans.js';
+import {
+  chargeInstallmentResultSchema,
+  planActionBodySchema,
+  planActionResultSchema,
+  planInstallmentParamsSchema,
+  rescheduleInstallmentBodySchema,
+} from '../plan-actions.js';
 import { defineRoute, type RouteSchemas } from './define-route.js';
 import { consoleEndpoints as e } from './console-endpoints.js';
 
@@ -287,6 +294,43 @@ export const consoleRoutes = {
     ...e.upcomingCharges,
     query: upcomingChargesQuerySchema,
     response: upcomingChargesResultSchema,
+  }),
+  pausePlan: defineRoute({
+    ...e.pausePlan,
+    params: adminLinkParamsSchema,
+    body: planActionBodySchema,
+    response: planActionResultSchema,
+  }),
+  resumePlan: defineRoute({
+    ...e.resumePlan,
+    params: adminLinkParamsSchema,
+    body: planActionBodySchema,
+    response: planActionResultSchema,
+  }),
+  cancelPlan: defineRoute({
+    ...e.cancelPlan,
+    params: adminLinkParamsSchema,
+    body: planActionBodySchema,
+    response: planActionResultSchema,
+  }),
+  rescheduleInstallment: defineRoute({
+    ...e.rescheduleInstallment,
+    params: planInstallmentParamsSchema,
+    body: rescheduleInstallmentBodySchema,
+    response: planActionResultSchema,
+  }),
+  chargeInstallment: defineRoute({
+    ...e.chargeInstallment,
+    params: planInstallmentParamsSchema,
+    body: planActionBodySchema,
+    response: chargeInstallmentResultSchema,
+  }),
+  refundInstallment: defineRoute({
+    ...e.refundInstallment,
+    params: planInstallmentParamsSchema,
+    body: refundBodySchema,
+    response: planActionResultSchema,
+    status: 201,
   }),
 } satisfies { [K in keyof typeof e]: (typeof e)[K] & RouteSchemas };
 

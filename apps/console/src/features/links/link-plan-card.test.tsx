@@ -1,6 +1,7 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { PlanView } from '../../shared/api/contract';
+import { json, refusal, setupApiStub, staffSession } from '../../test/api-stub';
 import { renderScreen } from '../../test/render';
 import { LinkPlanCard } from './link-plan-card';
 
@@ -73,5 +74,67 @@ describe('the payment plan card', () => {
     expect(within(card).getByRole('note')).toHaveTextContent('Proyectado');
     expect(within(card).getByRole('table', { name: 'Cuotas del saldo (proyectadas)' })).toBeInTheDocument();
     expect(card).toHaveTextContent('Esperando el depósito');
+  });
+});
+
+const api = setupApiStub();
+const LINK = 'AbCdEfGhIjKlMnOpQrStUv12';
+const running: PlanView = {
+  ...active,
+  installments: [
+    { n: 1, dueOn: '2027-01-31', amount: 150, status: 'paid' },
+    { n: 2, dueOn: '2027-02-28', amount: 150, status: 'notified' },
+  ],
+};
+
+describe('the practice’s actions on the plan card', () => {
+  it('cancels the rest after a confirmation with a reason, and says the patient was told', async () => {
+    const cancelled: PlanView = {
+      ...running,
+      status: 'cancelled',
+      installments: [running.installments[0]!, { ...running.installments[1]!, status: 'cancelled' }],
+    };
+    api.on(`POST /api/admin/links/${LINK}/plan/cancel`, json({ plan: cancelled }));
+    const { user } = await renderScreen(<LinkPlanCard plan={running} linkId={LINK} />);
+    await user.click(await screen.findByRole('button', { name: 'Cancel the rest of the plan' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Cancel the rest of this plan?' });
+    expect(dialog).toHaveTextContent('No remaining instalment ($150.00) will be charged');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel the rest' }));
+    expect(api.sent(`POST /api/admin/links/${LINK}/plan/cancel`)).toHaveLength(0);
+    await user.type(within(dialog).getByLabelText(/Reason/), 'surgery cancelled');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel the rest' }));
+    await screen.findByText('The rest of the plan is cancelled and the patient was sent a confirmation.');
+    expect(api.sent(`POST /api/admin/links/${LINK}/plan/cancel`)[0]!.body).toEqual({ reason: 'surgery cancelled' });
+  });
+
+  it('shows a refusal in the dialog (a charge under way), in Spanish', async () => {
+    api.on(
+      `POST /api/admin/links/${LINK}/plan/cancel`,
+      refusal(409, 'charge_in_progress', 'Too late to cancel the plan: …'),
+    );
+    const { user } = await renderScreen(<LinkPlanCard plan={running} linkId={LINK} />, { lng: 'es' });
+    await user.click(await screen.findByRole('button', { name: 'Cancelar el resto del plan' }));
+    const dialog = await screen.findByRole('dialog', { name: '¿Cancelar el resto de este plan?' });
+    await user.type(within(dialog).getByLabelText(/Motivo/), 'x');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancelar el resto' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Hay un cobro de este plan en curso');
+  });
+
+  it('billing charges an instalment now and sees the outcome; a coordinator may move it but not charge or refund', async () => {
+    api.on(`POST /api/admin/links/${LINK}/plan/installments/2/charge`, json({ outcome: 'paid', plan: running }));
+    const { user, unmount } = await renderScreen(<LinkPlanCard plan={running} linkId={LINK} />);
+    expect(await screen.findByRole('button', { name: 'Refund instalment 1' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Charge instalment 2 now' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Charge instalment 2 now?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Charge $150.00' }));
+    await screen.findByText('Charge: paid.');
+    unmount();
+
+    api.on('GET /api/admin/session', json(staffSession('coordinator')));
+    await renderScreen(<LinkPlanCard plan={running} linkId={LINK} />);
+    expect(await screen.findByRole('button', { name: 'Move instalment 2' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Charge instalment 2 now' })).toBeNull());
+    expect(screen.queryByRole('button', { name: 'Refund instalment 1' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Pause the plan' })).toBeInTheDocument();
   });
 });

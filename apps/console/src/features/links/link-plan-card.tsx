@@ -2,15 +2,31 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PlanView } from '../../shared/api/contract';
 import { formatDay, formatMoney } from '../../shared/lib/format';
+import { usePlanActions } from './link-plan-actions';
+
+type Actions = ReturnType<typeof usePlanActions>;
 
 /**
  * The link's payment plan: the money, each instalment with its date and status, and the card kept for them. Before
  * the deposit the instalments are the server's projection for balance = total, and the card says so first.
  */
-export function LinkPlanCard(props: { plan: PlanView }) {
+export function LinkPlanCard(props: {
+  plan: PlanView;
+  /** With the link's id, the practice's actions too. */ linkId?: string;
+}) {
+  return props.linkId ? <CardWithActions plan={props.plan} linkId={props.linkId} /> : <PlanCard plan={props.plan} />;
+}
+
+function CardWithActions(props: { plan: PlanView; linkId: string }) {
+  const actions = usePlanActions(props.linkId, props.plan);
+  return <PlanCard plan={props.plan} actions={actions} />;
+}
+
+function PlanCard(props: { plan: PlanView; actions?: Actions }) {
   const { t } = useTranslation();
   const id = useId();
-  const { plan } = props;
+  const { plan, actions } = props;
+  const rowActions = !!actions?.showRowActions;
   return (
     <section className="card mb-3" aria-labelledby={id} data-testid="plan-card">
       <div className="card-body">
@@ -66,6 +82,7 @@ export function LinkPlanCard(props: { plan: PlanView }) {
                     {t('plans.card.amount')}
                   </th>
                   <th scope="col">{t('plans.card.installmentStatus')}</th>
+                  {rowActions && <th scope="col">{t('plans.actions.column')}</th>}
                 </tr>
               </thead>
               <tbody>
@@ -74,13 +91,24 @@ export function LinkPlanCard(props: { plan: PlanView }) {
                     <td>{i.n}</td>
                     <td>{formatDay(i.dueOn)}</td>
                     <td className="text-end">{formatMoney(i.amount)}</td>
-                    <td>{t(`plans.installmentStatus.${i.status}`)}</td>
+                    <td>
+                      {t(`plans.installmentStatus.${i.status}`)}
+                      {i.refunded ? (
+                        <div className="text-secondary">
+                          {t('plans.actions.refunded', { amount: formatMoney(i.refunded) })}
+                        </div>
+                      ) : null}
+                    </td>
+                    {rowActions && <td>{actions!.rowButtons(i)}</td>}
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
         )}
+        {actions?.planButtons}
+        {actions?.status}
+        {actions?.dialogs}
       </div>
     </section>
   );

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from 'react-i18next';
 
@@ -17,6 +17,8 @@ export function ConfirmDialog(props: {
   error?: string | null;
   onConfirm: (reason: string) => void;
   onCancel: () => void;
+  /** More fields of the action (a date, an amount), shown under the body. */
+  children?: ReactNode;
 }) {
   const { t } = useTranslation();
   const [reason, setReason] = useState('');
@@ -50,6 +52,7 @@ export function ConfirmDialog(props: {
         </Modal.Header>
         <Modal.Body>
           <p>{props.body}</p>
+          {props.children}
           {props.askReason && (
             <div>
               <label htmlFor={reasonId} className="form-label">

@@ -35,6 +35,13 @@ export const errorCodesEn = {
   // Links and messages
   link_not_active: 'The link is no longer active (cancelled, completed or expired).',
   opted_out: 'This patient opted out of messages at this address. Copy the link or use the other channel.',
+  // Payment plans: the practice's actions
+  plan_not_active:
+    'The plan cannot do this in its current state (waiting for the deposit, paused, cancelled or paid in full). Reload the page.',
+  installment_not_open: 'This instalment is no longer open (paid, cancelled or refunded). Reload the page.',
+  charge_in_progress:
+    'A charge of this plan is under way and its answer is not known yet. Paylink checks it with the gateway within minutes; try again then.',
+  installment_not_paid: 'Only a paid instalment can be refunded.',
   // Money: refunds, voids, the card gateway
   not_paid: 'This link has no approved payment to refund.',
   fully_refunded: 'This payment has already been refunded in full.',
@@ -91,6 +98,12 @@ export const errorCodesEs: Dictionary<typeof errorCodesEn> = {
   two_factor_required: 'El acceso en dos pasos es obligatorio en producción y no se puede desactivar.',
   link_not_active: 'El enlace ya no está activo (cancelado, completado o vencido).',
   opted_out: 'Este paciente pidió no recibir mensajes en esta dirección. Copie el enlace o use el otro canal.',
+  plan_not_active:
+    'El plan no permite esto en su estado actual (esperando el depósito, en pausa, cancelado o pagado por completo). Recargue la página.',
+  installment_not_open: 'Esta cuota ya no está abierta (pagada, cancelada o reembolsada). Recargue la página.',
+  charge_in_progress:
+    'Hay un cobro de este plan en curso y aún no se conoce su respuesta. Paylink lo confirma con la pasarela en unos minutos; inténtelo entonces.',
+  installment_not_paid: 'Solo se puede reembolsar una cuota pagada.',
   not_paid: 'Este enlace no tiene un pago aprobado que reembolsar.',
   fully_refunded: 'Este pago ya se reembolsó por completo.',
   refund_exceeds_payment: 'El reembolso es mayor que lo que queda de este pago.',

@@ -8,6 +8,8 @@ export type Permission =
   | 'payments.view'
   | 'payments.export'
   | 'payments.refund'
+  /** Pause, resume, reschedule and cancel a payment plan (every role; charging and refunding is payments.refund). */
+  | 'plans.manage'
   | 'webhooks.manage'
   | 'funnel.view'
   | 'staff.manage'
@@ -23,14 +25,23 @@ const GRANTS: Record<StaffRole, readonly Permission[]> = {
     'payments.view',
     'payments.export',
     'payments.refund',
+    'plans.manage',
     'funnel.view',
     'staff.manage',
     'settings.manage',
     'webhooks.manage',
     'compliance.view',
   ],
-  coordinator: ['links.view', 'links.create', 'links.manage', 'payments.view', 'payments.export', 'funnel.view'],
-  billing: ['links.view', 'payments.view', 'payments.export', 'payments.refund', 'funnel.view'],
+  coordinator: [
+    'links.view',
+    'links.create',
+    'links.manage',
+    'payments.view',
+    'payments.export',
+    'plans.manage',
+    'funnel.view',
+  ],
+  billing: ['links.view', 'payments.view', 'payments.export', 'payments.refund', 'plans.manage', 'funnel.view'],
 };
 
 export function can(role: string | undefined, permission: Permission): boolean {

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
-import { consoleRoutes as routes } from '@paylink/shared';
+import { randomUUID } from 'node:crypto';
+import { consoleRoutes as routes, isIsoDate, type PlanView } from '@paylink/shared';
 import { call } from '../api-client.js';
 import { table } from '../format.js';
 import type { Cli } from './kit.js';
@@ -9,6 +10,37 @@ const isoTime = (v: string) => {
     throw new InvalidArgumentError('--now must be an ISO time with its zone, like 2026-12-01T15:00:00Z.');
   return new Date(v).toISOString();
 };
+
+const installmentNumber = (v: string) => {
+  if (!/^\d{1,2}$/.test(v) || Number(v) < 1)
+    throw new InvalidArgumentError('<n> must be an instalment number: 1, 2, …');
+  return Number(v);
+};
+const isoDate = (v: string) => {
+  if (!isIsoDate(v)) throw new InvalidArgumentError('<date> must be a date like 2027-01-15.');
+  return v;
+};
+const dollars = (v: string) => {
+  if (!/^\d+(\.\d{1,2})?$/.test(v)) throw new InvalidArgumentError('--amount must be dollars like 120 or 120.50.');
+  return Number(v);
+};
+
+/** The plan after an action, as `links show` prints it: status, then one line per instalment. */
+function planText(plan: PlanView): string {
+  return [
+    `Plan ${plan.status}: total $${plan.total.toFixed(2)}, balance $${plan.balance.toFixed(2)}`,
+    table([
+      ['N', 'DUE', 'AMOUNT', 'STATUS', 'REFUNDED'],
+      ...plan.installments.map((i) => [
+        String(i.n),
+        i.dueOn,
+        `$${i.amount.toFixed(2)}`,
+        i.status,
+        i.refunded ? `$${i.refunded.toFixed(2)}` : '',
+      ]),
+    ]),
+  ].join('\n');
+}
 
 /** `paylink plans run --now`: one pass of the plan scheduler at a chosen time (sandbox mode only). */
 export function registerPlans({ program, env, print }: Cli): void {
@@ -28,5 +60,68 @@ export function registerPlans({ program, env, print }: Cli): void {
           ]),
         ].join('\n'),
       );
+    });
+
+  // The practice's actions (decision 0210). Each prints the plan afterwards (`--json`: { plan }).
+  for (const [name, route, what] of [
+    ['pause', routes.pausePlan, 'pause a plan: no notice and no charge until it is resumed'],
+    ['resume', routes.resumePlan, 'resume a paused plan (an instalment whose date passed is told again first)'],
+    ['cancel', routes.cancelPlan, 'cancel the rest of a plan; the patient is sent a confirmation at once'],
+  ] as const) {
+    plans
+      .command(`${name} <linkId>`)
+      .description(what)
+      .option('--reason <text>', 'why (kept in the audit trail; not sent to the patient)')
+      .action(async (id: string, o: { reason?: string }) => {
+        const r = await call(env, route, { params: { id }, body: { reason: o.reason } });
+        print(r, () => planText(r.plan));
+      });
+  }
+  plans
+    .command('reschedule')
+    .description('move an open instalment to a new date (at least 7 days away: the patient is told again)')
+    .argument('<linkId>', 'the link')
+    .argument('<n>', 'the instalment number (1 for a single balance charge)', installmentNumber)
+    .argument('<date>', 'the new date, YYYY-MM-DD in the practice time zone', isoDate)
+    .option('--reason <text>', 'why (kept in the audit trail)')
+    .action(async (id: string, n: number, date: string, o: { reason?: string }) => {
+      const r = await call(env, routes.rescheduleInstallment, {
+        params: { id, n },
+        body: { dueOn: date, reason: o.reason },
+      });
+      print(r, () => planText(r.plan));
+    });
+  plans
+    .command('charge')
+    .description('charge an open instalment now, at the patient’s request (billing and admin only)')
+    .argument('<linkId>', 'the link')
+    .argument('<n>', 'the instalment number', installmentNumber)
+    .option('--reason <text>', 'why (kept in the audit trail)')
+    .option('--idempotency-key <key>', 'reuse a key to retry safely: the same key never charges twice')
+    .action(async (id: string, n: number, o: { reason?: string; idempotencyKey?: string }) => {
+      const r = await call(
+        env,
+        routes.chargeInstallment,
+        { params: { id, n }, body: { reason: o.reason } },
+        { headers: { 'idempotency-key': o.idempotencyKey ?? `cli-${randomUUID()}` } },
+      );
+      print(r, () => `Charge of instalment ${n}: ${r.outcome}.\n${planText(r.plan)}`);
+    });
+  plans
+    .command('refund')
+    .description('refund a paid instalment (void before settlement, return after); billing and admin only')
+    .argument('<linkId>', 'the link')
+    .argument('<n>', 'the instalment number', installmentNumber)
+    .option('--amount <dollars>', 'how much to give back (default: everything not yet refunded)', dollars)
+    .option('--reason <text>', 'why (kept in the audit trail; not sent to the patient)', 'Refund of a plan instalment')
+    .option('--idempotency-key <key>', 'reuse a key to retry safely: the same key never refunds twice')
+    .action(async (id: string, n: number, o: { amount?: number; reason: string; idempotencyKey?: string }) => {
+      const r = await call(
+        env,
+        routes.refundInstallment,
+        { params: { id, n }, body: { amount: o.amount, reason: o.reason } },
+        { headers: { 'idempotency-key': o.idempotencyKey ?? `cli-${randomUUID()}` } },
+      );
+      print(r, () => planText(r.plan));
     });
 }

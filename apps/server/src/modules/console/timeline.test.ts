@@ -71,6 +71,27 @@ describe('payment plan events on the link timeline', () => {
     });
   });
 
+  it('tells the practice’s actions on the plan, with the staff member’s note', () => {
+    expect(
+      describeEvent(
+        row('plan.cancelled', { cancelled: [2, 3], cancelledCents: 100_000, reason: 'surgery off' }, 'staff'),
+      ),
+    ).toMatchObject({
+      text: {
+        en: 'Cancelled the rest of the payment plan ($1,000.00 not to be charged); the patient was told',
+        es: 'Canceló el resto del plan de pagos ($1,000.00 que no se cobrarán); se avisó al paciente',
+      },
+      note: 'surgery off',
+    });
+    expect(
+      describeEvent(row('installment.rescheduled', { n: 2, from: '2027-01-15', to: '2027-02-01' }, 'staff')).text.en,
+    ).toBe('Moved instalment 2 from 2027-01-15 to 2027-02-01');
+    expect(describeEvent(row('plan.resumed', { renotice: [1] }, 'staff')).note).toMatch(/^new notice first/);
+    expect(describeEvent(row('installment.charge_requested', { n: 1, amountCents: 5_000 }, 'staff')).text.es).toBe(
+      'Pidió cobrar ahora la cuota 1 ($50.00)',
+    );
+  });
+
   it('tells the card, the start, the notices and the charges in words', () => {
     expect(describeEvent(row('plan.created', { totalCents: 200_000 }, 'staff')).text.en).toBe(
       'Set up a payment plan for $2,000.00',

@@ -296,6 +296,53 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         `La pasarela no respondió por la cuota ${String(d.n)}: se verificará antes de otro cobro`,
       );
       break;
+    // The practice's actions on a plan (decision 0210).
+    case 'plan.paused':
+      out = say('payment', 'Paused the payment plan', 'Pausó el plan de pagos', reasonOf(d));
+      break;
+    case 'plan.resumed':
+      out = say(
+        'payment',
+        'Resumed the payment plan',
+        'Reanudó el plan de pagos',
+        Array.isArray(d.renotice) && d.renotice.length
+          ? `new notice first for instalment(s) ${d.renotice.join(', ')} / primero un nuevo aviso para la(s) cuota(s) ${d.renotice.join(', ')}`
+          : reasonOf(d),
+      );
+      break;
+    case 'plan.cancelled':
+      out = say(
+        'payment',
+        `Cancelled the rest of the payment plan (${money(d.cancelledCents)} not to be charged); the patient was told`,
+        `Canceló el resto del plan de pagos (${money(d.cancelledCents)} que no se cobrarán); se avisó al paciente`,
+        reasonOf(d),
+      );
+      break;
+    case 'installment.rescheduled':
+      out = say(
+        'payment',
+        `Moved instalment ${String(d.n)} from ${String(d.from)} to ${String(d.to)}`,
+        `Movió la cuota ${String(d.n)} del ${String(d.from)} al ${String(d.to)}`,
+        reasonOf(d),
+      );
+      break;
+    case 'installment.charge_requested':
+      out = say(
+        'payment',
+        `Asked to charge instalment ${String(d.n)} (${money(d.amountCents)}) now`,
+        `Pidió cobrar ahora la cuota ${String(d.n)} (${money(d.amountCents)})`,
+        reasonOf(d),
+      );
+      break;
+    case 'installment.refunded':
+    case 'installment.voided':
+      out = say(
+        'payment',
+        `Refunded ${money(d.amountCents)} of instalment ${String(d.n)}`,
+        `Reembolsó ${money(d.amountCents)} de la cuota ${String(d.n)}`,
+        typeof d.transactionId === 'string' ? `transaction ${d.transactionId}` : null,
+      );
+      break;
     case 'admin.link_viewed':
       out = say('staff_read', 'Viewed the link', 'Vio el enlace');
       break;
@@ -341,4 +388,9 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     text,
     note,
   };
+}
+
+/** A staff member's optional note on a plan action, shown as the event's detail. */
+function reasonOf(d: Record<string, unknown>): string | null {
+  return typeof d.reason === 'string' && d.reason ? d.reason : null;
 }

@@ -9,6 +9,7 @@ import {
 import type { Queryable } from '../../db/client.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { badRequest } from '../../lib/errors.js';
+import { emitWebhookEvent } from '../../messages/emit-event.js';
 import { insertPlan } from './plans-queries.js';
 
 export interface CreatePlanOptions {
@@ -50,6 +51,13 @@ export async function createPlan(opts: CreatePlanOptions): Promise<{ planId: str
       // What the patient would owe after the smallest deposit is not known yet: the projection uses the total.
       projectedInstallments: planSchedule(shape, totalCents).length,
     },
+  });
+  // In the link's transaction: the event exists only if the link does. Money in cents, like installment.paid.
+  await emitWebhookEvent(opts.tx, 'plan.created', {
+    linkId: opts.linkId,
+    totalCents,
+    ...shape,
+    installments: shape.kind === 'single' ? 1 : shape.count,
   });
   return { planId };
 }

@@ -19,3 +19,11 @@ export { planAdminRoutes } from './plan-routes.js';
 export { linkPlans } from './link-plans.js';
 export { patientPlanRoutes } from './plans-routes.js';
 export { openCardToken, sealCardToken } from './card-token-seal.js';
+// The practice's actions (decision 0210): pause, resume, cancel the rest, reschedule and charge one instalment.
+export { pausePlan } from './pause-plan.js';
+export { resumePlan } from './resume-plan.js';
+export { cancelPlan } from './cancel-plan.js';
+export { rescheduleInstallment } from './reschedule-installment.js';
+export { chargeInstallment } from './charge-installment.js';
+export { planActionRoutes, PLAN_MONEY_ROLES } from './plan-action-routes.js';
+export { findPlanByLink } from './plans-queries.js';

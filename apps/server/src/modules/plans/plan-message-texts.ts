@@ -13,7 +13,7 @@ export interface InstallmentFacts {
   last4: string | null;
 }
 
-export type PlanMessageKind = 'plan-notice' | 'plan-receipt' | 'plan-declined' | 'plan-failed';
+export type PlanMessageKind = 'plan-notice' | 'plan-receipt' | 'plan-declined' | 'plan-failed' | 'plan-cancelled';
 
 const card = (f: InstallmentFacts, lang: Language) =>
   f.last4
@@ -23,6 +23,15 @@ const card = (f: InstallmentFacts, lang: Language) =>
     : lang === 'es'
       ? 'su tarjeta'
       : 'your card';
+
+/*
+ * 'plan-cancelled' (decision 0210): the confirmation the networks ask for within 3 days of a cancellation, sent at
+ * once. Its facts: n = the payments cancelled, amount = their sum, date = the day of the cancellation.
+ */
+const cancelledEn = (f: InstallmentFacts) =>
+  f.n === 1 ? `the remaining payment of ${f.amount}` : `the ${f.n} remaining payments (${f.amount} in all)`;
+const cancelledEs = (f: InstallmentFacts) =>
+  f.n === 1 ? `el pago pendiente de ${f.amount}` : `los ${f.n} pagos pendientes (${f.amount} en total)`;
 
 export const PLAN_EMAILS: Record<PlanMessageKind, EmailTexts<InstallmentFacts>> = {
   'plan-notice': {
@@ -101,6 +110,26 @@ export const PLAN_EMAILS: Record<PlanMessageKind, EmailTexts<InstallmentFacts>> 
       action: 'Ver mi plan',
     }),
   },
+  'plan-cancelled': {
+    en: (f) => ({
+      subject: `Your payment plan with ${f.practiceName} is cancelled`,
+      title: 'Payment plan cancelled',
+      paragraphs: [
+        `Hi ${f.firstName}, on ${f.date} ${f.practiceName} cancelled your payment plan: ${cancelledEn(f)} will not be charged to ${card(f, 'en')}.`,
+        'Payments already made are not changed. If you did not expect this, contact the practice.',
+      ],
+      action: 'View my plan',
+    }),
+    es: (f) => ({
+      subject: `Su plan de pagos con ${f.practiceName} fue cancelado`,
+      title: 'Plan de pagos cancelado',
+      paragraphs: [
+        `Hola ${f.firstName}, el ${f.date} ${f.practiceName} canceló su plan de pagos: ${cancelledEs(f)} no se cobrará a ${card(f, 'es')}.`,
+        'Los pagos ya hechos no cambian. Si no lo esperaba, comuníquese con la práctica.',
+      ],
+      action: 'Ver mi plan',
+    }),
+  },
 };
 
 const SMS: Record<PlanMessageKind, Record<Language, (f: InstallmentFacts, url: string) => string>> = {
@@ -125,6 +154,12 @@ const SMS: Record<PlanMessageKind, Record<Language, (f: InstallmentFacts, url: s
       `${f.practiceName}: plan payment ${f.n}/${f.count} of ${f.amount} was declined again; no more tries. ${url}`,
     es: (f, url) =>
       `${f.practiceName}: el pago ${f.n}/${f.count} de ${f.amount} fue rechazado de nuevo; no habrá más intentos. ${url}`,
+  },
+  'plan-cancelled': {
+    en: (f, url) =>
+      `${f.practiceName}: your payment plan is cancelled; ${cancelledEn(f)} will not be charged to ${card(f, 'en')}. ${url}`,
+    es: (f, url) =>
+      `${f.practiceName}: su plan de pagos fue cancelado; ${cancelledEs(f)} no se cobrará a ${card(f, 'es')}. ${url}`,
   },
 };
 

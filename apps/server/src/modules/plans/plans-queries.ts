@@ -26,6 +26,7 @@ export interface InstallmentRow {
   dueOn: string;
   amountCents: number;
   status: Row<'plan_installment'>['status'];
+  refundedCents: number;
 }
 
 const cents = (v: string | number | bigint | null) => (v === null ? null : Number(v));
@@ -130,9 +131,15 @@ export async function storeInstallments(
 export async function listInstallments(q: Queryable, planId: string): Promise<InstallmentRow[]> {
   const rows = await typed(q)
     .selectFrom('plan_installment')
-    .select(['n', 'amount_cents', 'status', sql<string>`to_char(due_on, 'YYYY-MM-DD')`.as('due_on')])
+    .select(['n', 'amount_cents', 'status', 'refunded_cents', sql<string>`to_char(due_on, 'YYYY-MM-DD')`.as('due_on')])
     .where('plan_id', '=', planId)
     .orderBy('n')
     .execute();
-  return rows.map((r) => ({ n: r.n, dueOn: r.due_on, amountCents: Number(r.amount_cents), status: r.status }));
+  return rows.map((r) => ({
+    n: r.n,
+    dueOn: r.due_on,
+    amountCents: Number(r.amount_cents),
+    status: r.status,
+    refundedCents: Number(r.refunded_cents),
+  }));
 }

@@ -17,7 +17,7 @@ export const PLAN_RETRY_DAYS = [1, 3, 7] as const;
 /** A claim outlives the slowest gateway call; an expired one is taken over and reconciled first. */
 const LEASE_SECONDS = 300;
 /** Marks an attempt whose outcome is not known yet: set before the gateway call, cleared by its answer. */
-const OUTCOME_UNKNOWN = 'outcome_unknown';
+export const OUTCOME_UNKNOWN = 'outcome_unknown';
 /** How far back a reconciliation looks for the unknown attempt (a server down for days still finds it). */
 const RECONCILE_DAYS = 7;
 
@@ -59,7 +59,7 @@ interface Claimed {
   claimedAt: Date;
 }
 
-interface LinkFacts {
+export interface LinkFacts {
   id: string;
   first_name: string;
   phone: string;
@@ -115,27 +115,15 @@ export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<P
 
 async function claimDue(db: Db, o: { runId: string; now: Date; today: string; limit: number }): Promise<Claimed[]> {
   return db.transaction(async (tx) => {
-    const r = await tx.query<{
-      id: string;
-      plan_id: string;
-      link_id: string;
-      n: number;
-      count: number;
-      due_on: string;
-      amount_cents: string;
-      status: 'scheduled' | 'notified';
-      attempts: number;
-      merchant_txn_id: string;
-      last_failure: string | null;
-      claimed_at: Date | string;
-    }>(
+    const r = await tx.query<ClaimedRow>(
       `with due as (
          select i.id from plan_installment i join payment_plan p on p.id = i.plan_id
          where p.status = 'active' and i.status in ('scheduled', 'notified')
            and (i.claim_expires_at is null or i.claim_expires_at < now())
            and ((i.status = 'scheduled' and i.due_on - $4::int <= $2::date)
              or (i.status = 'notified' and i.due_on <= $2::date
-                 and i.notified_at + make_interval(days => $4::int) <= $3::timestamptz
+                 -- The notice period gates the first try; a retry (or a staff charge now) is timed by next_attempt_at.
+                 and (i.attempts > 0 or i.notified_at + make_interval(days => $4::int) <= $3::timestamptz)
                  and (i.next_attempt_at is null or i.next_attempt_at <= $3::timestamptz)))
          order by i.due_on, i.id
          limit $5
@@ -145,28 +133,88 @@ async function claimDue(db: Db, o: { runId: string; now: Date; today: string; li
           set claimed_by = $1, claim_expires_at = now() + make_interval(secs => $6::int), updated_at = now()
          from due, payment_plan p
         where i.id = due.id and p.id = i.plan_id
-       returning i.id::text, i.plan_id::text, p.link_id, i.n, p.installment_count as count,
-                 to_char(i.due_on, 'YYYY-MM-DD') as due_on, i.amount_cents::text, i.status, i.attempts,
-                 i.merchant_txn_id, i.last_failure, i.updated_at as claimed_at`,
+       returning ${CLAIMED_COLUMNS}`,
       [o.runId, o.today, o.now.toISOString(), PLAN_NOTICE_DAYS, o.limit, LEASE_SECONDS],
     );
-    return r.rows
-      .map((x) => ({
-        id: x.id,
-        planId: x.plan_id,
-        linkId: x.link_id,
-        n: x.n,
-        count: x.count,
-        dueOn: x.due_on,
-        amountCents: Number(x.amount_cents),
-        status: x.status,
-        attempts: x.attempts,
-        merchantTxnId: x.merchant_txn_id,
-        lastFailure: x.last_failure,
-        claimedAt: new Date(x.claimed_at),
-      }))
-      .sort((a, b) => a.dueOn.localeCompare(b.dueOn) || Number(a.id) - Number(b.id));
+    return r.rows.map(toClaimed).sort((a, b) => a.dueOn.localeCompare(b.dueOn) || Number(a.id) - Number(b.id));
   });
+}
+
+const CLAIMED_COLUMNS = `i.id::text, i.plan_id::text, p.link_id, i.n, p.installment_count as count,
+                 to_char(i.due_on, 'YYYY-MM-DD') as due_on, i.amount_cents::text, i.status, i.attempts,
+                 i.merchant_txn_id, i.last_failure, i.updated_at as claimed_at`;
+
+interface ClaimedRow {
+  id: string;
+  plan_id: string;
+  link_id: string;
+  n: number;
+  count: number;
+  due_on: string;
+  amount_cents: string;
+  status: 'scheduled' | 'notified';
+  attempts: number;
+  merchant_txn_id: string;
+  last_failure: string | null;
+  claimed_at: Date | string;
+}
+
+const toClaimed = (x: ClaimedRow): Claimed => ({
+  id: x.id,
+  planId: x.plan_id,
+  linkId: x.link_id,
+  n: x.n,
+  count: x.count,
+  dueOn: x.due_on,
+  amountCents: Number(x.amount_cents),
+  status: x.status,
+  attempts: x.attempts,
+  merchantTxnId: x.merchant_txn_id,
+  lastFailure: x.last_failure,
+  claimedAt: new Date(x.claimed_at),
+});
+
+export type ChargeNowOutcome = 'paid' | 'declined' | 'failed' | 'unknown';
+
+/**
+ * Staff's "charge now" (decision 0210) on the scheduler's own path: the same lease, the same merchant transaction id
+ * stored before the call and the same reconciliation of an unknown outcome; only the claim differs (this one
+ * instalment, whatever its due date, which becomes today). A failed instalment gets a new merchant transaction id (its
+ * last sale was declined). The row is `notified` from here, so an unknown outcome is reconciled by the next pass and
+ * a decline is retried 1, 3 and 7 days later as the patient is told. Null when the
+ * instalment cannot be claimed: not open, its plan not active, or a pass holds its lease.
+ */
+export async function chargeInstallmentNow(
+  opts: Omit<RunPlanSchedulerOptions, 'limit'> & { installmentId: string },
+): Promise<ChargeNowOutcome | null> {
+  const timeZone = await practiceTimeZone(opts.db, opts.config);
+  const runId = randomBytes(8).toString('hex');
+  const r = await opts.db.query<ClaimedRow>(
+    `update plan_installment i
+        set claimed_by = $2, claim_expires_at = now() + make_interval(secs => $3::int), updated_at = now(),
+            -- Charged today at the patient's request: due today, so a decline follows the retry policy from today
+            -- and an unknown outcome is reconciled by the next pass, as for any due instalment.
+            status = 'notified', notified_at = coalesce(i.notified_at, $5::timestamptz), due_on = least(i.due_on, $6::date),
+            merchant_txn_id = case when i.status = 'failed' then $4 else i.merchant_txn_id end,
+            next_attempt_at = null
+       from payment_plan p
+      where i.id = $1 and p.id = i.plan_id and p.status = 'active'
+        and i.status in ('scheduled', 'notified', 'failed')
+        and (i.claim_expires_at is null or i.claim_expires_at < now())
+      returning ${CLAIMED_COLUMNS}`,
+    [
+      opts.installmentId,
+      runId,
+      LEASE_SECONDS,
+      randomBytes(12).toString('hex'),
+      opts.now.toISOString(),
+      isoDateInZone(opts.now, timeZone),
+    ],
+  );
+  const row = r.rows[0];
+  if (!row) return null;
+  const outcome = await charge(opts, toClaimed(row), runId, timeZone);
+  return outcome.kind as ChargeNowOutcome;
 }
 
 /** Every write of a claimed row goes through its claim: a process whose lease was taken over writes nothing. */
@@ -246,6 +294,12 @@ async function sendNotice(
         ...(chargeOn !== row.dueOn ? { movedFrom: row.dueOn } : {}),
         messageId,
       },
+    });
+    await emitWebhookEvent(tx, 'installment.notified', {
+      linkId: row.linkId,
+      n: row.n,
+      amountCents: row.amountCents,
+      dueOn: chargeOn,
     });
     return { kind: 'notified' as const };
   });
@@ -401,7 +455,7 @@ async function recordDeclined(
 
 // ---- the patient's messages ---------------------------------------------------------------------------------------
 
-async function loadLink(q: Queryable, linkId: string): Promise<LinkFacts> {
+export async function loadLink(q: Queryable, linkId: string): Promise<LinkFacts> {
   const r = await q.query<LinkFacts>(`select id, first_name, phone, email, language from link where id = $1`, [linkId]);
   if (!r.rows[0]) throw new Error(`plan link ${linkId} not found`);
   return r.rows[0];
@@ -424,10 +478,10 @@ async function practiceFor(q: Queryable, config: Config): Promise<PracticeInfo> 
   });
 }
 
-async function factsFor(
+export async function factsFor(
   q: Queryable,
-  opts: RunPlanSchedulerOptions,
-  row: Claimed,
+  opts: Pick<RunPlanSchedulerOptions, 'config'>,
+  row: Pick<Claimed, 'linkId' | 'n' | 'count' | 'amountCents'>,
   link: LinkFacts,
   date: string,
 ): Promise<InstallmentFacts & { practice: PracticeInfo }> {
@@ -448,9 +502,9 @@ async function factsFor(
 }
 
 /** SMS when the link has a phone, else e-mail; nothing to an opted-out address. */
-async function tellPatient(
+export async function tellPatient(
   tx: Queryable,
-  opts: RunPlanSchedulerOptions,
+  opts: Pick<RunPlanSchedulerOptions, 'config'>,
   link: LinkFacts,
   kind: PlanMessageKind,
   facts: InstallmentFacts & { practice: PracticeInfo },

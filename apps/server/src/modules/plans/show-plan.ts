@@ -15,7 +15,7 @@ export async function showPlan(opts: { q: Queryable; linkId: string }): Promise<
   const projected = plan.balanceCents === null;
   const balanceCents = plan.balanceCents ?? plan.totalCents;
   const installments = projected
-    ? planSchedule(plan.shape, balanceCents).map((i) => ({ ...i, status: 'scheduled' as const }))
+    ? planSchedule(plan.shape, balanceCents).map((i) => ({ ...i, status: 'scheduled' as const, refundedCents: 0 }))
     : await listInstallments(opts.q, plan.id);
   const card = await findCurrentCard(opts.q, opts.linkId);
   return {
@@ -31,6 +31,7 @@ export async function showPlan(opts: { q: Queryable; linkId: string }): Promise<
       dueOn: i.dueOn,
       amount: dollars(i.amountCents),
       status: i.status,
+      ...(i.refundedCents ? { refunded: dollars(i.refundedCents) } : {}),
     })),
     card: card && { brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear },
     createdAt: plan.createdAt,

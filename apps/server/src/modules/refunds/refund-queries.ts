@@ -37,6 +37,19 @@ export async function reservedCents(q: Queryable, paymentId: number): Promise<nu
     .where('payment_id', '=', paymentId)
     .where('status', '<>', 'failed')
     .where('payment_attempt_id', 'is', null)
+    // An instalment's refund gives back that instalment's sale, not the deposit (refund-installment.ts).
+    .where('plan_installment_id', 'is', null)
+    .executeTakeFirstOrThrow();
+  return r.sum;
+}
+
+/** Cents of a plan instalment's sale already given back or on their way (pending rows reserve their amount). */
+export async function reservedInstallmentCents(q: Queryable, installmentId: string): Promise<number> {
+  const r = await typed(q)
+    .selectFrom('refund')
+    .select(sql<number>`coalesce(sum(amount_cents), 0)::int`.as('sum'))
+    .where('plan_installment_id', '=', installmentId)
+    .where('status', '<>', 'failed')
     .executeTakeFirstOrThrow();
   return r.sum;
 }

@@ -6,6 +6,7 @@ import { requireStaff } from '../../http/require-staff.js';
 import { errorResponses } from '../../http/route-support.js';
 import { listLinkRefunds } from './list-link-refunds.js';
 import { refundPayment } from './refund-payment.js';
+import { refundInstallment } from './refund-installment.js';
 import { listFlaggedApprovals } from './list-flagged-approvals.js';
 import { voidFlaggedApproval } from './void-flagged-approval.js';
 import { route } from '../../http/route.js';
@@ -45,6 +46,38 @@ export async function refundRoutes(app: FastifyInstance, ctx: AppContext): Promi
         actor: auditContext(request),
         staffUserId: request.staff!.userId,
         linkId: request.params.id,
+        amountCents: request.body.amount === undefined ? undefined : dollarsToCents(request.body.amount),
+        reason: request.body.reason,
+        practiceFallback: { name: ctx.config.PRACTICE_NAME },
+      });
+      return reply.status(201).send(result);
+    },
+  );
+
+  route(
+    app,
+    consoleRoutes.refundInstallment,
+    {
+      preHandler: money,
+      schema: {
+        tags: ['plans', ...tags],
+        summary: 'Refund or void a paid plan instalment (billing and admin)',
+        description:
+          'The deposit’s refund rules for one instalment’s sale: amount in US dollars (absent = all of it not yet ' +
+          'refunded); a void (whole amount) before the gateway settles, a return (full or partial) after. The ' +
+          'instalment becomes refunded when all of it is given back; the patient gets the refund receipt.',
+        security: STAFF_SECURITY,
+        response: errorResponses(400, 401, 403, 404, 409, 502),
+      },
+    },
+    async (request, reply) => {
+      const result = await refundInstallment({
+        db: ctx.db,
+        gateway: ctx.providers.gateway,
+        actor: auditContext(request),
+        staffUserId: request.staff!.userId,
+        linkId: request.params.id,
+        n: request.params.n,
         amountCents: request.body.amount === undefined ? undefined : dollarsToCents(request.body.amount),
         reason: request.body.reason,
         practiceFallback: { name: ctx.config.PRACTICE_NAME },

@@ -141,6 +141,12 @@ export const APP_ROUTES: Record<string, Access> = {
   'POST /api/admin/compliance/tamper-check': { access: 'staff', roles: ADMIN },
   'POST /api/admin/plans/run': { access: 'staff', roles: ADMIN },
   'GET /api/admin/plans/upcoming': { access: 'staff', roles: ANY },
+  'POST /api/admin/links/:id/plan/pause': { access: 'staff', roles: ANY },
+  'POST /api/admin/links/:id/plan/resume': { access: 'staff', roles: ANY },
+  'POST /api/admin/links/:id/plan/cancel': { access: 'staff', roles: ANY },
+  'POST /api/admin/links/:id/plan/installments/:n/reschedule': { access: 'staff', roles: ANY },
+  'POST /api/admin/links/:id/plan/installments/:n/charge': { access: 'staff', roles: MONEY },
+  'POST /api/admin/links/:id/plan/installments/:n/refund': { access: 'staff', roles: MONEY },
 
   'POST /api/webhooks/twilio/status': { access: 'twilio' },
   'POST /api/webhooks/twilio/sms': { access: 'twilio' },
@@ -255,6 +261,7 @@ function urlFor(pattern: string): string {
     .replace(':linkId', a.linkId)
     .replace(':submissionId', a.submissionId)
     .replace(':lang', 'es')
+    .replace(':n', '1')
     .replace('/staff/:id', `/staff/${adminId}`)
     .replace(':id', pattern.startsWith('/api/admin/links') ? a.linkId : crypto.randomUUID());
 }

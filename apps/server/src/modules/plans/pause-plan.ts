@@ -1,0 +1,36 @@
+import type { PlanView } from '@paylink/shared';
+import type { Db } from '../../db/client.js';
+import { writeAudit, type Actor } from '../../lib/audit.js';
+import { lockInstallments, lockPlan, notActive, refuseWhileCharging, takeOverClaims } from './plan-action-support.js';
+import { showPlan } from './show-plan.js';
+
+export interface PausePlanOptions {
+  db: Db;
+  actor: Actor;
+  linkId: string;
+  reason?: string;
+}
+
+/**
+ * Pauses an active plan (decision 0210): the scheduler neither notifies nor charges a paused plan's instalments. A
+ * notice or charge a pass has claimed but not sent loses its claim and stops; a sale already sent refuses the pause.
+ */
+export async function pausePlan(opts: PausePlanOptions): Promise<{ plan: PlanView }> {
+  await opts.db.transaction(async (tx) => {
+    const plan = await lockPlan(tx, opts.linkId);
+    if (plan.status !== 'active') throw notActive(plan, 'paused');
+    const open = await lockInstallments(tx, plan.id, ['scheduled', 'notified']);
+    refuseWhileCharging(open, 'pause the plan');
+    await takeOverClaims(tx, open);
+    await tx.query(`update payment_plan set status = 'paused', paused_at = now(), updated_at = now() where id = $1`, [
+      plan.id,
+    ]);
+    await writeAudit(tx, {
+      ...opts.actor,
+      action: 'plan.paused',
+      linkId: opts.linkId,
+      details: { open: open.map((i) => i.n), ...(opts.reason ? { reason: opts.reason } : {}) },
+    });
+  });
+  return { plan: (await showPlan({ q: opts.db, linkId: opts.linkId }))! };
+}

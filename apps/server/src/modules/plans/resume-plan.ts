@@ -1,0 +1,51 @@
+import { isoDateInZone, type PlanView } from '@paylink/shared';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { writeAudit, type Actor } from '../../lib/audit.js';
+import { practiceTimeZone } from '../app-config/index.js';
+import { lockPlan, notActive } from './plan-action-support.js';
+import { showPlan } from './show-plan.js';
+
+export interface ResumePlanOptions {
+  db: Db;
+  config: Config;
+  actor: Actor;
+  linkId: string;
+  reason?: string;
+  now?: Date;
+}
+
+/**
+ * Resumes a paused plan (decision 0210). A notified instalment whose charge day (its due date, or its retry time)
+ * passed while the plan was paused goes back to `scheduled`: the scheduler sends it a new notice and, as for any late
+ * notice, moves its due date to 7 days after it. One still ahead keeps its notice and its date.
+ */
+export async function resumePlan(opts: ResumePlanOptions): Promise<{ plan: PlanView }> {
+  const now = opts.now ?? new Date();
+  const today = isoDateInZone(now, await practiceTimeZone(opts.db, opts.config));
+  await opts.db.transaction(async (tx) => {
+    const plan = await lockPlan(tx, opts.linkId);
+    if (plan.status !== 'paused') throw notActive(plan, 'resumed (only a paused plan is)');
+    const renotice = await tx.query<{ n: number }>(
+      `update plan_installment
+          set status = 'scheduled', notified_at = null, next_attempt_at = null, updated_at = now()
+        where plan_id = $1 and status = 'notified'
+          and (due_on < $2::date or (next_attempt_at is not null and next_attempt_at < $3::timestamptz))
+        returning n`,
+      [plan.id, today, now.toISOString()],
+    );
+    await tx.query(`update payment_plan set status = 'active', paused_at = null, updated_at = now() where id = $1`, [
+      plan.id,
+    ]);
+    await writeAudit(tx, {
+      ...opts.actor,
+      action: 'plan.resumed',
+      linkId: opts.linkId,
+      details: {
+        renotice: renotice.rows.map((r) => r.n).sort((a, b) => a - b),
+        ...(opts.reason ? { reason: opts.reason } : {}),
+      },
+    });
+  });
+  return { plan: (await showPlan({ q: opts.db, linkId: opts.linkId }))! };
+}
