@@ -91,9 +91,10 @@ async function installment(linkId: string) {
     last_failure: string | null;
     next_attempt_at: Date | null;
     claimed_by: string | null;
+    updated_at: Date;
   }>(
     `select i.status, i.attempts, to_char(i.due_on, 'YYYY-MM-DD') as due_on, i.merchant_txn_id, i.gateway_txn_id,
-            i.last_failure, i.next_attempt_at, i.claimed_by
+            i.last_failure, i.next_attempt_at, i.claimed_by, i.updated_at
        from plan_installment i join payment_plan p on p.id = i.plan_id where p.link_id = $1`,
     [linkId],
   );
@@ -124,6 +125,9 @@ describe('runPlanScheduler', () => {
     // 7 days before, 03:00 in Chicago: an SMS waits for the end of quiet hours.
     expect(await run('2098-03-03T09:00:00Z')).toMatchObject({ notified: 0, deferred: 1 });
     expect(await messages(linkId, 'plan-notice')).toHaveLength(0);
+    // Held until 08:00 in Chicago (14:00 UTC): a pass in the quiet hours does not claim it again.
+    expect((await installment(linkId)).next_attempt_at).toEqual(new Date('2098-03-03T14:00:00Z'));
+    expect(await run('2098-03-03T11:00:00Z')).toMatchObject({ notified: 0, deferred: 0 });
     expect(await run('2098-03-03T15:00:00Z')).toMatchObject({ notified: 1 });
     const notice = await messages(linkId, 'plan-notice');
     expect(notice).toHaveLength(1);
@@ -247,8 +251,12 @@ describe('runPlanScheduler', () => {
       await optOut(tx, { channel: 'sms', address: '512-555-0147', source: 'test', actor: SYSTEM_ACTOR });
       await optOut(tx, { channel: 'email', address: 'ana.diaz@example.com', source: 'test', actor: SYSTEM_ACTOR });
     });
-    expect(await run('2098-10-03T15:00:00Z')).toMatchObject({ notified: 0 });
-    expect(await run('2098-10-03T16:00:00Z')).toMatchObject({ notified: 0 });
+    expect(await run('2098-10-03T15:00:00Z')).toMatchObject({ notified: 0, deferred: 1 });
+    // Held: looked at again a day later, not on every pass (a pass in between does not even claim it).
+    const held1 = await installment(linkId);
+    expect(held1.next_attempt_at).toEqual(new Date('2098-10-04T15:00:00Z'));
+    expect(await run('2098-10-03T16:00:00Z')).toMatchObject({ notified: 0, deferred: 0 });
+    expect((await installment(linkId)).updated_at).toEqual(held1.updated_at);
     expect(await run('2098-10-20T15:00:00Z')).toMatchObject({ notified: 0, paid: 0 });
     expect(await installment(linkId)).toMatchObject({ status: 'scheduled', last_failure: 'notice_undeliverable' });
     const held = await db().query(

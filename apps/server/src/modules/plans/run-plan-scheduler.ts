@@ -20,6 +20,10 @@ const LEASE_SECONDS = 300;
 const OUTCOME_UNKNOWN = 'outcome_unknown';
 /** How far back a reconciliation looks for the unknown attempt (a server down for days still finds it). */
 const RECONCILE_DAYS = 7;
+/** A notice nobody can receive is looked at again this long after (not on every pass): the patient's contact changes rarely. */
+const HELD_RECHECK_MS = 86_400_000;
+/** Claimed instalments worked on at once within a pass: gateway round trips overlap, the pool keeps connections. */
+const PASS_CONCURRENCY = 4;
 
 export interface RunPlanSchedulerOptions {
   db: Db;
@@ -28,8 +32,10 @@ export interface RunPlanSchedulerOptions {
   /** The business clock: due dates and notices are measured against it (tests and the CLI move it). */
   now: Date;
   log: { info: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
-  /** Instalments claimed per pass. */
+  /** Instalments claimed per batch; a pass claims batch after batch until nothing it has not seen is due. */
   limit?: number;
+  /** Claimed instalments worked on at once (default 4). */
+  concurrency?: number;
 }
 
 export interface PlanSchedulerReport {
@@ -88,13 +94,25 @@ export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<P
   };
   const timeZone = await practiceTimeZone(opts.db, opts.config);
   const runId = randomBytes(8).toString('hex');
-  const claimed = await claimDue(opts.db, {
-    runId,
-    now: opts.now,
-    today: isoDateInZone(opts.now, timeZone),
-    limit: opts.limit ?? 50,
-  });
-  for (const row of claimed) {
+  const today = isoDateInZone(opts.now, timeZone);
+  // Rows this pass has had (released after a deferral, an unknown outcome or an error): never claimed twice in a pass,
+  // so a pass ends even while the gateway is down.
+  const seen: string[] = [];
+  for (;;) {
+    const claimed = await claimDue(opts.db, { runId, now: opts.now, today, limit: opts.limit ?? 50, exclude: seen });
+    if (!claimed.length) break;
+    seen.push(...claimed.map((r) => r.id));
+    // One plan's instalments one after the other, in order (its completion is decided by the last one recorded).
+    const byPlan = new Map<string, Claimed[]>();
+    for (const r of claimed) byPlan.set(r.planId, [...(byPlan.get(r.planId) ?? []), r]);
+    await eachAtOnce([...byPlan.values()], opts.concurrency ?? PASS_CONCURRENCY, async (rows) => {
+      for (const row of rows) await work(row);
+    });
+  }
+  if (seen.length) opts.log.info({ ...report, claimed: seen.length }, 'plan scheduler pass');
+  return report;
+
+  async function work(row: Claimed): Promise<void> {
     try {
       const outcome =
         row.status === 'scheduled'
@@ -109,11 +127,21 @@ export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<P
       );
     }
   }
-  if (claimed.length) opts.log.info({ ...report }, 'plan scheduler pass');
-  return report;
 }
 
-async function claimDue(db: Db, o: { runId: string; now: Date; today: string; limit: number }): Promise<Claimed[]> {
+/** fn over items, at most `width` at a time, in the items' order. */
+async function eachAtOnce<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, lane));
+}
+
+async function claimDue(
+  db: Db,
+  o: { runId: string; now: Date; today: string; limit: number; exclude: string[] },
+): Promise<Claimed[]> {
   return db.transaction(async (tx) => {
     const r = await tx.query<{
       id: string;
@@ -133,10 +161,12 @@ async function claimDue(db: Db, o: { runId: string; now: Date; today: string; li
          select i.id from plan_installment i join payment_plan p on p.id = i.plan_id
          where p.status = 'active' and i.status in ('scheduled', 'notified')
            and (i.claim_expires_at is null or i.claim_expires_at < now())
+           -- A retry's time, or a held notice's next look (quiet hours, nobody to tell): not before it.
+           and (i.next_attempt_at is null or i.next_attempt_at <= $3::timestamptz)
            and ((i.status = 'scheduled' and i.due_on - $4::int <= $2::date)
              or (i.status = 'notified' and i.due_on <= $2::date
-                 and i.notified_at + make_interval(days => $4::int) <= $3::timestamptz
-                 and (i.next_attempt_at is null or i.next_attempt_at <= $3::timestamptz)))
+                 and i.notified_at + make_interval(days => $4::int) <= $3::timestamptz))
+           and i.id <> all($7::bigint[])
          order by i.due_on, i.id
          limit $5
          for update of i skip locked
@@ -148,7 +178,7 @@ async function claimDue(db: Db, o: { runId: string; now: Date; today: string; li
        returning i.id::text, i.plan_id::text, p.link_id, i.n, p.installment_count as count,
                  to_char(i.due_on, 'YYYY-MM-DD') as due_on, i.amount_cents::text, i.status, i.attempts,
                  i.merchant_txn_id, i.last_failure, i.updated_at as claimed_at`,
-      [o.runId, o.today, o.now.toISOString(), PLAN_NOTICE_DAYS, o.limit, LEASE_SECONDS],
+      [o.runId, o.today, o.now.toISOString(), PLAN_NOTICE_DAYS, o.limit, LEASE_SECONDS, o.exclude],
     );
     return r.rows
       .map((x) => ({
@@ -189,10 +219,6 @@ const RELEASE = 'claimed_by = null, claim_expires_at = null';
 /** The notice could not be sent to anyone: the instalment is held (never charged without its notice). */
 const NOTICE_UNDELIVERABLE = 'notice_undeliverable';
 
-async function release(db: Db, row: Claimed, runId: string): Promise<void> {
-  await db.query(`update plan_installment set ${RELEASE} where id = $1 and claimed_by = $2`, [row.id, runId]);
-}
-
 // ---- the notice ---------------------------------------------------------------------------------------------------
 
 async function sendNotice(
@@ -206,7 +232,12 @@ async function sendNotice(
   const bySms = !!link.phone && !(await isOptedOut(opts.db, 'sms', link.phone));
   const quiet = await quietHours(opts.db, opts.config);
   if (bySms && isQuiet(opts.now, timeZone, quiet)) {
-    await release(opts.db, row, runId);
+    // Not claimed again until the quiet hours end: a pass inside them does not take every held notice again.
+    await opts.db.transaction((tx) =>
+      updateClaimed(tx, row, runId, `next_attempt_at = $3, ${RELEASE}`, [
+        quietEnd(opts.now, timeZone, quiet).toISOString(),
+      ]),
+    );
     return { kind: 'deferred' };
   }
   // A deposit paid late cannot give the full notice: the charge moves to the notice period's end.
@@ -217,7 +248,10 @@ async function sendNotice(
     if (!messageId) {
       // Nobody to tell (no address, or every channel opted out): no notice, so no charge. The instalment waits,
       // marked for the practice, and goes ahead with a full notice period once the patient can be told.
-      await updateClaimed(tx, row, runId, `last_failure = $3, ${RELEASE}`, [NOTICE_UNDELIVERABLE]);
+      await updateClaimed(tx, row, runId, `last_failure = $3, next_attempt_at = $4, ${RELEASE}`, [
+        NOTICE_UNDELIVERABLE,
+        new Date(opts.now.getTime() + HELD_RECHECK_MS).toISOString(),
+      ]);
       if (row.lastFailure !== NOTICE_UNDELIVERABLE) {
         await writeAudit(tx, {
           actorType: 'system',
@@ -232,7 +266,7 @@ async function sendNotice(
       tx,
       row,
       runId,
-      `status = 'notified', notified_at = $3, due_on = $4::date, last_failure = null, ${RELEASE}`,
+      `status = 'notified', notified_at = $3, due_on = $4::date, last_failure = null, next_attempt_at = null, ${RELEASE}`,
       [opts.now.toISOString(), chargeOn],
     );
     await writeAudit(tx, {
@@ -482,6 +516,16 @@ async function quietHours(q: Queryable, config: Config): Promise<{ start: number
   const row = r.rows[0];
   if (!row) return config.REMINDER_QUIET_HOURS;
   return row.quiet_start === null || row.quiet_end === null ? null : { start: row.quiet_start, end: row.quiet_end };
+}
+
+/** The first whole UTC hour after `at` outside the quiet hours (half an hour late at most in a :30 zone). */
+function quietEnd(at: Date, timeZone: string, quiet: { start: number; end: number } | null): Date {
+  let t = new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
+  for (let i = 0; i < 24; i++) {
+    t = new Date(t.getTime() + 3_600_000);
+    if (!isQuiet(t, timeZone, quiet)) break;
+  }
+  return t;
 }
 
 function isQuiet(at: Date, timeZone: string, quiet: { start: number; end: number } | null): boolean {
