@@ -32,7 +32,7 @@ export interface RunPlanSchedulerOptions {
   /** The business clock: due dates and notices are measured against it (tests and the CLI move it). */
   now: Date;
   log: { info: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
-  /** Instalments claimed per batch; a pass claims batch after batch until nothing it has not seen is due. */
+  /** Instalments claimed per batch (default PLAN_SCHEDULER_BATCH); a pass claims batches until nothing unseen is due. */
   limit?: number;
   /** Claimed instalments worked on at once (default 4). */
   concurrency?: number;
@@ -99,7 +99,13 @@ export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<P
   // so a pass ends even while the gateway is down.
   const seen: string[] = [];
   for (;;) {
-    const claimed = await claimDue(opts.db, { runId, now: opts.now, today, limit: opts.limit ?? 50, exclude: seen });
+    const claimed = await claimDue(opts.db, {
+      runId,
+      now: opts.now,
+      today,
+      limit: opts.limit ?? opts.config.PLAN_SCHEDULER_BATCH,
+      exclude: seen,
+    });
     if (!claimed.length) break;
     seen.push(...claimed.map((r) => r.id));
     // One plan's instalments one after the other, in order (its completion is decided by the last one recorded).
