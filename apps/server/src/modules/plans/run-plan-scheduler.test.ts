@@ -181,6 +181,38 @@ describe('runPlanScheduler', () => {
     }
   });
 
+  it('a row whose lease expired before its turn in a batch is not charged by that pass; the next pass charges it once', async () => {
+    const token = await storedToken('4000000000000002');
+    const first = await planWithCard(token, '2098-11-10');
+    const second = await planWithCard(token, '2098-11-10');
+    await run('2098-11-03T15:00:00Z');
+    // One batch of both, one at a time; the first sale is slow, and meanwhile the second row's lease runs out (as a
+    // long batch's last rows would) and another pass could take it over.
+    await fault({ mode: 'slow', delayMs: 1500, times: 1 });
+    const pass = runPlanScheduler({
+      db: db(),
+      gateway: env.ctx.providers.gateway,
+      config: env.ctx.config,
+      now: new Date('2098-11-10T15:00:00Z'),
+      log: env.ctx.log,
+      limit: 2,
+      concurrency: 1,
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    const late = await installment(second);
+    expect(late.claimed_by).not.toBeNull();
+    await db().query(
+      `update plan_installment set claim_expires_at = now() - interval '1 second' where merchant_txn_id = $1`,
+      [late.merchant_txn_id],
+    );
+    expect(await pass).toMatchObject({ paid: 1 });
+    expect((await installment(first)).status).toBe('paid');
+    expect(await installment(second)).toMatchObject({ status: 'notified', attempts: 0, last_failure: null });
+    expect(await approvedAtGateway(late.merchant_txn_id)).toHaveLength(0);
+    expect(await run('2098-11-10T15:05:00Z')).toMatchObject({ paid: 1 });
+    expect(await approvedAtGateway(late.merchant_txn_id)).toHaveLength(1);
+  });
+
   it('a declined card: retried after 1, 3 and 7 days with a new merchant id each time, the patient told, then failed', async () => {
     const linkId = await planWithCard(await storedToken('4000000000000341'), '2098-06-10', { language: 'es' });
     await run('2098-06-03T15:00:00Z');

@@ -212,12 +212,13 @@ async function updateClaimed(
   runId: string,
   set: string,
   params: unknown[],
+  o: { live?: boolean } = {},
 ): Promise<void> {
-  const r = await tx.query(`update plan_installment set ${set}, updated_at = now() where id = $1 and claimed_by = $2`, [
-    row.id,
-    runId,
-    ...params,
-  ]);
+  const live = o.live ? ' and claim_expires_at > now()' : '';
+  const r = await tx.query(
+    `update plan_installment set ${set}, updated_at = now() where id = $1 and claimed_by = $2${live}`,
+    [row.id, runId, ...params],
+  );
   if (r.rowCount !== 1) throw new Error(`plan instalment ${row.id}: the claim was lost`);
 }
 
@@ -311,10 +312,19 @@ async function charge(
     if (declined) return recordDeclined(opts, row, runId, declined.resultMessage, row.attempts, timeZone);
   }
   const card = await currentCard(opts.db, row.linkId);
-  // Stored before the call: a crash or a timeout from here on is reconciled by this id.
+  // Stored before the call: a crash or a timeout from here on is reconciled by this id. Only under a live lease, which
+  // it renews: a row late in a long batch never reaches the gateway on an expired lease that another pass may take
+  // over (and, finding the call still in flight, send again).
   const attempts = row.lastFailure === OUTCOME_UNKNOWN ? row.attempts : row.attempts + 1;
   await opts.db.transaction((tx) =>
-    updateClaimed(tx, row, runId, 'attempts = $3, last_failure = $4', [attempts, OUTCOME_UNKNOWN]),
+    updateClaimed(
+      tx,
+      row,
+      runId,
+      'attempts = $3, last_failure = $4, claim_expires_at = now() + make_interval(secs => $5::int)',
+      [attempts, OUTCOME_UNKNOWN, LEASE_SECONDS],
+      { live: true },
+    ),
   );
   if (!card) return recordDeclined(opts, row, runId, 'no stored card', attempts, timeZone);
   let txn: GatewayTransaction;
