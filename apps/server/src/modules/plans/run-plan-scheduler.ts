@@ -73,6 +73,11 @@ interface LinkFacts {
   language: Language;
 }
 
+/** What every instalment of a pass reads alike, read once per pass (the practice's details, its quiet hours). */
+interface PassOptions extends RunPlanSchedulerOptions {
+  once: { practice?: Promise<PracticeInfo>; quiet?: Promise<{ start: number; end: number } | null> };
+}
+
 type Outcome = keyof Omit<PlanSchedulerReport, 'completedPlans'>;
 
 /**
@@ -94,6 +99,7 @@ export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<P
   };
   const timeZone = await practiceTimeZone(opts.db, opts.config);
   const runId = randomBytes(8).toString('hex');
+  const pass: PassOptions = { ...opts, once: {} };
   const today = isoDateInZone(opts.now, timeZone);
   // Rows this pass has had (released after a deferral, an unknown outcome or an error): never claimed twice in a pass,
   // so a pass ends even while the gateway is down.
@@ -108,6 +114,10 @@ export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<P
     });
     if (!claimed.length) break;
     seen.push(...claimed.map((r) => r.id));
+    // Read on the pool before any instalment's transaction (PGlite's one connection would wait for it inside one).
+    pass.once.practice ??= practiceFor(opts.db, opts.config);
+    pass.once.quiet ??= quietHours(opts.db, opts.config);
+    await Promise.all([pass.once.practice, pass.once.quiet]);
     // One plan's instalments one after the other, in order (its completion is decided by the last one recorded).
     const byPlan = new Map<string, Claimed[]>();
     for (const r of claimed) byPlan.set(r.planId, [...(byPlan.get(r.planId) ?? []), r]);
@@ -122,8 +132,8 @@ export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<P
     try {
       const outcome =
         row.status === 'scheduled'
-          ? await sendNotice(opts, row, runId, timeZone)
-          : await charge(opts, row, runId, timeZone);
+          ? await sendNotice(pass, row, runId, timeZone)
+          : await charge(pass, row, runId, timeZone);
       report[outcome.kind]++;
       if (outcome.completed) report.completedPlans++;
     } catch (err) {
@@ -229,7 +239,7 @@ const NOTICE_UNDELIVERABLE = 'notice_undeliverable';
 // ---- the notice ---------------------------------------------------------------------------------------------------
 
 async function sendNotice(
-  opts: RunPlanSchedulerOptions,
+  opts: PassOptions,
   row: Claimed,
   runId: string,
   timeZone: string,
@@ -237,7 +247,7 @@ async function sendNotice(
   const link = await loadLink(opts.db, row.linkId);
   // Quiet hours hold texts only: a patient who opted out of SMS is told by e-mail at once.
   const bySms = !!link.phone && !(await isOptedOut(opts.db, 'sms', link.phone));
-  const quiet = await quietHours(opts.db, opts.config);
+  const quiet = await opts.once.quiet!;
   if (bySms && isQuiet(opts.now, timeZone, quiet)) {
     // Not claimed again until the quiet hours end: a pass inside them does not take every held notice again.
     await opts.db.transaction((tx) =>
@@ -295,7 +305,7 @@ async function sendNotice(
 // ---- the charge ---------------------------------------------------------------------------------------------------
 
 async function charge(
-  opts: RunPlanSchedulerOptions,
+  opts: PassOptions,
   row: Claimed,
   runId: string,
   timeZone: string,
@@ -359,7 +369,7 @@ async function charge(
 }
 
 async function recordPaid(
-  opts: RunPlanSchedulerOptions,
+  opts: PassOptions,
   row: Claimed,
   runId: string,
   txn: GatewayTransaction,
@@ -405,7 +415,7 @@ async function recordPaid(
 }
 
 async function recordDeclined(
-  opts: RunPlanSchedulerOptions,
+  opts: PassOptions,
   row: Claimed,
   runId: string,
   reason: string,
@@ -476,12 +486,12 @@ async function practiceFor(q: Queryable, config: Config): Promise<PracticeInfo> 
 
 async function factsFor(
   q: Queryable,
-  opts: RunPlanSchedulerOptions,
+  opts: PassOptions,
   row: Claimed,
   link: LinkFacts,
   date: string,
 ): Promise<InstallmentFacts & { practice: PracticeInfo }> {
-  const practice = await practiceFor(q, opts.config);
+  const practice = await opts.once.practice!;
   const card = await currentCard(q, row.linkId);
   const locale = link.language === 'es' ? 'es-US' : 'en-US';
   return {
@@ -500,7 +510,7 @@ async function factsFor(
 /** SMS when the link has a phone, else e-mail; nothing to an opted-out address. */
 async function tellPatient(
   tx: Queryable,
-  opts: RunPlanSchedulerOptions,
+  opts: PassOptions,
   link: LinkFacts,
   kind: PlanMessageKind,
   facts: InstallmentFacts & { practice: PracticeInfo },
