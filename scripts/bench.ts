@@ -253,6 +253,7 @@ async function main() {
       check('plans: sales at the gateway', p.salesAtGateway, '', `= ${p.installments}`, (v) => v === p.installments);
       check('plans: server RSS before', p.idleRssMb, 'MB', '(info)', () => true);
       check('plans: server peak RSS while charging', p.peakRssMb, 'MB', '≤ 250', (v) => v <= 250);
+      check('plans: server CPU per instalment', p.serverCpuMsPerInstalment, 'ms', '(info)', () => true);
     }
   }
 

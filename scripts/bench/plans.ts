@@ -6,6 +6,7 @@
  * (the deposit and the notice have their own tests): one card stored by a real sandbox deposit, sealed as the deposit
  * seals it, then cloned per link.
  */
+import fs from 'node:fs';
 import { openPostgres } from '../../apps/server/src/db/client.js';
 import { convergeEndpoints, createConvergeGateway } from '../../apps/server/src/providers/gateway/converge.js';
 import { sandboxGatewayCredentials } from '../../apps/server/src/providers/gateway/sandbox.js';
@@ -25,6 +26,20 @@ export interface PlansFigure {
   salesAtGateway: number;
   idleRssMb: number | undefined;
   peakRssMb: number | undefined;
+  /** The server process's CPU time (user + system) while charging, and per instalment. */
+  serverCpuMs: number | undefined;
+  serverCpuMsPerInstalment: number | undefined;
+}
+
+/** user + system CPU time of a process in ms (Linux /proc; clock ticks of 10 ms), or undefined elsewhere. */
+function cpuMs(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 const DUE = '2098-05-20';
@@ -102,10 +117,13 @@ export async function measurePlans(opts: { installments?: number; lanes?: number
       if (!r.ok) throw new Error(`plans/run answered ${r.status}: ${await r.text()}`);
       return (await r.json()) as { paid: number };
     };
+    const cpu0 = cpuMs(product.pid);
     const t1 = performance.now();
     // Each lane's pass claims batch after batch until nothing is left; a last pass checks that nothing is.
     const reports = await Promise.all(Array.from({ length: lanes }, pass));
     const chargeMs = Math.round(performance.now() - t1);
+    const cpu1 = cpuMs(product.pid);
+    const serverCpuMs = cpu0 === undefined || cpu1 === undefined ? undefined : cpu1 - cpu0;
     clearInterval(sampler);
     const left = await pass();
     const paid = await db.query<{ n: string }>(`select count(*) as n from plan_installment where status = 'paid'`);
@@ -124,6 +142,8 @@ export async function measurePlans(opts: { installments?: number; lanes?: number
       salesAtGateway: Number(sales.rows[0]!.n),
       idleRssMb,
       peakRssMb: peakRssMb || undefined,
+      serverCpuMs,
+      serverCpuMsPerInstalment: serverCpuMs === undefined ? undefined : Math.round((serverCpuMs / n) * 10) / 10,
     };
     const reported = reports.reduce((s, r) => s + r.paid, 0) + left.paid;
     if (reported !== figure.paid || Number(sales.rows[0]!.ids) !== figure.salesAtGateway) {

@@ -36,6 +36,8 @@ export interface RunPlanSchedulerOptions {
   limit?: number;
   /** Claimed instalments worked on at once (default 4). */
   concurrency?: number;
+  /** True once the process is shutting down: the pass finishes its batch and claims no more. */
+  stopping?: () => boolean;
 }
 
 export interface PlanSchedulerReport {
@@ -104,7 +106,7 @@ export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<P
   // Rows this pass has had (released after a deferral, an unknown outcome or an error): never claimed twice in a pass,
   // so a pass ends even while the gateway is down.
   const seen: string[] = [];
-  for (;;) {
+  while (!opts.stopping?.()) {
     const claimed = await claimDue(opts.db, {
       runId,
       now: opts.now,
