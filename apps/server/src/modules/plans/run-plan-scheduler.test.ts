@@ -213,6 +213,22 @@ describe('runPlanScheduler', () => {
     expect(await approvedAtGateway(late.merchant_txn_id)).toHaveLength(1);
   });
 
+  it('a process shutting down claims nothing more', async () => {
+    const linkId = await planWithCard(await storedToken('4000000000000002'), '2098-12-10');
+    const stopping = await runPlanScheduler({
+      db: db(),
+      gateway: env.ctx.providers.gateway,
+      config: env.ctx.config,
+      now: new Date('2098-12-03T15:00:00Z'),
+      log: env.ctx.log,
+      stopping: () => true,
+    });
+    expect(stopping).toMatchObject({ notified: 0, deferred: 0 });
+    expect(await installment(linkId)).toMatchObject({ status: 'scheduled', claimed_by: null });
+    expect(await run('2098-12-03T15:00:00Z')).toMatchObject({ notified: 1 });
+    await cancel(linkId);
+  });
+
   it('a declined card: retried after 1, 3 and 7 days with a new merchant id each time, the patient told, then failed', async () => {
     const linkId = await planWithCard(await storedToken('4000000000000341'), '2098-06-10', { language: 'es' });
     await run('2098-06-03T15:00:00Z');
