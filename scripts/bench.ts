@@ -6,10 +6,12 @@
  *    as Lighthouse's own guidance on variability advises, with every run kept in results.json;
  *  - the console's board and funnel at 10,000 links (embedded database, through the app);
  *  - API load (autocannon, loopback, ~15 s per endpoint) on PGlite, on PostgreSQL (a fresh database on
- *    DATABASE_URL's server, default postgres://postgres@127.0.0.1:5432/postgres) and a bare Fastify + pg baseline.
+ *    DATABASE_URL's server, default postgres://postgres@127.0.0.1:5432/postgres) and a bare Fastify + pg baseline;
+ *  - the plan scheduler charging 10,000 due instalments through the sandbox gateway (PostgreSQL: a fresh database on
+ *    DATABASE_URL's server; skipped without DATABASE_URL): the time and the server's peak RSS.
  * Prints each figure with its goal (and the ratio to the baseline), writes bench/results.json.
  *
- *   npm run bench [-- --no-build] [--only=start,bundle,lighthouse,console,api] [--seconds=15] [--api=pglite,postgres]
+ *   npm run bench [-- --no-build] [--only=start,bundle,lighthouse,console,api,plans] [--seconds=15] [--api=pglite,postgres]
  *                 [--lighthouse-runs=3]
  * docs/performance.md explains the figures.
  */
@@ -23,16 +25,21 @@ import { loadBaseline, loadProduct, type ApiRun, type LoadFigure } from './bench
 import { measureStart } from './bench/start.js';
 import { measureConsole } from './bench/console.js';
 import { startProduct } from './bench/product.js';
+import { measurePlans } from './bench/plans.js';
 import { createLink } from '../e2e/support/admin.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-const only = new Set((arg('only') ?? 'start,bundle,lighthouse,console,api').split(','));
+const only = new Set((arg('only') ?? 'start,bundle,lighthouse,console,api,plans').split(','));
+/** `--plans=N`: due instalments for the scheduler step (default 10,000). */
+const planCount = Number(arg('plans') ?? 10_000);
 const seconds = Number(arg('seconds') ?? 15);
 const lighthouseRuns = Math.max(1, Number(arg('lighthouse-runs') ?? 3));
 /** Which databases the API load runs on (`--api=pglite` skips PostgreSQL and the baseline). */
 const apiTargets = new Set((arg('api') ?? 'pglite,postgres').split(','));
 const PG_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** The scheduler step runs only on a PostgreSQL server named by DATABASE_URL (read now: later steps unset it). */
+const PLANS_DATABASE_URL = process.env.DATABASE_URL;
 
 interface Check {
   name: string;
@@ -231,6 +238,23 @@ async function main() {
         check(`PostgreSQL ${f.endpoint} RSS under load`, f.rssPeakMb, 'MB', '≤ 250', (v) => v <= 250);
       }
     } else results.api = { runs };
+  }
+
+  if (only.has('plans')) {
+    if (!PLANS_DATABASE_URL) {
+      console.log('\nPlan scheduler at 10,000 instalments: skipped (set DATABASE_URL to a PostgreSQL server).');
+    } else {
+      console.log(`\nPlan scheduler: ${planCount} due instalments charged through the sandbox (PostgreSQL)...`);
+      process.env.DATABASE_URL = PLANS_DATABASE_URL;
+      const p = await measurePlans({ installments: planCount });
+      results.plans = p;
+      check(`plans: charge ${p.installments} instalments`, p.chargeMs, 'ms', '(info)', () => true, `${p.perSecond}/s`);
+      check('plans: instalments paid', p.paid, '', `= ${p.installments}`, (v) => v === p.installments);
+      check('plans: sales at the gateway', p.salesAtGateway, '', `= ${p.installments}`, (v) => v === p.installments);
+      check('plans: server RSS before', p.idleRssMb, 'MB', '(info)', () => true);
+      check('plans: server peak RSS while charging', p.peakRssMb, 'MB', '≤ 250', (v) => v <= 250);
+      check('plans: server CPU per instalment', p.serverCpuMsPerInstalment, 'ms', '(info)', () => true);
+    }
   }
 
   results.checks = checks;

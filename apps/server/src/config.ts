@@ -252,6 +252,8 @@ const envSchema = z.object({
   REMINDER_POLL_INTERVAL: offOrDuration('30s').refine((v) => v !== null, 'must be a duration like 30s'),
   /** How often each process runs the payment-plan scheduler (notices and instalment charges); off = never. */
   PLAN_SCHEDULER_INTERVAL: offOrDuration('5m'),
+  /** Instalments a scheduler pass claims at a time (it claims batch after batch until nothing is due). */
+  PLAN_SCHEDULER_BATCH: int(50, 1, 1000),
   /** Also notified when a link is paid or a payment needs attention (besides the creating coordinator). */
   PRACTICE_NOTIFY_EMAIL: optional,
 });

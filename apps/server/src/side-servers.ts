@@ -40,11 +40,17 @@ export const sideServers: SideServer[] = [
  * database, logger, origins and the sandbox merchant credentials the app's adapter uses.
  */
 export function sandboxGatewayFor(ctx: AppContext): Promise<FastifyInstance> {
+  // Read once, as the app's adapter does (createSandboxGateway): generated once per database, never changed.
+  let creds: ReturnType<typeof sandboxGatewayCredentials> | undefined;
   return buildSandboxGateway({
     db: ctx.db,
     logger: ctx.log.child({ service: 'sandbox-gateway' }) as FastifyBaseLogger,
     publicUrl: ctx.config.publicUrl,
     origin: ctx.config.gatewayOrigin,
-    credentials: () => sandboxGatewayCredentials(ctx.db),
+    credentials: () =>
+      (creds ??= sandboxGatewayCredentials(ctx.db).catch((err: unknown) => {
+        creds = undefined; // a database down at the first call is asked again next time
+        throw err;
+      })),
   });
 }

@@ -386,6 +386,16 @@ export interface SandboxGateway3ds {
   trans_status_reason: string | null;
 }
 
+export interface SandboxGatewayCard {
+  created_at: Generated<Timestamp>;
+  expiry: string;
+  first_name: string | null;
+  last_name: string | null;
+  merchant_id: string;
+  stored_by_txn_id: string;
+  token: string;
+}
+
 export interface SandboxGatewayReversal {
   amount_cents: number;
   created_at: Generated<Timestamp>;
@@ -414,6 +424,7 @@ export interface SandboxGatewayTransaction {
   avs_response: string | null;
   card_brand: string;
   card_last4: string;
+  card_token: string | null;
   created_at: Generated<Timestamp>;
   cvv2_response: string | null;
   eci_ind: string | null;
@@ -649,6 +660,7 @@ export interface DB {
   refund: Refund;
   reminder_plan: ReminderPlan;
   sandbox_gateway_3ds: SandboxGateway3ds;
+  sandbox_gateway_card: SandboxGatewayCard;
   sandbox_gateway_reversal: SandboxGatewayReversal;
   sandbox_gateway_session: SandboxGatewaySession;
   sandbox_gateway_transaction: SandboxGatewayTransaction;

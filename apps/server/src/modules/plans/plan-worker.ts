@@ -12,8 +12,9 @@ export function startPlanWorker(ctx: Pick<AppContext, 'db' | 'config' | 'log' | 
     log: ctx.log,
     // The first pass waits one interval: a restart loop does not hammer the gateway.
     delayFirst: true,
-    pass: () =>
+    pass: ({ stopping }) =>
       runPlanScheduler({
+        stopping,
         db: ctx.db,
         gateway: ctx.providers.gateway,
         config: ctx.config,

@@ -91,9 +91,10 @@ async function installment(linkId: string) {
     last_failure: string | null;
     next_attempt_at: Date | null;
     claimed_by: string | null;
+    updated_at: Date;
   }>(
     `select i.status, i.attempts, to_char(i.due_on, 'YYYY-MM-DD') as due_on, i.merchant_txn_id, i.gateway_txn_id,
-            i.last_failure, i.next_attempt_at, i.claimed_by
+            i.last_failure, i.next_attempt_at, i.claimed_by, i.updated_at
        from plan_installment i join payment_plan p on p.id = i.plan_id where p.link_id = $1`,
     [linkId],
   );
@@ -124,6 +125,9 @@ describe('runPlanScheduler', () => {
     // 7 days before, 03:00 in Chicago: an SMS waits for the end of quiet hours.
     expect(await run('2098-03-03T09:00:00Z')).toMatchObject({ notified: 0, deferred: 1 });
     expect(await messages(linkId, 'plan-notice')).toHaveLength(0);
+    // Held until 08:00 in Chicago (14:00 UTC): a pass in the quiet hours does not claim it again.
+    expect((await installment(linkId)).next_attempt_at).toEqual(new Date('2098-03-03T14:00:00Z'));
+    expect(await run('2098-03-03T11:00:00Z')).toMatchObject({ notified: 0, deferred: 0 });
     expect(await run('2098-03-03T15:00:00Z')).toMatchObject({ notified: 1 });
     const notice = await messages(linkId, 'plan-notice');
     expect(notice).toHaveLength(1);
@@ -175,6 +179,54 @@ describe('runPlanScheduler', () => {
       expect(row.status).toBe('paid');
       expect(await approvedAtGateway(row.merchant_txn_id)).toHaveLength(1);
     }
+  });
+
+  it('a row whose lease expired before its turn in a batch is not charged by that pass; the next pass charges it once', async () => {
+    const token = await storedToken('4000000000000002');
+    const first = await planWithCard(token, '2098-11-10');
+    const second = await planWithCard(token, '2098-11-10');
+    await run('2098-11-03T15:00:00Z');
+    // One batch of both, one at a time; the first sale is slow, and meanwhile the second row's lease runs out (as a
+    // long batch's last rows would) and another pass could take it over.
+    await fault({ mode: 'slow', delayMs: 1500, times: 1 });
+    const pass = runPlanScheduler({
+      db: db(),
+      gateway: env.ctx.providers.gateway,
+      config: env.ctx.config,
+      now: new Date('2098-11-10T15:00:00Z'),
+      log: env.ctx.log,
+      limit: 2,
+      concurrency: 1,
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    const late = await installment(second);
+    expect(late.claimed_by).not.toBeNull();
+    await db().query(
+      `update plan_installment set claim_expires_at = now() - interval '1 second' where merchant_txn_id = $1`,
+      [late.merchant_txn_id],
+    );
+    expect(await pass).toMatchObject({ paid: 1 });
+    expect((await installment(first)).status).toBe('paid');
+    expect(await installment(second)).toMatchObject({ status: 'notified', attempts: 0, last_failure: null });
+    expect(await approvedAtGateway(late.merchant_txn_id)).toHaveLength(0);
+    expect(await run('2098-11-10T15:05:00Z')).toMatchObject({ paid: 1 });
+    expect(await approvedAtGateway(late.merchant_txn_id)).toHaveLength(1);
+  });
+
+  it('a process shutting down claims nothing more', async () => {
+    const linkId = await planWithCard(await storedToken('4000000000000002'), '2098-12-10');
+    const stopping = await runPlanScheduler({
+      db: db(),
+      gateway: env.ctx.providers.gateway,
+      config: env.ctx.config,
+      now: new Date('2098-12-03T15:00:00Z'),
+      log: env.ctx.log,
+      stopping: () => true,
+    });
+    expect(stopping).toMatchObject({ notified: 0, deferred: 0 });
+    expect(await installment(linkId)).toMatchObject({ status: 'scheduled', claimed_by: null });
+    expect(await run('2098-12-03T15:00:00Z')).toMatchObject({ notified: 1 });
+    await cancel(linkId);
   });
 
   it('a declined card: retried after 1, 3 and 7 days with a new merchant id each time, the patient told, then failed', async () => {
@@ -247,8 +299,12 @@ describe('runPlanScheduler', () => {
       await optOut(tx, { channel: 'sms', address: '512-555-0147', source: 'test', actor: SYSTEM_ACTOR });
       await optOut(tx, { channel: 'email', address: 'ana.diaz@example.com', source: 'test', actor: SYSTEM_ACTOR });
     });
-    expect(await run('2098-10-03T15:00:00Z')).toMatchObject({ notified: 0 });
-    expect(await run('2098-10-03T16:00:00Z')).toMatchObject({ notified: 0 });
+    expect(await run('2098-10-03T15:00:00Z')).toMatchObject({ notified: 0, deferred: 1 });
+    // Held: looked at again a day later, not on every pass (a pass in between does not even claim it).
+    const held1 = await installment(linkId);
+    expect(held1.next_attempt_at).toEqual(new Date('2098-10-04T15:00:00Z'));
+    expect(await run('2098-10-03T16:00:00Z')).toMatchObject({ notified: 0, deferred: 0 });
+    expect((await installment(linkId)).updated_at).toEqual(held1.updated_at);
     expect(await run('2098-10-20T15:00:00Z')).toMatchObject({ notified: 0, paid: 0 });
     expect(await installment(linkId)).toMatchObject({ status: 'scheduled', last_failure: 'notice_undeliverable' });
     const held = await db().query(

@@ -20,6 +20,10 @@ const LEASE_SECONDS = 300;
 export const OUTCOME_UNKNOWN = 'outcome_unknown';
 /** How far back a reconciliation looks for the unknown attempt (a server down for days still finds it). */
 const RECONCILE_DAYS = 7;
+/** A notice nobody can receive is looked at again this long after (not on every pass): the patient's contact changes rarely. */
+const HELD_RECHECK_MS = 86_400_000;
+/** Claimed instalments worked on at once within a pass: gateway round trips overlap, the pool keeps connections. */
+const PASS_CONCURRENCY = 4;
 
 export interface RunPlanSchedulerOptions {
   db: Db;
@@ -28,8 +32,12 @@ export interface RunPlanSchedulerOptions {
   /** The business clock: due dates and notices are measured against it (tests and the CLI move it). */
   now: Date;
   log: { info: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
-  /** Instalments claimed per pass. */
+  /** Instalments claimed per batch (default PLAN_SCHEDULER_BATCH); a pass claims batches until nothing unseen is due. */
   limit?: number;
+  /** Claimed instalments worked on at once (default 4). */
+  concurrency?: number;
+  /** True once the process is shutting down: the pass finishes its batch and claims no more. */
+  stopping?: () => boolean;
 }
 
 export interface PlanSchedulerReport {
@@ -67,6 +75,11 @@ export interface LinkFacts {
   language: Language;
 }
 
+/** What every instalment of a pass reads alike, read once per pass (the practice's details, its quiet hours). */
+interface PassOptions extends RunPlanSchedulerOptions {
+  once: { practice?: Promise<PracticeInfo>; quiet?: Promise<{ start: number; end: number } | null> };
+}
+
 type Outcome = keyof Omit<PlanSchedulerReport, 'completedPlans'>;
 
 /**
@@ -88,18 +101,41 @@ export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<P
   };
   const timeZone = await practiceTimeZone(opts.db, opts.config);
   const runId = randomBytes(8).toString('hex');
-  const claimed = await claimDue(opts.db, {
-    runId,
-    now: opts.now,
-    today: isoDateInZone(opts.now, timeZone),
-    limit: opts.limit ?? 50,
-  });
-  for (const row of claimed) {
+  const pass: PassOptions = { ...opts, once: {} };
+  const today = isoDateInZone(opts.now, timeZone);
+  // Rows this pass has had (released after a deferral, an unknown outcome or an error): never claimed twice in a pass,
+  // so a pass ends even while the gateway is down.
+  const seen: string[] = [];
+  while (!opts.stopping?.()) {
+    const claimed = await claimDue(opts.db, {
+      runId,
+      now: opts.now,
+      today,
+      limit: opts.limit ?? opts.config.PLAN_SCHEDULER_BATCH,
+      exclude: seen,
+    });
+    if (!claimed.length) break;
+    seen.push(...claimed.map((r) => r.id));
+    // Read on the pool before any instalment's transaction (PGlite's one connection would wait for it inside one).
+    pass.once.practice ??= practiceFor(opts.db, opts.config);
+    pass.once.quiet ??= quietHours(opts.db, opts.config);
+    await Promise.all([pass.once.practice, pass.once.quiet]);
+    // One plan's instalments one after the other, in order (its completion is decided by the last one recorded).
+    const byPlan = new Map<string, Claimed[]>();
+    for (const r of claimed) byPlan.set(r.planId, [...(byPlan.get(r.planId) ?? []), r]);
+    await eachAtOnce([...byPlan.values()], opts.concurrency ?? PASS_CONCURRENCY, async (rows) => {
+      for (const row of rows) await work(row);
+    });
+  }
+  if (seen.length) opts.log.info({ ...report, claimed: seen.length }, 'plan scheduler pass');
+  return report;
+
+  async function work(row: Claimed): Promise<void> {
     try {
       const outcome =
         row.status === 'scheduled'
-          ? await sendNotice(opts, row, runId, timeZone)
-          : await charge(opts, row, runId, timeZone);
+          ? await sendNotice(pass, row, runId, timeZone)
+          : await charge(pass, row, runId, timeZone);
       report[outcome.kind]++;
       if (outcome.completed) report.completedPlans++;
     } catch (err) {
@@ -109,22 +145,34 @@ export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<P
       );
     }
   }
-  if (claimed.length) opts.log.info({ ...report }, 'plan scheduler pass');
-  return report;
 }
 
-async function claimDue(db: Db, o: { runId: string; now: Date; today: string; limit: number }): Promise<Claimed[]> {
+/** fn over items, at most `width` at a time, in the items' order. */
+async function eachAtOnce<T>(items: T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, lane));
+}
+
+async function claimDue(
+  db: Db,
+  o: { runId: string; now: Date; today: string; limit: number; exclude: string[] },
+): Promise<Claimed[]> {
   return db.transaction(async (tx) => {
     const r = await tx.query<ClaimedRow>(
       `with due as (
          select i.id from plan_installment i join payment_plan p on p.id = i.plan_id
          where p.status = 'active' and i.status in ('scheduled', 'notified')
            and (i.claim_expires_at is null or i.claim_expires_at < now())
+           -- A retry's time, or a held notice's next look (quiet hours, nobody to tell): not before it.
+           and (i.next_attempt_at is null or i.next_attempt_at <= $3::timestamptz)
            and ((i.status = 'scheduled' and i.due_on - $4::int <= $2::date)
              or (i.status = 'notified' and i.due_on <= $2::date
                  -- The notice period gates the first try; a retry (or a staff charge now) is timed by next_attempt_at.
-                 and (i.attempts > 0 or i.notified_at + make_interval(days => $4::int) <= $3::timestamptz)
-                 and (i.next_attempt_at is null or i.next_attempt_at <= $3::timestamptz)))
+                 and (i.attempts > 0 or i.notified_at + make_interval(days => $4::int) <= $3::timestamptz)))
+           and i.id <> all($7::bigint[])
          order by i.due_on, i.id
          limit $5
          for update of i skip locked
@@ -134,7 +182,7 @@ async function claimDue(db: Db, o: { runId: string; now: Date; today: string; li
          from due, payment_plan p
         where i.id = due.id and p.id = i.plan_id
        returning ${CLAIMED_COLUMNS}`,
-      [o.runId, o.today, o.now.toISOString(), PLAN_NOTICE_DAYS, o.limit, LEASE_SECONDS],
+      [o.runId, o.today, o.now.toISOString(), PLAN_NOTICE_DAYS, o.limit, LEASE_SECONDS, o.exclude],
     );
     return r.rows.map(toClaimed).sort((a, b) => a.dueOn.localeCompare(b.dueOn) || Number(a.id) - Number(b.id));
   });
@@ -213,7 +261,9 @@ export async function chargeInstallmentNow(
   );
   const row = r.rows[0];
   if (!row) return null;
-  const outcome = await charge(opts, toClaimed(row), runId, timeZone);
+  const once = { practice: practiceFor(opts.db, opts.config), quiet: quietHours(opts.db, opts.config) };
+  await Promise.all([once.practice, once.quiet]);
+  const outcome = await charge({ ...opts, once }, toClaimed(row), runId, timeZone);
   return outcome.kind as ChargeNowOutcome;
 }
 
@@ -224,12 +274,13 @@ async function updateClaimed(
   runId: string,
   set: string,
   params: unknown[],
+  o: { live?: boolean } = {},
 ): Promise<void> {
-  const r = await tx.query(`update plan_installment set ${set}, updated_at = now() where id = $1 and claimed_by = $2`, [
-    row.id,
-    runId,
-    ...params,
-  ]);
+  const live = o.live ? ' and claim_expires_at > now()' : '';
+  const r = await tx.query(
+    `update plan_installment set ${set}, updated_at = now() where id = $1 and claimed_by = $2${live}`,
+    [row.id, runId, ...params],
+  );
   if (r.rowCount !== 1) throw new Error(`plan instalment ${row.id}: the claim was lost`);
 }
 
@@ -237,14 +288,10 @@ const RELEASE = 'claimed_by = null, claim_expires_at = null';
 /** The notice could not be sent to anyone: the instalment is held (never charged without its notice). */
 const NOTICE_UNDELIVERABLE = 'notice_undeliverable';
 
-async function release(db: Db, row: Claimed, runId: string): Promise<void> {
-  await db.query(`update plan_installment set ${RELEASE} where id = $1 and claimed_by = $2`, [row.id, runId]);
-}
-
 // ---- the notice ---------------------------------------------------------------------------------------------------
 
 async function sendNotice(
-  opts: RunPlanSchedulerOptions,
+  opts: PassOptions,
   row: Claimed,
   runId: string,
   timeZone: string,
@@ -252,9 +299,14 @@ async function sendNotice(
   const link = await loadLink(opts.db, row.linkId);
   // Quiet hours hold texts only: a patient who opted out of SMS is told by e-mail at once.
   const bySms = !!link.phone && !(await isOptedOut(opts.db, 'sms', link.phone));
-  const quiet = await quietHours(opts.db, opts.config);
+  const quiet = await opts.once.quiet!;
   if (bySms && isQuiet(opts.now, timeZone, quiet)) {
-    await release(opts.db, row, runId);
+    // Not claimed again until the quiet hours end: a pass inside them does not take every held notice again.
+    await opts.db.transaction((tx) =>
+      updateClaimed(tx, row, runId, `next_attempt_at = $3, ${RELEASE}`, [
+        quietEnd(opts.now, timeZone, quiet).toISOString(),
+      ]),
+    );
     return { kind: 'deferred' };
   }
   // A deposit paid late cannot give the full notice: the charge moves to the notice period's end.
@@ -265,7 +317,10 @@ async function sendNotice(
     if (!messageId) {
       // Nobody to tell (no address, or every channel opted out): no notice, so no charge. The instalment waits,
       // marked for the practice, and goes ahead with a full notice period once the patient can be told.
-      await updateClaimed(tx, row, runId, `last_failure = $3, ${RELEASE}`, [NOTICE_UNDELIVERABLE]);
+      await updateClaimed(tx, row, runId, `last_failure = $3, next_attempt_at = $4, ${RELEASE}`, [
+        NOTICE_UNDELIVERABLE,
+        new Date(opts.now.getTime() + HELD_RECHECK_MS).toISOString(),
+      ]);
       if (row.lastFailure !== NOTICE_UNDELIVERABLE) {
         await writeAudit(tx, {
           actorType: 'system',
@@ -280,7 +335,7 @@ async function sendNotice(
       tx,
       row,
       runId,
-      `status = 'notified', notified_at = $3, due_on = $4::date, last_failure = null, ${RELEASE}`,
+      `status = 'notified', notified_at = $3, due_on = $4::date, last_failure = null, next_attempt_at = null, ${RELEASE}`,
       [opts.now.toISOString(), chargeOn],
     );
     await writeAudit(tx, {
@@ -308,7 +363,7 @@ async function sendNotice(
 // ---- the charge ---------------------------------------------------------------------------------------------------
 
 async function charge(
-  opts: RunPlanSchedulerOptions,
+  opts: PassOptions,
   row: Claimed,
   runId: string,
   timeZone: string,
@@ -325,10 +380,19 @@ async function charge(
     if (declined) return recordDeclined(opts, row, runId, declined.resultMessage, row.attempts, timeZone);
   }
   const card = await currentCard(opts.db, row.linkId);
-  // Stored before the call: a crash or a timeout from here on is reconciled by this id.
+  // Stored before the call: a crash or a timeout from here on is reconciled by this id. Only under a live lease, which
+  // it renews: a row late in a long batch never reaches the gateway on an expired lease that another pass may take
+  // over (and, finding the call still in flight, send again).
   const attempts = row.lastFailure === OUTCOME_UNKNOWN ? row.attempts : row.attempts + 1;
   await opts.db.transaction((tx) =>
-    updateClaimed(tx, row, runId, 'attempts = $3, last_failure = $4', [attempts, OUTCOME_UNKNOWN]),
+    updateClaimed(
+      tx,
+      row,
+      runId,
+      'attempts = $3, last_failure = $4, claim_expires_at = now() + make_interval(secs => $5::int)',
+      [attempts, OUTCOME_UNKNOWN, LEASE_SECONDS],
+      { live: true },
+    ),
   );
   if (!card) return recordDeclined(opts, row, runId, 'no stored card', attempts, timeZone);
   let txn: GatewayTransaction;
@@ -363,7 +427,7 @@ async function charge(
 }
 
 async function recordPaid(
-  opts: RunPlanSchedulerOptions,
+  opts: PassOptions,
   row: Claimed,
   runId: string,
   txn: GatewayTransaction,
@@ -409,7 +473,7 @@ async function recordPaid(
 }
 
 async function recordDeclined(
-  opts: RunPlanSchedulerOptions,
+  opts: PassOptions,
   row: Claimed,
   runId: string,
   reason: string,
@@ -480,12 +544,13 @@ async function practiceFor(q: Queryable, config: Config): Promise<PracticeInfo> 
 
 export async function factsFor(
   q: Queryable,
-  opts: Pick<RunPlanSchedulerOptions, 'config'>,
+  opts: Pick<RunPlanSchedulerOptions, 'config'> & { once?: PassOptions['once'] },
   row: Pick<Claimed, 'linkId' | 'n' | 'count' | 'amountCents'>,
   link: LinkFacts,
   date: string,
 ): Promise<InstallmentFacts & { practice: PracticeInfo }> {
-  const practice = await practiceFor(q, opts.config);
+  // A pass reads the practice once; a staff action (cancel) reads it for its one message.
+  const practice = await (opts.once?.practice ?? practiceFor(q, opts.config));
   const card = await currentCard(q, row.linkId);
   const locale = link.language === 'es' ? 'es-US' : 'en-US';
   return {
@@ -536,6 +601,16 @@ async function quietHours(q: Queryable, config: Config): Promise<{ start: number
   const row = r.rows[0];
   if (!row) return config.REMINDER_QUIET_HOURS;
   return row.quiet_start === null || row.quiet_end === null ? null : { start: row.quiet_start, end: row.quiet_end };
+}
+
+/** The first whole UTC hour after `at` outside the quiet hours (half an hour late at most in a :30 zone). */
+function quietEnd(at: Date, timeZone: string, quiet: { start: number; end: number } | null): Date {
+  let t = new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
+  for (let i = 0; i < 24; i++) {
+    t = new Date(t.getTime() + 3_600_000);
+    if (!isQuiet(t, timeZone, quiet)) break;
+  }
+  return t;
 }
 
 function isQuiet(at: Date, timeZone: string, quiet: { start: number; end: number } | null): boolean {

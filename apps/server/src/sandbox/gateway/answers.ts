@@ -17,7 +17,6 @@ import {
   cardStoredBy,
   isSettled,
   storedCard,
-  tokenOfSaleSession,
   type ReversalRow,
   type SandboxQueryable,
   type StoredCard,
@@ -102,9 +101,8 @@ export function txnFields(t: TxnRow, card?: StoredCard | null): ConvergeFields {
 
 /** A sale as txnquery reports it: with the stored card's token and expiry when it stored one or was charged to one. */
 export async function txnAnswer(q: SandboxQueryable, t: TxnRow): Promise<ConvergeFields> {
-  const saleToken = tokenOfSaleSession(t.session_token ?? '');
-  const card = saleToken
-    ? await storedCard(q, t.merchant_id, saleToken)
+  const card = t.card_token
+    ? await storedCard(q, t.merchant_id, t.card_token)
     : t.result === RESULT.approved
       ? await cardStoredBy(q, t.txn_id)
       : null;

@@ -233,7 +233,6 @@ export function hostedPaymentRoutes(opts: {
           await storeCard(tx, {
             token: cardToken,
             merchantId: s.merchant_id,
-            amountCents: s.amount_cents,
             txnId,
             firstName: b.ssl_first_name || s.first_name,
             lastName: b.ssl_last_name || s.last_name,

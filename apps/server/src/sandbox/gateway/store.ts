@@ -62,6 +62,8 @@ export interface TxnRow {
   created_at: Date;
   settled_at: Date | null;
   voided_at: Date | null;
+  /** The stored card a merchant-initiated sale charged (migration 0200). */
+  card_token: string | null;
 }
 
 export interface ReversalRow {
@@ -113,12 +115,9 @@ export function withSessionFlags(raw: Buffer, flags: number): string {
 }
 
 /**
- * The sandbox's Card Manager. A stored card is a `sandbox_gateway_session` row that can never be a payment session
- * (used at creation, no EFS token): token = the card token; merchant_txn_id = the ssl_txn_id of the sale that stored
- * it, whose row is the card's source of truth (brand, last 4, names); expires_at = the first instant after the card's
- * expiry month. No table of its own, so no migration; a dedicated table can replace these three functions alone.
- * Token sales likewise get a used session row each (the transaction table requires one), named
- * `mit:<card token>:<txn id>` so the sale can report its token.
+ * The sandbox's Card Manager: `sandbox_gateway_card` (migration 0200), one row per stored token, naming the sale that
+ * stored it (whose row is the card's source of truth: brand, last 4). Token sales still get a used session row each
+ * (the transaction table requires one, `mit:<card token>:<txn id>`) and name their card in `card_token`.
  */
 export interface StoredCard {
   token: string;
@@ -135,22 +134,12 @@ export interface StoredCard {
 
 const CARD_TOKEN_RE = /^\d{16}$/;
 export const tokenSaleSession = (cardToken: string, txnId: string) => `mit:${cardToken}:${txnId}`;
-export const tokenOfSaleSession = (sessionToken: string) => /^mit:(\d{16}):/.exec(sessionToken)?.[1] ?? null;
-
-function expiresAt(mmyy: string): Date {
-  return new Date(Date.UTC(2000 + Number(mmyy.slice(2, 4)), Number(mmyy.slice(0, 2)), 1));
-}
-function expiryOf(at: Date): string {
-  const d = new Date(new Date(at).getTime() - 1);
-  return `${String(d.getUTCMonth() + 1).padStart(2, '0')}${String(d.getUTCFullYear() % 100).padStart(2, '0')}`;
-}
 
 export async function storeCard(
   q: SandboxQueryable,
   card: {
     token: string;
     merchantId: string;
-    amountCents: number;
     txnId: string;
     firstName: string | null;
     lastName: string | null;
@@ -159,46 +148,50 @@ export async function storeCard(
 ): Promise<void> {
   // Re-storing the same card (a new deposit with it) updates its expiry and the sale it refers to.
   await q.query(
-    `insert into sandbox_gateway_session
-       (token, merchant_id, amount_cents, merchant_txn_id, first_name, last_name, expires_at, used_at)
-     values ($1, $2, $3, $4, $5, $6, $7, now())
-     on conflict (token) do update set merchant_txn_id = excluded.merchant_txn_id, first_name = excluded.first_name,
-       last_name = excluded.last_name, expires_at = excluded.expires_at`,
-    [card.token, card.merchantId, card.amountCents, card.txnId, card.firstName, card.lastName, expiresAt(card.expiry)],
+    `insert into sandbox_gateway_card (token, merchant_id, stored_by_txn_id, expiry, first_name, last_name)
+     values ($1, $2, $3, $4, $5, $6)
+     on conflict (token) do update set stored_by_txn_id = excluded.stored_by_txn_id, expiry = excluded.expiry,
+       first_name = excluded.first_name, last_name = excluded.last_name`,
+    [card.token, card.merchantId, card.txnId, card.expiry, card.firstName, card.lastName],
   );
 }
 
-type StoredCardRow = SessionRow & { card_brand: string; card_last4: string };
+interface StoredCardRow {
+  token: string;
+  merchant_id: string;
+  stored_by_txn_id: string;
+  expiry: string;
+  first_name: string | null;
+  last_name: string | null;
+  card_brand: string;
+  card_last4: string;
+}
 const toStoredCard = (r: StoredCardRow): StoredCard => ({
   token: r.token,
   merchantId: r.merchant_id,
-  storedByTxnId: r.merchant_txn_id ?? '',
+  storedByTxnId: r.stored_by_txn_id,
   cardBrand: r.card_brand,
   cardLast4: r.card_last4,
   firstName: r.first_name,
   lastName: r.last_name,
-  expiry: expiryOf(r.expires_at),
+  expiry: r.expiry,
 });
+const CARD_SELECT = `select c.token, c.merchant_id, c.stored_by_txn_id, c.expiry, c.first_name, c.last_name,
+    t.card_brand, t.card_last4
+  from sandbox_gateway_card c join sandbox_gateway_transaction t on t.txn_id = c.stored_by_txn_id`;
 
 /** The stored card behind a token, for this merchant only. */
 export async function storedCard(q: SandboxQueryable, merchantId: string, token: string): Promise<StoredCard | null> {
   if (!CARD_TOKEN_RE.test(token)) return null;
-  const r = await q.query<StoredCardRow>(
-    `select s.*, t.card_brand, t.card_last4 from sandbox_gateway_session s
-     join sandbox_gateway_transaction t on t.txn_id = s.merchant_txn_id
-     where s.token = $1 and s.merchant_id = $2 and s.used_at is not null`,
-    [token, merchantId],
-  );
+  const r = await q.query<StoredCardRow>(`${CARD_SELECT} where c.token = $1 and c.merchant_id = $2`, [
+    token,
+    merchantId,
+  ]);
   return r.rows[0] ? toStoredCard(r.rows[0]) : null;
 }
 
 /** The card a sale stored (txnquery reports its token and expiry), if it stored one. */
 export async function cardStoredBy(q: SandboxQueryable, txnId: string): Promise<StoredCard | null> {
-  const r = await q.query<StoredCardRow>(
-    `select s.*, t.card_brand, t.card_last4 from sandbox_gateway_session s
-     join sandbox_gateway_transaction t on t.txn_id = s.merchant_txn_id
-     where s.merchant_txn_id = $1 and s.used_at is not null and s.token ~ '^[0-9]{16}$'`,
-    [txnId],
-  );
+  const r = await q.query<StoredCardRow>(`${CARD_SELECT} where c.stored_by_txn_id = $1`, [txnId]);
   return r.rows[0] ? toStoredCard(r.rows[0]) : null;
 }

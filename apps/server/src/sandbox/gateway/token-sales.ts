@@ -71,8 +71,8 @@ export async function tokenSale(opts: { db: SandboxDb; fields: ConvergeFields; k
     );
     const t = await tx.query<TxnRow>(
       `insert into sandbox_gateway_transaction (txn_id, session_token, merchant_id, merchant_txn_id, amount_cents,
-         result, result_message, approval_code, card_brand, card_last4, first_name, last_name, eci_ind)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '7') returning *`,
+         result, result_message, approval_code, card_brand, card_last4, first_name, last_name, eci_ind, card_token)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, '7', $13) returning *`,
       [
         txnId,
         session,
@@ -86,6 +86,7 @@ export async function tokenSale(opts: { db: SandboxDb; fields: ConvergeFields; k
         card.cardLast4,
         f.ssl_first_name || card.firstName,
         f.ssl_last_name || card.lastName,
+        card.token,
       ],
     );
     return encodeTxn(txnFields(t.rows[0]!, card));
