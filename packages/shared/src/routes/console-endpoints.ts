@@ -67,4 +67,6 @@ export const consoleEndpoints = defineEndpoints({
   removeContract: { method: 'DELETE', path: '/api/admin/settings/contracts/:lang' },
   runPlans: { method: 'POST', path: '/api/admin/plans/run' },
   upcomingCharges: { method: 'GET', path: '/api/admin/plans/upcoming' },
+  planTemplates: { method: 'GET', path: '/api/admin/settings/plans' },
+  updatePlanTemplates: { method: 'PUT', path: '/api/admin/settings/plans' },
 });

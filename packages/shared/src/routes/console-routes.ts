@@ -84,6 +84,7 @@ import {
 } from '../money.js';
 import { runPlansBodySchema, runPlansResultSchema } from '../plan-scheduler.js';
 import { upcomingChargesQuerySchema, upcomingChargesResultSchema } from '../plans.js';
+import { planTemplatesBodySchema, planTemplatesResultSchema } from '../plan-templates.js';
 import { defineRoute, type RouteSchemas } from './define-route.js';
 import { consoleEndpoints as e } from './console-endpoints.js';
 
@@ -287,6 +288,12 @@ export const consoleRoutes = {
     ...e.upcomingCharges,
     query: upcomingChargesQuerySchema,
     response: upcomingChargesResultSchema,
+  }),
+  planTemplates: defineRoute({ ...e.planTemplates, response: planTemplatesResultSchema }),
+  updatePlanTemplates: defineRoute({
+    ...e.updatePlanTemplates,
+    body: planTemplatesBodySchema,
+    response: planTemplatesResultSchema,
   }),
 } satisfies { [K in keyof typeof e]: (typeof e)[K] & RouteSchemas };
 
