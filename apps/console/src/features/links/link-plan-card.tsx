@@ -1,13 +1,14 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PlanView } from '../../shared/api/contract';
+import type { ConsoleLinkDetail, PlanView } from '../../shared/api/contract';
 import { formatDay, formatMoney } from '../../shared/lib/format';
+import { InstallmentHistory } from './installment-history';
 
 /**
  * The link's payment plan: the money, each instalment with its date and status, and the card kept for them. Before
  * the deposit the instalments are the server's projection for balance = total, and the card says so first.
  */
-export function LinkPlanCard(props: { plan: PlanView }) {
+export function LinkPlanCard(props: { plan: PlanView; history?: ConsoleLinkDetail['planHistory'] }) {
   const { t } = useTranslation();
   const id = useId();
   const { plan } = props;
@@ -81,6 +82,7 @@ export function LinkPlanCard(props: { plan: PlanView }) {
             </table>
           </div>
         )}
+        <InstallmentHistory history={props.history ?? []} />
       </div>
     </section>
   );
