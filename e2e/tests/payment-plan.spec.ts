@@ -149,3 +149,40 @@ for (const lng of ['en', 'es'] as const) {
     await card.getByText(/Paid \$1,500\.00, transaction /).waitFor();
   });
 }
+
+test('an admin keeps the default plans in Settings; a coordinator starts from one on the new-link form, in Spanish too', async ({
+  staff,
+}) => {
+  const wide = { viewport: { width: 1280, height: 900 } };
+  const { page: settings } = await staff('admin', wide);
+  await settings.getByRole('link', { name: 'Settings' }).click();
+  const section = settings.getByRole('region', { name: 'Default payment plans' });
+  await section.getByLabel('Days before the surgery date').waitFor();
+  // Paylink's two examples stay (the other tests of this file start from the first); a third, named one is added.
+  await section.getByRole('button', { name: 'Add a plan' }).click();
+  const third = section.getByRole('group', { name: 'Default plan 3' });
+  await third.getByLabel('Name (optional)').fill('Six fortnightly');
+  await third.getByLabel('The balance').selectOption('installments');
+  await third.getByLabel('Number of installments').fill('1');
+  await section.getByRole('button', { name: 'Save default plans' }).click();
+  await third.getByText('Choose 2 to 24 installments.').waitFor();
+  await third.getByLabel('Number of installments').fill('6');
+  await third.getByLabel('Every', { exact: true }).selectOption('two_weeks');
+  await third.getByLabel('First installment, days after the link is created').fill('14');
+  await section.getByRole('button', { name: 'Save default plans' }).click();
+  await section.getByText('Default plans saved.').waitFor();
+
+  const { page: console } = await staff('demo', { ...wide, lng: 'es' });
+  await console.getByRole('link', { name: 'Nuevo enlace' }).click();
+  const picker = console.getByLabel('Partir de un plan predeterminado');
+  await picker.selectOption({ label: 'Six fortnightly' });
+  assert.equal(await console.getByLabel('Número de cuotas').inputValue(), '6');
+  assert.equal(await console.getByLabel('Cada', { exact: true }).inputValue(), 'two_weeks');
+  const today = await console.evaluate(() => new Date().toLocaleDateString('en-CA'));
+  const firstDue = new Date(Date.parse(`${today}T00:00:00Z`) + 14 * 86_400_000).toISOString().slice(0, 10);
+  assert.equal(await console.getByLabel('Fecha de la primera cuota').inputValue(), firstDue);
+  // An unnamed default plan is named from its shape in the console's language.
+  await picker.selectOption({ label: 'Saldo 21 días antes de la fecha de cirugía' });
+  await console.getByLabel('Fecha de cirugía').fill('2099-03-22');
+  assert.equal(await console.getByLabel('Fecha del saldo').inputValue(), '2099-03-01');
+});

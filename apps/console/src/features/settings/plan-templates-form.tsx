@@ -15,6 +15,13 @@ import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/qu
 import { FormField } from '../../shared/forms/form-field';
 
 export const PLAN_TEMPLATES_KEY = ['plan-templates'];
+/** The console's words for a refused field (the shared schema's messages are English and name the API field). */
+const MESSAGES: Record<string, string> = {
+  daysBeforeSurgery: 'planConsole.templates.invalidDays',
+  firstDueAfterDays: 'planConsole.templates.invalidDays',
+  count: 'planConsole.templates.invalidCount',
+  name: 'planConsole.templates.invalidName',
+};
 
 /** One default plan as the form holds it (every input is text; both shapes' fields kept while the kind changes). */
 export interface TemplateRow {
@@ -113,7 +120,8 @@ function TemplatesForm(props: { data: PlanTemplatesResult }) {
         const [, index, field] = i.path;
         if (typeof index !== 'number') continue;
         const row = (errors[index] ??= {});
-        row[String(field ?? 'kind')] ??= { type: i.code, message: t('planConsole.templates.invalid') };
+        const name = String(field ?? 'kind');
+        row[name] ??= { type: i.code, message: t(MESSAGES[name] ?? 'planConsole.templates.invalid') };
       }
       return { values: {}, errors: { templates: errors } as FieldErrors<FormValues> };
     },

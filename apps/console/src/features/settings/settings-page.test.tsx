@@ -319,7 +319,7 @@ describe('default payment plans', () => {
     await user.clear(second.getByLabelText('Number of installments'));
     await user.type(second.getByLabelText('Number of installments'), '1');
     await user.click(form.getByRole('button', { name: 'Save default plans' }));
-    expect(second.getByLabelText('Number of installments')).toHaveAccessibleDescription('Check this value.');
+    expect(second.getByLabelText('Number of installments')).toHaveAccessibleDescription('Choose 2 to 24 installments.');
     expect(api.sent(`PUT ${TEMPLATES}`)).toHaveLength(0);
 
     await user.clear(second.getByLabelText('Number of installments'));
