@@ -171,17 +171,6 @@ const CSV_HEADER = [
 const dollars = (cents: number) => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 const maybeDollars = (cents: number | string | null) => (cents === null ? null : dollars(Number(cents)));
 
-/** The deposit's and payments' rows, with their link's plan when it has one. */
-const CSV_SELECT = SELECT.replace(
-  'select p.link_id,',
-  'select pp.total_cents as plan_total_cents, pp.balance_cents as plan_balance_cents, p.link_id,',
-).replace(
-  'from payment p join link l on l.id = p.link_id',
-  'from payment p join link l on l.id = p.link_id left join payment_plan pp on pp.link_id = l.id',
-);
-
-type CsvPaymentRow = ReportRow & { plan_total_cents: string | null; plan_balance_cents: string | null };
-
 interface InstallmentCsvRow {
   link_id: string;
   first_name: string;
@@ -262,7 +251,13 @@ export async function exportPaymentsCsv(opts: {
   const iParams: unknown[] = [];
   const iWhere = installmentFilters(query, opts.staffId, timeZone, iParams);
   return ctx.db.transaction(async (tx) => {
-    const rows = await tx.query<CsvPaymentRow>(`${CSV_SELECT} ${where} order by ${AT} desc, p.id desc`, params);
+    const rows = await tx.query<ReportRow>(`${SELECT} ${where} order by ${AT} desc, p.id desc`, params);
+    // The plan of each payment's link, for the plan columns of a deposit row.
+    const plans = await tx.query<{ link_id: string; total_cents: number; balance_cents: number | null }>(
+      'select link_id, total_cents, balance_cents from payment_plan where link_id = any($1::text[])',
+      [rows.rows.map((r) => r.link_id)],
+    );
+    const planOf = new Map(plans.rows.map((p) => [p.link_id, p]));
     const installments = await tx.query<InstallmentCsvRow>(
       `${INSTALLMENT_SELECT} ${iWhere} order by ${I_AT} desc, i.id desc`,
       iParams,
@@ -303,8 +298,8 @@ export async function exportPaymentsCsv(opts: {
           null,
           null,
           dollars(r.refunded_cents),
-          maybeDollars(r.plan_total_cents),
-          maybeDollars(r.plan_balance_cents),
+          maybeDollars(planOf.get(r.link_id)?.total_cents ?? null),
+          maybeDollars(planOf.get(r.link_id)?.balance_cents ?? null),
         ]),
       });
     }

@@ -149,6 +149,11 @@ describe('plans in the payments CSV, the funnel and the link page', () => {
   it('exports each instalment charge the gateway saw as its own row, with the plan columns', async () => {
     const id = await threeInstalments('Csv');
     await chargeHistory(id);
+    await t.ctx.db.query(
+      `insert into payment (link_id, payment_type_id, payment_source_id, amount_cents, status, transaction_id,
+         card_brand, card_last4, paid_at) values ($1, 1, 1, 20000, 'approved', 'TXN-DEPOSIT', 'visa', '4242', now())`,
+      [id],
+    );
     const csv = await t.app.inject({ url: '/api/admin/payments/export', headers: coordinator });
     expect(csv.statusCode, csv.body).toBe(200);
     const lines = csv.body.split('\r\n');
@@ -162,9 +167,14 @@ describe('plans in the payments CSV, the funnel and the link page', () => {
       'plan_balance_usd',
     ]);
     const mine = lines.filter((l) => l.startsWith(`${id},`)).map((l) => l.split(','));
-    // The scheduled third instalment is not a payment (Upcoming charges lists it).
-    expect(mine).toHaveLength(2);
+    // The deposit and two instalment charges; the scheduled third instalment is not a payment (Upcoming charges).
+    expect(mine).toHaveLength(3);
     const col = (row: string[], name: string) => row[header.indexOf(name)];
+    const deposit = mine.find((r) => col(r, 'payment_type') === 'deposit')!;
+    expect(col(deposit, 'transaction_id')).toBe('TXN-DEPOSIT');
+    expect(col(deposit, 'installment')).toBe('');
+    expect(col(deposit, 'plan_total_usd')).toBe('500.00');
+    expect(col(deposit, 'plan_balance_usd')).toBe('300.00');
     const paid = mine.find((r) => col(r, 'installment') === '1/3')!;
     expect(col(paid, 'status')).toBe('approved');
     expect(col(paid, 'payment_type')).toBe('installment');
@@ -183,7 +193,7 @@ describe('plans in the payments CSV, the funnel and the link page', () => {
 
     // status=approved keeps the paid one, status=attempted the failed one; a search by transaction id finds it.
     const approved = await t.app.inject({ url: '/api/admin/payments/export?status=approved', headers: admin });
-    expect(approved.body.split('\r\n').filter((l) => l.startsWith(`${id},`))).toHaveLength(1);
+    expect(approved.body.split('\r\n').filter((l) => l.startsWith(`${id},`))).toHaveLength(2);
     const attempted = await t.app.inject({ url: '/api/admin/payments/export?status=attempted', headers: admin });
     expect(attempted.body).toContain(`${id},Rosa,Csv,failed,100.00,installment`);
     const byTxn = await t.app.inject({ url: '/api/admin/payments/export?q=TXN-PLAN-1', headers: admin });
