@@ -7,6 +7,7 @@ export * from './admin.js';
 export * from './app-config.js';
 export * from './money.js';
 export * from './plans.js';
+export * from './plan-templates.js';
 export * from './text.js';
 export * from './console/index.js';
 export * from './messaging.js';

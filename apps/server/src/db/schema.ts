@@ -331,6 +331,13 @@ export interface PracticeOverride {
   updated_by: string | null;
 }
 
+export interface PracticePlanTemplate {
+  practice_id: Generated<number>;
+  templates: Json;
+  updated_at: Generated<Timestamp>;
+  updated_by: string | null;
+}
+
 export interface RateLimitCounter {
   count: number;
   expires_at: Timestamp;
@@ -656,6 +663,7 @@ export interface DB {
   practice: Practice;
   practice_contract: PracticeContract;
   practice_override: PracticeOverride;
+  practice_plan_template: PracticePlanTemplate;
   rate_limit_counter: RateLimitCounter;
   refund: Refund;
   reminder_plan: ReminderPlan;

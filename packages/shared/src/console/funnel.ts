@@ -42,6 +42,21 @@ export const funnelStageSchema = z.object({
   medianSeconds: z.number().nullable(),
 });
 
+const moneyTotal = z.object({ count: z.number().int(), amount: z.number().describe('US dollars') });
+
+/**
+ * The money of the payment plans of the funnel's links (issue 28): collected = instalments paid (less what was
+ * refunded), scheduled = open instalments of plans not cancelled (scheduled or notified, retries included), failed =
+ * instalments failed after their last retry. Stored instalments only: a plan waiting for its deposit has none yet.
+ */
+export const funnelPlanMoneySchema = z.object({
+  plans: z.number().int().describe('Links of the funnel with a payment plan.'),
+  collected: moneyTotal,
+  scheduled: moneyTotal,
+  failed: moneyTotal,
+});
+export type FunnelPlanMoney = z.infer<typeof funnelPlanMoneySchema>;
+
 export const funnelResultSchema = z.object({
   from: z.string(),
   to: z.string(),
@@ -59,5 +74,6 @@ export const funnelResultSchema = z.object({
       ),
     }),
   ),
+  planMoney: funnelPlanMoneySchema,
 });
 export type FunnelResult = z.infer<typeof funnelResultSchema>;

@@ -174,6 +174,26 @@ export const consoleLinkDetailSchema = z.object({
   attempts: z.array(paymentAttemptSchema),
   /** The link's payment plan (issue 28), or null. */
   plan: planViewSchema.nullable(),
+  /**
+   * What happened to each instalment, oldest first, from the audit rows (`installment.*`): notices, charge attempts,
+   * declines with the gateway's words and the next try, payments with the transaction id, and the practice's actions.
+   */
+  planHistory: z.array(
+    z.object({
+      n: z.number().int().describe('The instalment number.'),
+      at: iso,
+      action: z
+        .string()
+        .describe('The audit action, e.g. installment.notified, installment.declined, installment.paid.'),
+      amount: z.number().nullable().describe('US dollars, when the event names one.'),
+      dueOn: z.string().nullable().describe('YYYY-MM-DD, for a notice (the date told) or a reschedule.'),
+      reason: z.string().nullable().describe("A decline's or an unknown outcome's words."),
+      attempts: z.number().int().nullable(),
+      nextAttemptAt: iso.nullable(),
+      transactionId: z.string().nullable().describe("The gateway's transaction id of a paid charge."),
+      by: z.string().nullable().describe('The staff member, for a practice action; null for the scheduler.'),
+    }),
+  ),
   /** Newest first. */
   timeline: z.array(timelineEntrySchema),
 });

@@ -73,4 +73,6 @@ export const consoleEndpoints = defineEndpoints({
   rescheduleInstallment: { method: 'POST', path: '/api/admin/links/:id/plan/installments/:n/reschedule' },
   chargeInstallment: { method: 'POST', path: '/api/admin/links/:id/plan/installments/:n/charge' },
   refundInstallment: { method: 'POST', path: '/api/admin/links/:id/plan/installments/:n/refund' },
+  planTemplates: { method: 'GET', path: '/api/admin/settings/plans' },
+  updatePlanTemplates: { method: 'PUT', path: '/api/admin/settings/plans' },
 });

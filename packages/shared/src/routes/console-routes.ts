@@ -91,6 +91,7 @@ import {
   planInstallmentParamsSchema,
   rescheduleInstallmentBodySchema,
 } from '../plan-actions.js';
+import { planTemplatesBodySchema, planTemplatesResultSchema } from '../plan-templates.js';
 import { defineRoute, type RouteSchemas } from './define-route.js';
 import { consoleEndpoints as e } from './console-endpoints.js';
 
@@ -331,6 +332,12 @@ export const consoleRoutes = {
     body: refundBodySchema,
     response: planActionResultSchema,
     status: 201,
+  }),
+  planTemplates: defineRoute({ ...e.planTemplates, response: planTemplatesResultSchema }),
+  updatePlanTemplates: defineRoute({
+    ...e.updatePlanTemplates,
+    body: planTemplatesBodySchema,
+    response: planTemplatesResultSchema,
   }),
 } satisfies { [K in keyof typeof e]: (typeof e)[K] & RouteSchemas };
 

@@ -9,7 +9,7 @@ import { TableScroll } from '../../shared/components/table-scroll';
 import { PageTitle } from '../../shared/components/page-title';
 import { useUrlFilters } from '../../shared/lib/use-url-filters';
 import { ErrorAlert, Loading } from '../../shared/components/query-state';
-import { formatDuration, formatRelative } from '../../shared/lib/format';
+import { formatDuration, formatMoney, formatRelative } from '../../shared/lib/format';
 
 type Stage = FunnelResult['stages'][number];
 
@@ -95,6 +95,7 @@ export function FunnelPage() {
           ) : (
             <StagesTable stages={data.stages} caption={t('funnel.title')} />
           )}
+          {data.planMoney.plans > 0 && <PlanMoney money={data.planMoney} />}
           <Stalled data={data} />
           {data.byCoordinator.length > 1 && !query.coordinatorId && (
             <section className="mt-4">
@@ -197,6 +198,33 @@ function Stalled(props: { data: FunnelResult }) {
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+/** The plans' money of these links (issue 28): collected, scheduled and failed instalments. */
+function PlanMoney(props: { money: FunnelResult['planMoney'] }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const { money } = props;
+  const value = (m: { count: number; amount: number }) =>
+    t('planConsole.funnel.value', { amount: formatMoney(m.amount), count: m.count });
+  return (
+    <section className="mt-4" aria-labelledby={id} data-testid="funnel-plan-money">
+      <h2 id={id} className="h5">
+        {t('planConsole.funnel.title')}
+      </h2>
+      <p className="small text-secondary">{t('planConsole.funnel.help')}</p>
+      <dl className="row mb-0">
+        <dt className="col-6 col-md-3">{t('planConsole.funnel.plans')}</dt>
+        <dd className="col-6 col-md-9">{money.plans}</dd>
+        <dt className="col-6 col-md-3">{t('planConsole.funnel.collected')}</dt>
+        <dd className="col-6 col-md-9">{value(money.collected)}</dd>
+        <dt className="col-6 col-md-3">{t('planConsole.funnel.scheduled')}</dt>
+        <dd className="col-6 col-md-9">{value(money.scheduled)}</dd>
+        <dt className="col-6 col-md-3">{t('planConsole.funnel.failed')}</dt>
+        <dd className="col-6 col-md-9">{value(money.failed)}</dd>
+      </dl>
     </section>
   );
 }

@@ -52,7 +52,7 @@ export function LinkDetailPage(props: { MoneyCard: ComponentType<{ link: Console
         <div className="col-lg-6">
           <People link={link} />
           <Payment link={link} />
-          {link.plan && <LinkPlanCard plan={link.plan} linkId={link.id} />}
+          {link.plan && <LinkPlanCard plan={link.plan} linkId={link.id} history={link.planHistory} />}
           <MoneyCard link={link} />
           <Documents id={link.id} />
         </div>

@@ -1,28 +1,36 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PlanView } from '../../shared/api/contract';
+import type { ConsoleLinkDetail, PlanView } from '../../shared/api/contract';
 import { formatDay, formatMoney } from '../../shared/lib/format';
 import { usePlanActions } from './link-plan-actions';
 
 type Actions = ReturnType<typeof usePlanActions>;
+import { InstallmentHistory } from './installment-history';
 
 /**
  * The link's payment plan: the money, each instalment with its date and status, and the card kept for them. Before
  * the deposit the instalments are the server's projection for balance = total, and the card says so first.
  */
+type History = ConsoleLinkDetail['planHistory'];
+
 export function LinkPlanCard(props: {
   plan: PlanView;
   /** With the link's id, the practice's actions too. */ linkId?: string;
+  history?: History;
 }) {
-  return props.linkId ? <CardWithActions plan={props.plan} linkId={props.linkId} /> : <PlanCard plan={props.plan} />;
+  return props.linkId ? (
+    <CardWithActions plan={props.plan} linkId={props.linkId} history={props.history} />
+  ) : (
+    <PlanCard plan={props.plan} history={props.history} />
+  );
 }
 
-function CardWithActions(props: { plan: PlanView; linkId: string }) {
+function CardWithActions(props: { plan: PlanView; linkId: string; history?: History }) {
   const actions = usePlanActions(props.linkId, props.plan);
-  return <PlanCard plan={props.plan} actions={actions} />;
+  return <PlanCard plan={props.plan} actions={actions} history={props.history} />;
 }
 
-function PlanCard(props: { plan: PlanView; actions?: Actions }) {
+function PlanCard(props: { plan: PlanView; actions?: Actions; history?: History }) {
   const { t } = useTranslation();
   const id = useId();
   const { plan, actions } = props;
@@ -109,6 +117,7 @@ function PlanCard(props: { plan: PlanView; actions?: Actions }) {
         {actions?.planButtons}
         {actions?.status}
         {actions?.dialogs}
+        <InstallmentHistory history={props.history ?? []} />
       </div>
     </section>
   );

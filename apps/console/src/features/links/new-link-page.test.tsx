@@ -1,10 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { addDays, isoDateInZone } from '@paylink/shared';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { held, json, refusal, setupApiStub } from '../../test/api-stub';
 import { renderScreen } from '../../test/render';
 import { NewLinkPage } from './new-link-page';
 
 const api = setupApiStub();
+const TEMPLATES = 'GET /api/admin/settings/plans';
+// No default plans unless a test gives some: the form is then as it always was.
+beforeEach(() => api.on(TEMPLATES, json({ templates: [], source: 'practice', updatedAt: null })));
 const CREATE = 'POST /api/admin/links';
 const LINK = 'AbCdEfGhIjKlMnOpQrStUv12';
 const created = { id: LINK, url: `https://pay.example/l/${LINK}`, expiresAt: '2026-02-01T00:00:00Z' };
@@ -159,6 +163,35 @@ describe('new link screen', () => {
     expect(api.sent(CREATE)[0]!.body).toMatchObject({
       plan: { total: 5000, kind: 'installments', count: 3, every: 'two_weeks', firstDueOn: '2098-01-31' },
     });
+  });
+
+  it('a default plan fills the plan fields, from the surgery date or from today, and they stay editable', async () => {
+    api.on(
+      TEMPLATES,
+      json({
+        source: 'default',
+        updatedAt: null,
+        templates: [
+          { name: null, kind: 'single', daysBeforeSurgery: 21 },
+          { name: 'Three a month', kind: 'installments', count: 3, every: 'month', firstDueAfterDays: 30 },
+        ],
+      }),
+    );
+    const { user } = await openPage();
+    const picker = await screen.findByLabelText('Start from a default plan');
+    await user.selectOptions(picker, 'Balance 21 days before the surgery date');
+    expect(field('After the deposit')).toHaveValue('single');
+    await user.type(field('Surgery date'), '2098-03-01');
+    expect(field('Balance date')).toHaveValue('2098-02-08');
+    await user.selectOptions(picker, 'Three a month');
+    expect(field('After the deposit')).toHaveValue('installments');
+    expect(field('Number of installments')).toHaveValue(3);
+    expect(field('Every')).toHaveValue('month');
+    const today = isoDateInZone(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(field('First installment date')).toHaveValue(addDays(today, 30));
+    await user.clear(field('Number of installments'));
+    await user.type(field('Number of installments'), '4');
+    expect(field('Number of installments')).toHaveValue(4);
   });
 
   it('a plan date the server refuses marks the date field, in Spanish too', async () => {

@@ -1,10 +1,20 @@
 import { useState } from 'react';
 import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { createLinkBodySchema, parseTypedDollarsToCents, planEveryValues, type PlanEvery } from '@paylink/shared';
-import { ApiError } from '../../shared/api/client';
+import {
+  createLinkBodySchema,
+  isoDateInZone,
+  parseTypedDollarsToCents,
+  planEveryValues,
+  planFieldsFromTemplate,
+  type PlanEvery,
+  type PlanTemplate,
+} from '@paylink/shared';
+import { ApiError, call } from '../../shared/api/client';
+import { consoleEndpoints } from '../../shared/api/contract';
+import { planTemplateLabel } from '../../shared/lib/plan-template-label';
 import { FormField } from '../../shared/forms/form-field';
 import { PageTitle } from '../../shared/components/page-title';
 import { useErrorMessage } from '../../shared/components/query-state';
@@ -313,6 +323,7 @@ function NewLinkForm(props: { onCreated: (c: { id: string; url: string; values: 
             <option value="single">{t('newLink.planSingle')}</option>
             <option value="installments">{t('newLink.planInstallments')}</option>
           </FormField>
+          <PlanTemplatePicker form={form} />
           {planKind && (
             <>
               {text('planTotal', t('newLink.planTotal'), { hint: t('newLink.planTotalHint'), autoComplete: 'off' })}
@@ -353,5 +364,88 @@ function NewLinkForm(props: { onCreated: (c: { id: string; url: string; values: 
         </button>
       </div>
     </form>
+  );
+}
+
+/**
+ * The practice's default plans (decision 0212): picking one fills the plan's fields, which stay editable. A plan "N
+ * days before the surgery date" asks for the surgery date to set the balance date; the link keeps only the balance
+ * date. Today is the browser's date (the server checks the dates against the practice's).
+ */
+function PlanTemplatePicker(props: { form: ReturnType<typeof useForm<FormValues>> }) {
+  const { t } = useTranslation();
+  const { form } = props;
+  const [chosen, setChosen] = useState<PlanTemplate | null>(null);
+  const [surgeryDate, setSurgeryDate] = useState('');
+  const list = useQuery({
+    queryKey: ['plan-templates'],
+    queryFn: ({ signal }) => call(consoleEndpoints.planTemplates, { signal }),
+  });
+  const templates = list.data?.templates ?? [];
+  // Without default plans (or while they load, or if they cannot be read) the form is as before.
+  if (templates.length === 0) return null;
+  const today = isoDateInZone(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const apply = (tpl: PlanTemplate, surgery: string) => {
+    const f = planFieldsFromTemplate(tpl, { today, surgeryDate: surgery });
+    const opts = { shouldDirty: true } as const;
+    form.setValue('planKind', f.kind, opts);
+    if (f.kind === 'single') {
+      if (f.dueOn) form.setValue('planDueOn', f.dueOn, opts);
+    } else {
+      form.setValue('planCount', String(f.count), opts);
+      form.setValue('planEvery', f.every, opts);
+      form.setValue('planFirstDueOn', f.firstDueOn, opts);
+    }
+  };
+  return (
+    <>
+      <div className="col-md-6 mb-3">
+        <label htmlFor="plan-template" className="form-label">
+          {t('planConsole.picker.label')}
+        </label>
+        <select
+          id="plan-template"
+          className="form-select"
+          aria-describedby="plan-template-hint"
+          value={chosen ? String(templates.indexOf(chosen)) : ''}
+          onChange={(e) => {
+            const tpl = e.target.value === '' ? null : (templates[Number(e.target.value)] ?? null);
+            setChosen(tpl);
+            if (tpl) apply(tpl, surgeryDate);
+          }}
+        >
+          <option value="">{t('planConsole.picker.none')}</option>
+          {templates.map((tpl, i) => (
+            <option key={i} value={i}>
+              {planTemplateLabel(t, tpl)}
+            </option>
+          ))}
+        </select>
+        <div id="plan-template-hint" className="form-text">
+          {t('planConsole.picker.hint')}
+        </div>
+      </div>
+      {chosen?.kind === 'single' && (
+        <div className="col-md-6 mb-3">
+          <label htmlFor="plan-surgery-date" className="form-label">
+            {t('planConsole.picker.surgeryDate')}
+          </label>
+          <input
+            id="plan-surgery-date"
+            type="date"
+            className="form-control"
+            aria-describedby="plan-surgery-hint"
+            value={surgeryDate}
+            onChange={(e) => {
+              setSurgeryDate(e.target.value);
+              apply(chosen, e.target.value);
+            }}
+          />
+          <div id="plan-surgery-hint" className="form-text">
+            {t('planConsole.picker.surgeryHint', { days: chosen.daysBeforeSurgery })}
+          </div>
+        </div>
+      )}
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { AnswerOf } from '../../shared/api/client';
 import type { consoleEndpoints, ContractsResult, ContractUploadResult } from '../../shared/api/contract';
 import { held, json, refusal, setupApiStub } from '../../test/api-stub';
@@ -7,6 +7,13 @@ import { renderScreen } from '../../test/render';
 import { SettingsPage } from './settings-page';
 
 const api = setupApiStub();
+const TEMPLATES = '/api/admin/settings/plans';
+beforeEach(() =>
+  api.on(
+    `GET ${TEMPLATES}`,
+    json({ source: 'default', updatedAt: null, templates: [{ name: null, kind: 'single', daysBeforeSurgery: 21 }] }),
+  ),
+);
 const SETTINGS = 'GET /api/admin/settings';
 const SAVE = 'PUT /api/admin/settings';
 const PLAN = 'GET /api/admin/messaging/reminder-plan';
@@ -291,5 +298,40 @@ describe('contracts', () => {
     expect(await within(english).findByRole('alert')).toHaveTextContent(
       'This PDF has more than 100 pages. Upload the contract alone, without attachments.',
     );
+  });
+});
+
+describe('default payment plans', () => {
+  const templatesForm = () => screen.getByRole('button', { name: 'Save default plans' }).closest('form')!;
+
+  it('edits the list with the shared rules and saves it as the API takes it', async () => {
+    api.on(`PUT ${TEMPLATES}`, ({ body }) =>
+      json({ ...(body as object), source: 'practice', updatedAt: '2026-01-03T10:00:00Z' }),
+    );
+    const { user } = await openPage();
+    await screen.findByText('Paylink’s examples: save to keep your own list.');
+    const form = within(templatesForm());
+    expect(form.getByLabelText('Days before the surgery date')).toHaveValue(21);
+    await user.click(form.getByRole('button', { name: 'Add a plan' }));
+    const second = within(form.getByRole('group', { name: 'Default plan 2' }));
+    await user.type(second.getByLabelText('Name (optional)'), 'Three monthly');
+    await user.selectOptions(second.getByLabelText('The balance'), 'installments');
+    await user.clear(second.getByLabelText('Number of installments'));
+    await user.type(second.getByLabelText('Number of installments'), '1');
+    await user.click(form.getByRole('button', { name: 'Save default plans' }));
+    expect(second.getByLabelText('Number of installments')).toHaveAccessibleDescription('Choose 2 to 24 installments.');
+    expect(api.sent(`PUT ${TEMPLATES}`)).toHaveLength(0);
+
+    await user.clear(second.getByLabelText('Number of installments'));
+    await user.type(second.getByLabelText('Number of installments'), '3');
+    await user.click(form.getByRole('button', { name: 'Save default plans' }));
+    expect(await screen.findByText('Default plans saved.')).toBeInTheDocument();
+    expect(api.sent(`PUT ${TEMPLATES}`)[0]!.body).toEqual({
+      templates: [
+        { name: null, kind: 'single', daysBeforeSurgery: 21 },
+        { name: 'Three monthly', kind: 'installments', count: 3, every: 'month', firstDueAfterDays: 30 },
+      ],
+    });
+    expect(screen.getByText('The practice’s list.')).toBeInTheDocument();
   });
 });

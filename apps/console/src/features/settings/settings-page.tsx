@@ -10,6 +10,7 @@ import { FormField } from '../../shared/forms/form-field';
 import { formatDateTime } from '../../shared/lib/format';
 import { ContractSection } from './contract-section';
 import { ReminderPlanSection } from './reminder-plan-form';
+import { PlanTemplatesSection } from './plan-templates-form';
 
 type SettingsResult = AnswerOf<typeof consoleEndpoints.settings>;
 type Settings = SettingsResult['effective'];
@@ -40,6 +41,7 @@ export function SettingsPage() {
       )}
       <ContractSection />
       <ReminderPlanSection />
+      <PlanTemplatesSection />
     </>
   );
 }

@@ -2,9 +2,11 @@
 import { errorCodesEn } from './error-codes';
 import { moneyEn } from './money';
 import { plansEn } from './plans';
+import { planConsoleEn } from './plan-console';
 export const en = {
   money: moneyEn,
   plans: plansEn,
+  planConsole: planConsoleEn,
   layout: {
     brand: 'Paylink console',
     language: 'Language',

@@ -3,11 +3,13 @@ import type { Dictionary } from './types';
 import { errorCodesEs } from './error-codes';
 import { moneyEs } from './money';
 import { plansEs } from './plans';
+import { planConsoleEs } from './plan-console';
 
 /** Spanish strings of the console (same keys as en.ts; the compiler and i18n.test.ts check). */
 export const es: Dictionary<typeof en> = {
   money: moneyEs,
   plans: plansEs,
+  planConsole: planConsoleEs,
   layout: {
     brand: 'Consola de Paylink',
     language: 'Idioma',

@@ -12,6 +12,9 @@ const duration = (s: number | null) =>
         ? `${(s / 3600).toFixed(1)} h`
         : `${(s / 86400).toFixed(1)} d`;
 
+const money = (m: { count: number; amount: number }) =>
+  `$${m.amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} (${m.count})`;
+
 /** `paylink funnel`: where patients stop between the link and the payment. */
 export function registerFunnel({ program, env, print }: Cli): void {
   program
@@ -44,6 +47,13 @@ export function registerFunnel({ program, env, print }: Cli): void {
           r.stalled.length
             ? `Stalled: ${r.stalled.map((s) => `${s.count} at ${s.stage}`).join(', ')}`
             : 'No stalled links.',
+          // The plans' money of these links (issue 28): only when some have a plan.
+          ...(r.planMoney.plans
+            ? [
+                `Links with a payment plan: ${r.planMoney.plans}; collected ${money(r.planMoney.collected)}, ` +
+                  `scheduled ${money(r.planMoney.scheduled)}, failed ${money(r.planMoney.failed)}`,
+              ]
+            : []),
         ].join('\n'),
       );
     });

@@ -8,7 +8,13 @@ import { boardChanges, queryBoard } from './board.js';
 import { queryFunnel } from './funnel.js';
 import { showConsoleLink } from './link-detail.js';
 import { exportPaymentsCsv, paymentReport } from './payments-report.js';
-import { practiceSettings, practiceTimeZone, updatePracticeSettings } from '../app-config/index.js';
+import {
+  loadPlanTemplates,
+  practiceSettings,
+  practiceTimeZone,
+  savePlanTemplates,
+  updatePracticeSettings,
+} from '../app-config/index.js';
 import { listCoordinators } from './coordinators.js';
 import { listUpcomingCharges } from '../plans/index.js';
 import { route } from '../../http/route.js';
@@ -217,6 +223,46 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Prom
             userId: request.staff!.userId,
             changes: request.body,
           }),
+        ),
+    );
+
+    route(
+      scope,
+      routeTable.planTemplates,
+      {
+        preHandler: staff,
+        schema: {
+          tags,
+          summary: "The practice's default payment plans, offered on the new-link form (every role)",
+          description:
+            'Shapes without money: one balance charge daysBeforeSurgery days before a surgery date, or count ' +
+            "instalments every week, two weeks or month from firstDueAfterDays after today. source 'default' = " +
+            "Paylink's two examples (no list saved yet).",
+          security,
+          response: errorResponses(401),
+        },
+      },
+      async () => loadPlanTemplates(ctx.db),
+    );
+
+    route(
+      scope,
+      routeTable.updatePlanTemplates,
+      {
+        preHandler: admin,
+        schema: {
+          tags,
+          summary: "Replace the practice's default payment plans (admins only; at most 20; audited)",
+          description:
+            'The instalment count follows the plan rules (2 to 24); days are 1 to 365; names are unique. An empty ' +
+            'list offers none on the new-link form.',
+          security,
+          response: errorResponses(400, 401, 403),
+        },
+      },
+      async (request) =>
+        ctx.db.transaction((tx) =>
+          savePlanTemplates(tx, { body: request.body, actor: auditContext(request), userId: request.staff!.userId }),
         ),
     );
   });

@@ -346,12 +346,13 @@ describe('payments report and CSV export', () => {
     const lines = csv.body.split('\r\n');
     expect(lines[0]).toBe(
       'link_id,patient_first_name,patient_last_name,status,amount_usd,payment_type,payer,payor_name,card_brand,' +
-        'card_last4,transaction_id,approval_code,failed_attempts,coordinator,chosen_at,paid_at',
+        'card_last4,transaction_id,approval_code,failed_attempts,coordinator,chosen_at,paid_at,' +
+        'installment,due_on,installment_status,refunded_usd,plan_total_usd,plan_balance_usd',
     );
     expect(lines).toHaveLength(5); // header, 3 rows, trailing empty
     const row = lines.find((l) => l.startsWith(id))!;
     expect(row).toContain(',"Quote, ""Q""",Funnel,approved,1234.56,deposit,patient,,VISA,4242,');
-    expect(row).toMatch(/,2026-03-03T21:00:00\.000Z$/);
+    expect(row).toMatch(/,2026-03-03T21:00:00\.000Z,,,,0\.00,,$/);
     expect(csv.body).not.toMatch(/\b4\d{15}\b/);
     const audit = await t.ctx.db.query(`select 1 from audit_event where action = 'admin.payments_exported'`);
     expect(audit.rowCount).toBe(1);

@@ -1,7 +1,8 @@
-import type { FunnelResult, FunnelStageKey, funnelQuerySchema } from '@paylink/shared';
+import type { FunnelPlanMoney, FunnelResult, FunnelStageKey, funnelQuerySchema } from '@paylink/shared';
 import { StepRoutes, funnelStageKeySchema } from '@paylink/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import type { Queryable } from '../../db/client.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { practiceTimeZone } from '../app-config/index.js';
 
@@ -93,6 +94,45 @@ function computeStages(links: LinkFacts[]): FunnelResult['stages'] {
   });
 }
 
+/**
+ * The plans' money of the funnel's links (issue 28): collected (paid instalments less refunds), scheduled (open
+ * instalments of plans not cancelled, retries included) and failed (after the last retry). Cents summed in SQL.
+ */
+async function queryPlanMoney(q: Queryable, linkIds: string[]): Promise<FunnelPlanMoney> {
+  const r = await q.query<{
+    plans: number;
+    collected_count: number;
+    collected_cents: string;
+    scheduled_count: number;
+    scheduled_cents: string;
+    failed_count: number;
+    failed_cents: string;
+  }>(
+    `select (select count(*)::int from payment_plan where link_id = any($1::text[])) as plans,
+       count(*) filter (where i.status in ('paid', 'refunded') and i.amount_cents > i.refunded_cents)::int
+         as collected_count,
+       coalesce(sum(i.amount_cents - i.refunded_cents) filter (where i.status in ('paid', 'refunded')), 0)::text
+         as collected_cents,
+       count(*) filter (where i.status in ('scheduled', 'notified') and pp.status <> 'cancelled')::int
+         as scheduled_count,
+       coalesce(sum(i.amount_cents) filter (where i.status in ('scheduled', 'notified') and pp.status <> 'cancelled'),
+         0)::text as scheduled_cents,
+       count(*) filter (where i.status = 'failed')::int as failed_count,
+       coalesce(sum(i.amount_cents) filter (where i.status = 'failed'), 0)::text as failed_cents
+     from plan_installment i join payment_plan pp on pp.id = i.plan_id
+     where pp.link_id = any($1::text[])`,
+    [linkIds],
+  );
+  const x = r.rows[0]!;
+  const total = (count: number, cents: string) => ({ count, amount: Number(cents) / 100 });
+  return {
+    plans: x.plans,
+    collected: total(x.collected_count, x.collected_cents),
+    scheduled: total(x.scheduled_count, x.scheduled_cents),
+    failed: total(x.failed_count, x.failed_cents),
+  };
+}
+
 /** The funnel for links created in [from, to] (practice time zone; default the last 30 days). Audited. */
 export async function queryFunnel(opts: {
   ctx: AppContext;
@@ -176,6 +216,10 @@ export async function queryFunnel(opts: {
         stages: computeStages(ls),
       }))
       .sort((a, b) => (a.coordinator?.email ?? '~').localeCompare(b.coordinator?.email ?? '~'));
+    const planMoney = await queryPlanMoney(
+      tx,
+      links.map((l) => l.id),
+    );
     await writeAudit(tx, {
       ...opts.actor,
       action: 'admin.funnel_viewed',
@@ -186,6 +230,6 @@ export async function queryFunnel(opts: {
         linkIds: stalled.flatMap((s) => s.links.map((l) => l.id)),
       },
     });
-    return { from, to, timeZone, stages: computeStages(links), byCoordinator, stalled };
+    return { from, to, timeZone, stages: computeStages(links), byCoordinator, stalled, planMoney };
   });
 }

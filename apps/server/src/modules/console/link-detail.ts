@@ -24,6 +24,33 @@ function reasonOf(payload: string | null): string | null {
   return null;
 }
 
+const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+
+/**
+ * Each instalment's history from the timeline's audit rows (oldest first): every `installment.*` row that names its
+ * instalment. The practice's actions (another slice) write the same prefix and show here without a change.
+ */
+export function planHistoryOf(rows: AuditRowForTimeline[]): ConsoleLinkDetail['planHistory'] {
+  return rows
+    .filter((r) => r.action.startsWith('installment.') && typeof r.details?.n === 'number')
+    .map((r) => {
+      const d = r.details!;
+      return {
+        n: d.n as number,
+        at: iso(r.at)!,
+        action: r.action,
+        amount: typeof d.amountCents === 'number' ? d.amountCents / 100 : null,
+        dueOn: str(d.dueOn),
+        reason: str(d.reason) ?? str(d.error),
+        attempts: typeof d.attempts === 'number' ? d.attempts : null,
+        nextAttemptAt: str(d.nextAttemptAt),
+        transactionId: str(d.txnId),
+        by: r.actor_type === 'staff' ? (r.staff_name ?? r.staff_email) : null,
+      };
+    })
+    .reverse();
+}
+
 /** The console's link page in one read (audited as admin.link_viewed before the timeline is read, so it shows). */
 export async function showConsoleLink(opts: { ctx: AppContext; actor: Actor; id: string }): Promise<ConsoleLinkDetail> {
   const { ctx } = opts;
@@ -138,6 +165,7 @@ export async function showConsoleLink(opts: { ctx: AppContext; actor: Actor; id:
         };
       }),
       plan,
+      planHistory: plan ? planHistoryOf(events.rows) : [],
       timeline: events.rows.map(describeEvent),
     };
   });

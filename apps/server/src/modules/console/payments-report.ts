@@ -159,11 +159,85 @@ const CSV_HEADER = [
   'coordinator',
   'chosen_at',
   'paid_at',
+  // Payment plans (issue 28; decision 0212): appended, so the columns above keep their places.
+  'installment',
+  'due_on',
+  'installment_status',
+  'refunded_usd',
+  'plan_total_usd',
+  'plan_balance_usd',
 ];
 
 const dollars = (cents: number) => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+const maybeDollars = (cents: number | string | null) => (cents === null ? null : dollars(Number(cents)));
 
-/** Every matching payment as CSV (no paging; amounts in dollars, ISO 8601 UTC times, card brand + last 4 only). */
+interface InstallmentCsvRow {
+  link_id: string;
+  first_name: string;
+  last_name: string;
+  n: number;
+  installment_count: number;
+  due_on: string;
+  amount_cents: number;
+  status: 'paid' | 'refunded' | 'failed';
+  attempts: number;
+  gateway_txn_id: string | null;
+  refunded_cents: number;
+  card_brand: string | null;
+  card_last4: string | null;
+  coord_email: string | null;
+  created_at: Date;
+  paid_at: Date | null;
+  at: Date;
+  plan_total_cents: string;
+  plan_balance_cents: string | null;
+}
+
+/** When an instalment counts: paid, else its last change (the final decline). */
+const I_AT = 'coalesce(i.paid_at, i.updated_at)';
+
+/**
+ * The instalment charges the gateway saw (paid, refunded after it, failed after the last retry) under the report's
+ * filters: `approved` = paid or refunded, `attempted` = failed. Open instalments are not payments: Upcoming charges
+ * lists them.
+ */
+function installmentFilters(q: Query, staffId: string, timeZone: string, params: unknown[]): string {
+  const add = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const where = [
+    q.status === 'approved'
+      ? `i.status in ('paid', 'refunded')`
+      : q.status === 'attempted'
+        ? `i.status = 'failed'`
+        : `i.status in ('paid', 'refunded', 'failed')`,
+  ];
+  if (q.from) where.push(`${I_AT} >= (${add(q.from)}::date)::timestamp at time zone ${add(timeZone)}`);
+  if (q.to) where.push(`${I_AT} < (${add(q.to)}::date + 1)::timestamp at time zone ${add(timeZone)}`);
+  if (q.coordinatorId) where.push(`l.created_by = ${add(q.coordinatorId === 'me' ? staffId : q.coordinatorId)}`);
+  if (q.q) {
+    const like = add(`%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    where.push(
+      `((l.first_name || ' ' || l.last_name) ilike ${like} or l.email ilike ${like}
+        or l.id = ${add(q.q)} or i.gateway_txn_id = ${add(q.q)})`,
+    );
+  }
+  return `where ${where.join(' and ')}`;
+}
+
+const INSTALLMENT_SELECT = `select l.id as link_id, l.first_name, l.last_name, i.n, pp.installment_count,
+    to_char(i.due_on, 'YYYY-MM-DD') as due_on, i.amount_cents, i.status, i.attempts, i.gateway_txn_id,
+    i.refunded_cents, c.brand as card_brand, c.last4 as card_last4, u.email as coord_email, i.created_at, i.paid_at,
+    ${I_AT} as at, pp.total_cents as plan_total_cents, pp.balance_cents as plan_balance_cents
+  from plan_installment i join payment_plan pp on pp.id = i.plan_id join link l on l.id = pp.link_id
+  left join stored_card c on c.link_id = l.id and c.replaced_at is null
+  left join staff_user u on u.id = l.created_by`;
+
+/**
+ * Every matching payment as CSV (no paging; amounts in dollars, ISO 8601 UTC times, card brand + last 4 only), with
+ * each plan's instalment charges as rows of their own (payment_type `installment`), newest first together.
+ */
 export async function exportPaymentsCsv(opts: {
   ctx: AppContext;
   actor: Actor;
@@ -174,38 +248,93 @@ export async function exportPaymentsCsv(opts: {
   const timeZone = await practiceTimeZone(ctx.db, ctx.config);
   const params: unknown[] = [];
   const where = filters(query, opts.staffId, timeZone, params);
+  const iParams: unknown[] = [];
+  const iWhere = installmentFilters(query, opts.staffId, timeZone, iParams);
   return ctx.db.transaction(async (tx) => {
     const rows = await tx.query<ReportRow>(`${SELECT} ${where} order by ${AT} desc, p.id desc`, params);
+    // The plan of each payment's link, for the plan columns of a deposit row.
+    const plans = await tx.query<{ link_id: string; total_cents: number; balance_cents: number | null }>(
+      'select link_id, total_cents, balance_cents from payment_plan where link_id = any($1::text[])',
+      [rows.rows.map((r) => r.link_id)],
+    );
+    const planOf = new Map(plans.rows.map((p) => [p.link_id, p]));
+    const installments = await tx.query<InstallmentCsvRow>(
+      `${INSTALLMENT_SELECT} ${iWhere} order by ${I_AT} desc, i.id desc`,
+      iParams,
+    );
+    const linkIds = [...new Set([...rows.rows, ...installments.rows].map((r) => r.link_id))];
     await writeAudit(tx, {
       ...opts.actor,
       action: 'admin.payments_exported',
       details: {
-        count: rows.rows.length,
+        count: rows.rows.length + installments.rows.length,
+        installments: installments.rows.length,
         filters: { ...query, limit: undefined, offset: undefined },
-        linkIds: rows.rows.map((r) => r.link_id),
+        linkIds,
       },
     });
-    let out = csvLine(CSV_HEADER);
+    const lines: { at: number; line: string }[] = [];
     for (const r of rows.rows) {
-      out += csvLine([
-        r.link_id,
-        r.first_name,
-        r.last_name,
-        r.status,
-        dollars(r.amount_cents),
-        r.payment_type_id === 1 ? 'deposit' : 'payment',
-        r.payment_source_id === 2 ? 'payor' : 'patient',
-        r.payor_full_name,
-        r.card_brand,
-        r.card_last4,
-        r.transaction_id,
-        r.approval_code,
-        r.failed_attempts,
-        r.coord_email,
-        new Date(r.created_at).toISOString(),
-        r.paid_at ? new Date(r.paid_at).toISOString() : null,
-      ]);
+      lines.push({
+        at: new Date(r.paid_at ?? r.created_at).getTime(),
+        line: csvLine([
+          r.link_id,
+          r.first_name,
+          r.last_name,
+          r.status,
+          dollars(r.amount_cents),
+          r.payment_type_id === 1 ? 'deposit' : 'payment',
+          r.payment_source_id === 2 ? 'payor' : 'patient',
+          r.payor_full_name,
+          r.card_brand,
+          r.card_last4,
+          r.transaction_id,
+          r.approval_code,
+          r.failed_attempts,
+          r.coord_email,
+          new Date(r.created_at).toISOString(),
+          r.paid_at ? new Date(r.paid_at).toISOString() : null,
+          null,
+          null,
+          null,
+          dollars(r.refunded_cents),
+          maybeDollars(planOf.get(r.link_id)?.total_cents ?? null),
+          maybeDollars(planOf.get(r.link_id)?.balance_cents ?? null),
+        ]),
+      });
     }
-    return out;
+    for (const i of installments.rows) {
+      const paid = i.status !== 'failed';
+      lines.push({
+        at: new Date(i.at).getTime(),
+        line: csvLine([
+          i.link_id,
+          i.first_name,
+          i.last_name,
+          paid ? 'approved' : 'failed',
+          dollars(i.amount_cents),
+          'installment',
+          'patient',
+          null,
+          i.card_brand,
+          i.card_last4,
+          i.gateway_txn_id,
+          null,
+          paid ? Math.max(0, i.attempts - 1) : i.attempts,
+          i.coord_email,
+          new Date(i.created_at).toISOString(),
+          i.paid_at ? new Date(i.paid_at).toISOString() : null,
+          `${i.n}/${i.installment_count}`,
+          i.due_on,
+          i.status,
+          dollars(i.refunded_cents),
+          maybeDollars(i.plan_total_cents),
+          maybeDollars(i.plan_balance_cents),
+        ]),
+      });
+    }
+    // Newest first, as the report lists them; a stable sort keeps each query's own order for equal times.
+    lines.sort((a, b) => b.at - a.at);
+    return csvLine(CSV_HEADER) + lines.map((l) => l.line).join('');
   });
 }

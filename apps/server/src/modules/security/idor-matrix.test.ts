@@ -84,6 +84,8 @@ export const APP_ROUTES: Record<string, Access> = {
   'POST /api/admin/staff/:id/reset-2fa': { access: 'staff', roles: ADMIN },
   'GET /api/admin/settings': { access: 'staff', roles: ANY },
   'PUT /api/admin/settings': { access: 'staff', roles: ADMIN },
+  'GET /api/admin/settings/plans': { access: 'staff', roles: ANY },
+  'PUT /api/admin/settings/plans': { access: 'staff', roles: ADMIN },
   'GET /api/admin/settings/contracts': { access: 'staff', roles: ADMIN },
   'GET /api/admin/settings/contracts/:lang/pdf': { access: 'staff', roles: ADMIN },
   'PUT /api/admin/settings/contracts/:lang': { access: 'staff', roles: ADMIN },
