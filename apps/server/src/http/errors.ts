@@ -64,6 +64,8 @@ const HTTP_STATUS = {
   agreement_required: 409,
   agreement_outdated: 409,
   plan_closed: 409,
+  plan_pending: 409,
+  card_not_verified: 409,
   payment_mismatch: 409,
   amount_mismatch: 409,
   authorization_not_signed: 409,

@@ -43,6 +43,8 @@ export const APP_ERROR_CODES = [
   'agreement_required',
   'agreement_outdated',
   'plan_closed',
+  'plan_pending',
+  'card_not_verified',
   'payment_mismatch',
   'amount_mismatch',
   'authorization_not_signed',
