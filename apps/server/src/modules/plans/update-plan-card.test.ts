@@ -1,5 +1,6 @@
 import { CARD_ON_FILE_AGREEMENT_VERSION } from '@paylink/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiHeaders } from '../../../test/support/context.js';
 import {
   confirm,
   createLinkAtPaymentStep,
@@ -91,6 +92,19 @@ async function updateCard(link: TestLink, card: string) {
 describe('a declined instalment and the new card', () => {
   it('tells the patient and the practice, stores a verified card without a charge, and the retry charges it once', async () => {
     const link = await paidPlan('4000000000000341', '2097-05-10');
+    // The paid link is completed, yet its patient can still sign in while the plan has charges to come.
+    const signIn = await env.app.inject({
+      method: 'GET',
+      url: `/api/auth/options?linkId=${link.linkId}`,
+      headers: apiHeaders(env.ctx),
+    });
+    expect(signIn.statusCode, signIn.body).toBe(200);
+    const phone = await env.app.inject({
+      method: 'GET',
+      url: `/api/patients/${link.linkId}/notoken?c=p`,
+      headers: apiHeaders(env.ctx),
+    });
+    expect(phone.statusCode, phone.body).toBe(200);
     expect(await run('2097-05-03T15:00:00Z')).toMatchObject({ notified: 1 });
     expect(await run('2097-05-10T15:00:00Z')).toMatchObject({ declined: 1 });
 
@@ -173,6 +187,13 @@ describe('a declined instalment and the new card', () => {
     expect(current.rows).toEqual([{ last4: '0002' }]);
     // Its card (expiry 12/30) expires before 2097: out of the way of the expiring-card test below.
     await db().query(`update payment_plan set status = 'cancelled' where link_id = $1`, [link.linkId]);
+    // A paid link without charges to come signs in no more, as before plans.
+    const closed = await env.app.inject({
+      method: 'GET',
+      url: `/api/auth/options?linkId=${link.linkId}`,
+      headers: apiHeaders(env.ctx),
+    });
+    expect(closed.statusCode).toBe(401);
 
     const pending = await createLinkAtPaymentStep(env.ctx, { amountDollars: 500 });
     await insertPlan(db(), {
