@@ -26,7 +26,7 @@ export function afterSignIn(linkId: string, search: string): string {
   return '/patientinfo';
 }
 
-/** The card was saved (or the patient left for good): sign-in goes to the usual page again. */
+/** Signed in with the intent: it is used once, and a later sign-in on this link goes to the usual page. */
 export function forgetCardIntent(): void {
   try {
     window.localStorage.removeItem(KEY);

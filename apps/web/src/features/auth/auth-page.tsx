@@ -24,7 +24,7 @@ import { FinishEmailSignIn } from './finish-email-sign-in';
 import { takeSignInOptions } from './early-sign-in-options';
 import { signInMethodHint } from './sign-in-hint';
 import { SignInLoading } from './sign-in-loading';
-import { afterSignIn, rememberCardIntent } from '../../lib/card-intent';
+import { afterSignIn, forgetCardIntent, rememberCardIntent } from '../../lib/card-intent';
 
 /** The personal link as the coordinator sent it: no one-time codes or tokens are kept. */
 function personalLink(linkId: string): string {
@@ -102,7 +102,10 @@ export default function AuthPage() {
     void persistor
       .flush()
       .catch(() => undefined)
-      .then(() => navigate(next, { replace: true }));
+      .then(() => {
+        forgetCardIntent(); // used once: a later sign-in on this link goes to the usual page
+        return navigate(next, { replace: true });
+      });
 
   if (finishing && oobCode) {
     return (

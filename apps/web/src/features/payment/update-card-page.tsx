@@ -33,7 +33,6 @@ import {
 import { PlanAgreement } from './plan-agreement';
 import { loadGateway } from './gateway/load-gateway';
 import { runPayment } from './gateway/run-payment';
-import { forgetCardIntent } from '../../lib/card-intent';
 import './payment.css';
 
 type Fields = Pick<CardForm, 'FullName' | 'CardNumber' | 'ExpirationDate' | 'Cvc' | 'BillingZip'>;
@@ -183,7 +182,6 @@ function UpdateCard(props: { linkId: string }) {
           await new Promise((r) => setTimeout(r, 1000 * 2 ** attempt));
         }
       }
-      forgetCardIntent();
       say({ kind: 'saved', last4: result.card.last4, retrying: result.retrying });
     } catch (err) {
       if (err instanceof ApiError && err.status < 500 && err.status !== 401 && err.status !== 403) {
