@@ -33,6 +33,7 @@ import {
 import { PlanAgreement } from './plan-agreement';
 import { loadGateway } from './gateway/load-gateway';
 import { runPayment } from './gateway/run-payment';
+import type { GatewayGlobals } from './gateway/types';
 import './payment.css';
 
 type Fields = Pick<CardForm, 'FullName' | 'CardNumber' | 'ExpirationDate' | 'Cvc' | 'BillingZip'>;
@@ -44,15 +45,18 @@ type Phase =
 
 const OPEN = new Set(['scheduled', 'notified', 'failed']);
 
-export default function UpdateCardPage() {
+/** Unit tests hand in a stand-in for the outside gateway (as on the payment page); the app loads the real scripts. */
+type Props = { loadGatewayGlobals?: () => Promise<GatewayGlobals> };
+
+export default function UpdateCardPage(props: Props) {
   const auth = useAppSelector((s) => s.auth);
   const linkId = useAppSelector((s) => s.link.link_id) ?? '';
   if (!linkId) return <Navigate to="/forbidden" replace />;
   if (!isSessionValid(auth)) return <Navigate to={`${authPath(linkId)}&next=card`} replace />;
-  return <UpdateCard linkId={linkId} />;
+  return <UpdateCard linkId={linkId} loadGatewayGlobals={props.loadGatewayGlobals} />;
 }
 
-function UpdateCard(props: { linkId: string }) {
+function UpdateCard(props: Props & { linkId: string }) {
   const { t, i18n } = useTranslation('payment');
   const lang = i18n.resolvedLanguage === 'es' ? 'es' : 'en';
   const locale = lang === 'es' ? 'es-US' : 'en-US';
@@ -143,7 +147,7 @@ function UpdateCard(props: { linkId: string }) {
       const session = await call(patientEndpoints.cardUpdateSession, { params: { linkId: props.linkId } });
       let outcome;
       try {
-        const gateway = await loadGateway(config.gateway);
+        const gateway = await (props.loadGatewayGlobals ?? (() => loadGateway(config.gateway)))();
         // A verification: 3-D Secure for $0.00, the gateway stores the card and charges nothing.
         outcome = await runPayment({
           gateway,
