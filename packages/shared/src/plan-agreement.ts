@@ -76,6 +76,25 @@ export const planAgreementBodySchema = z
   .strict();
 export const planAgreementResultSchema = z.object({ version: z.string(), acceptedAt: z.string() });
 
+/**
+ * POST /api/plans/:linkId/card/session — a gateway session that verifies and stores a new card without charging it
+ * (decision 0211). `updateId` is the merchant transaction id the verification carries.
+ */
+export const cardUpdateSessionSchema = z.object({ sessionToken: z.string(), updateId: z.string() });
+/** POST /api/plans/:linkId/card — the browser reports the gateway's verification; the server asks the gateway. */
+export const cardUpdateBodySchema = z
+  .object({
+    updateId: z.string().regex(/^[A-Za-z0-9]{16,40}$/, 'Invalid update id'),
+    transactionId: z.string().min(1).max(100),
+  })
+  .strict();
+export const cardUpdateResultSchema = z.object({
+  card: z.object({ brand: z.string().nullable(), last4: z.string().nullable() }),
+  /** Declined instalments waiting for a retry: the scheduler's next pass charges them to the new card. */
+  retrying: z.number().int(),
+});
+export type CardUpdateResult = z.infer<typeof cardUpdateResultSchema>;
+
 export interface AgreementFacts {
   practice: string;
   practicePhone: string;

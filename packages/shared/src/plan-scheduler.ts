@@ -17,5 +17,7 @@ export const runPlansResultSchema = z.object({
   failed: z.number().int().describe('Declined after the last retry.'),
   unknown: z.number().int().describe('Outcome unknown: reconciled on the next pass.'),
   completedPlans: z.number().int(),
+  /** Patients asked for another card because theirs expires before an open instalment (decision 0211). */
+  cardsExpiring: z.number().int(),
 });
 export type RunPlansResult = z.infer<typeof runPlansResultSchema>;

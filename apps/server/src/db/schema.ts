@@ -67,6 +67,15 @@ export interface CardAgreement {
   user_agent: string | null;
 }
 
+export interface CardUpdate {
+  completed_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+  gateway_txn_id: string | null;
+  id: string;
+  link_id: string;
+  status: Generated<'open' | 'stored'>;
+}
+
 export interface CspReport {
   blocked_uri: Generated<string>;
   document_uri: Generated<string>;
@@ -522,9 +531,11 @@ export interface StaffUser {
 export interface StoredCard {
   approval_code: string | null;
   brand: string | null;
+  card_update_id: string | null;
   created_at: Generated<Timestamp>;
   exp_month: number | null;
   exp_year: number | null;
+  expiry_notified_at: Timestamp | null;
   id: Generated<Int8>;
   last4: string | null;
   link_id: string;
@@ -645,6 +656,7 @@ export interface DB {
   auth_send: AuthSend;
   boot_task: BootTask;
   card_agreement: CardAgreement;
+  card_update: CardUpdate;
   csp_report: CspReport;
   email_signin_token: EmailSigninToken;
   idempotency_key: IdempotencyKey;

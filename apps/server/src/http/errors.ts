@@ -69,6 +69,8 @@ const HTTP_STATUS = {
   installment_not_open: 409,
   charge_in_progress: 409,
   installment_not_paid: 409,
+  plan_pending: 409,
+  card_not_verified: 409,
   payment_mismatch: 409,
   amount_mismatch: 409,
   authorization_not_signed: 409,

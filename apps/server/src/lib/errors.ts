@@ -48,6 +48,8 @@ export const APP_ERROR_CODES = [
   'installment_not_open',
   'charge_in_progress',
   'installment_not_paid',
+  'plan_pending',
+  'card_not_verified',
   'payment_mismatch',
   'amount_mismatch',
   'authorization_not_signed',

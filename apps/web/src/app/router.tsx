@@ -36,6 +36,8 @@ function page(load: () => Promise<Module | undefined>) {
 const AuthPage = page(() => import('../features/auth/auth-page'));
 const PatientInfoPage = page(() => import('../features/patient-info/patient-info-page'));
 const ConfirmationPage = page(() => import('../features/confirmation/confirmation-page'));
+/** Issue 28: a plan's new card (decision 0211); behind the session guard only (the link's steps are done). */
+const UpdateCardPage = page(() => import('../features/payment/update-card-page'));
 /** Step pages: behind the session guard and the step guard. */
 const stepPages: [path: string, Page: ReturnType<typeof page>][] = [
   ['/patientinvoicedetail', page(() => import('../features/documents/invoice-page'))],
@@ -61,7 +63,9 @@ export function preloadPage(pathname: string) {
         ? PatientInfoPage
         : path === '/confirmation'
           ? ConfirmationPage
-          : stepPages.find(([p]) => p === path)?.[1];
+          : path === '/updatecard'
+            ? UpdateCardPage
+            : stepPages.find(([p]) => p === path)?.[1];
   void found?.preload().catch(() => undefined); // a failure shows when the page renders
 }
 
@@ -101,6 +105,9 @@ export function AppRoutes() {
                 </Route>
               </Switch>
             </RequireSession>
+          </Route>
+          <Route path="/updatecard">
+            <UpdateCardPage />
           </Route>
           <Route path="/confirmation">
             <ConfirmationPage />

@@ -27,4 +27,7 @@ export const patientEndpoints = defineEndpoints({
   /** Issue 28, not in the spec: a link's payment plan and its card-on-file agreement (decision 0207). */
   plan: { method: 'GET', path: '/api/plans/:linkId' },
   acceptPlanAgreement: { method: 'POST', path: '/api/plans/:linkId/agreement' },
+  /** Issue 28: a new card for the plan, verified with 3-D Secure and stored without a charge (decision 0211). */
+  cardUpdateSession: { method: 'POST', path: '/api/plans/:linkId/card/session' },
+  updatePlanCard: { method: 'POST', path: '/api/plans/:linkId/card' },
 });

@@ -19,7 +19,14 @@ import {
   vitalsBodySchema,
 } from '../api.js';
 import { appConfigSchema } from '../app-config.js';
-import { patientPlanSchema, planAgreementBodySchema, planAgreementResultSchema } from '../plan-agreement.js';
+import {
+  cardUpdateBodySchema,
+  cardUpdateResultSchema,
+  cardUpdateSessionSchema,
+  patientPlanSchema,
+  planAgreementBodySchema,
+  planAgreementResultSchema,
+} from '../plan-agreement.js';
 import {
   authOptionsQuerySchema,
   authOptionsSchema,
@@ -93,6 +100,19 @@ export const patientRoutes = {
     body: planAgreementBodySchema,
     response: planAgreementResultSchema,
     status: 201,
+  }),
+  cardUpdateSession: defineRoute({
+    ...e.cardUpdateSession,
+    params: linkPathParamsSchema,
+    body: emptyBodySchema,
+    response: cardUpdateSessionSchema,
+    status: 201,
+  }),
+  updatePlanCard: defineRoute({
+    ...e.updatePlanCard,
+    params: linkPathParamsSchema,
+    body: cardUpdateBodySchema,
+    response: cardUpdateResultSchema,
   }),
 } satisfies { [K in keyof typeof e]: (typeof e)[K] & RouteSchemas };
 

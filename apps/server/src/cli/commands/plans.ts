@@ -55,8 +55,10 @@ export function registerPlans({ program, env, print }: Cli): void {
         [
           `Plan scheduler at ${r.now}`,
           table([
-            ['NOTIFIED', 'DEFERRED', 'PAID', 'DECLINED', 'FAILED', 'UNKNOWN', 'PLANS COMPLETED'],
-            [r.notified, r.deferred, r.paid, r.declined, r.failed, r.unknown, r.completedPlans].map(String),
+            ['NOTIFIED', 'DEFERRED', 'PAID', 'DECLINED', 'FAILED', 'UNKNOWN', 'PLANS COMPLETED', 'CARDS EXPIRING'],
+            [r.notified, r.deferred, r.paid, r.declined, r.failed, r.unknown, r.completedPlans, r.cardsExpiring].map(
+              String,
+            ),
           ]),
         ].join('\n'),
       );

@@ -14,7 +14,7 @@ export async function linkForSignIn(
 ): Promise<LinkRow> {
   let link: LinkRow;
   try {
-    link = await requireUsableLink(q, opts.linkId, { forUpdate: opts.forUpdate });
+    link = await requireUsableLink(q, opts.linkId, { forUpdate: opts.forUpdate, signIn: true });
   } catch (err) {
     if (err instanceof LinkStateError && err.body !== LINK_NOT_AUTHORIZED) {
       await auditAuth(q, opts.actor, `${opts.action}.refused`, opts.linkId, { reason: err.body });

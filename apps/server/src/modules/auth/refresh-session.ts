@@ -12,7 +12,7 @@ export async function refreshSession(
   opts: { session: PatientSession; actor: AuditActor },
 ): Promise<PatientSession & { token: string }> {
   return ctx.db.transaction(async (tx) => {
-    await requireUsableLink(tx, opts.session.linkId, { forUpdate: true });
+    await requireUsableLink(tx, opts.session.linkId, { forUpdate: true, signIn: true });
     const old = await tx.query<{ method: 'sms' | 'email' | 'test' }>(
       `update patient_session set revoked_at = now() where id = $1 and revoked_at is null returning method`,
       [opts.session.sessionId],

@@ -33,7 +33,7 @@ export async function sendEmailLink(
   const token = newToken(32);
   const tokenHash = await hashSignInToken(ctx, token);
   const outcome = await ctx.db.transaction(async (tx) => {
-    const link = await requireUsableLink(tx, opts.linkId, { forUpdate: true });
+    const link = await requireUsableLink(tx, opts.linkId, { forUpdate: true, signIn: true });
     const limit = await checkSendLimit(tx, { linkId: link.id, channel: 'email', config });
     if (!limit.ok) return limit;
     await recordSend(tx, link.id, 'email');

@@ -34,7 +34,7 @@ export async function sendSmsCode(
   const codeHash = await hashOtp(ctx, opts.linkId, code);
   const outcome = await ctx.db.transaction(async (tx) => {
     // Locks the link row: concurrent sends for this link, on any process, count one after the other.
-    const link = await requireUsableLink(tx, opts.linkId, { forUpdate: true });
+    const link = await requireUsableLink(tx, opts.linkId, { forUpdate: true, signIn: true });
     const limit = await checkSendLimit(tx, { linkId: link.id, channel: 'sms', config });
     if (!limit.ok) return limit;
     await recordSend(tx, link.id, 'sms');

@@ -20,7 +20,7 @@ export async function verifyEmailLink(
   const link = await linkForSignIn(ctx.db, { linkId: opts.linkId, method: 'email', actor: opts.actor, action });
   const tokenHashes = await signInTokenHashes(ctx, opts.oobCode);
   const outcome = await ctx.db.transaction<Outcome>(async (tx) => {
-    await requireUsableLink(tx, link.id);
+    await requireUsableLink(tx, link.id, { signIn: true });
     const r = await tx.query<{ id: string; link_id: string; consumed: boolean; expired: boolean }>(
       `select id, link_id, consumed_at is not null as consumed, expires_at <= now() as expired
        from email_signin_token where token_hash = any($1::text[]) for update`,

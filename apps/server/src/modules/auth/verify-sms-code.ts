@@ -25,7 +25,7 @@ export async function verifySmsCode(
   const link = await linkForSignIn(ctx.db, { linkId: opts.linkId, method: 'sms', actor: opts.actor, action });
   const codeHashes = await otpHashes(ctx, link.id, opts.code);
   const outcome = await ctx.db.transaction<Outcome>(async (tx) => {
-    await requireUsableLink(tx, link.id); // cancelled or expired meanwhile: no session
+    await requireUsableLink(tx, link.id, { signIn: true }); // cancelled or expired meanwhile: no session
     const r = await tx.query<{
       id: string;
       code_hash: string;

@@ -59,6 +59,19 @@ describe('messaging events on the link timeline', () => {
 });
 
 describe('payment plan events on the link timeline', () => {
+  it('tells a card update, a refused one and the expiring-card notice (decision 0211)', () => {
+    const updated = describeEvent(row('plan.card_updated', { brand: 'visa', last4: '0077', retrying: 1 }, 'link'));
+    expect(updated).toMatchObject({ category: 'payment', actor: { type: 'patient' } });
+    expect(updated.text.en).toBe("Replaced the plan's card with visa ending 0077 (verified, nothing charged)");
+    expect(updated.note).toMatch(/^1 declined instalment\(s\) retried at once/);
+    expect(describeEvent(row('plan.card_update_refused', { reason: 'declined' }, 'link')).text.es).toBe(
+      'No se verificó una nueva tarjeta para el plan: se mantuvo la tarjeta registrada',
+    );
+    expect(describeEvent(row('plan.card_expiring_notified', { n: 2, dueOn: '2027-02-15' })).text.en).toBe(
+      'Asked the patient for another card: the card expires before instalment 2 (2027-02-15)',
+    );
+  });
+
   it('tells the agreement’s acceptance with its version, time, address and browser', () => {
     const e = describeEvent({
       ...row('plan.agreement_accepted', { version: '2026-11-27', language: 'en', userAgent: 'Mozilla/5.0' }, 'link'),

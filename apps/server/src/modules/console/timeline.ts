@@ -289,6 +289,31 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         `La cuota ${String(d.n)} (${money(d.amountCents)}) falló después de ${String(d.attempts)} intentos`,
       );
       break;
+    case 'plan.card_updated':
+      out = say(
+        'payment',
+        `Replaced the plan's card${d.last4 ? ` with ${d.brand ? `${String(d.brand)} ` : ''}ending ${String(d.last4)}` : ''} (verified, nothing charged)`,
+        `Cambió la tarjeta del plan${d.last4 ? ` por ${d.brand ? `${String(d.brand)} ` : ''}terminada en ${String(d.last4)}` : ''} (verificada, sin cobro)`,
+        Number(d.retrying) > 0
+          ? `${String(d.retrying)} declined instalment(s) retried at once / reintento inmediato`
+          : null,
+      );
+      break;
+    case 'plan.card_update_refused':
+      out = say(
+        'payment',
+        'A new card for the plan was not verified: the card on file was kept',
+        'No se verificó una nueva tarjeta para el plan: se mantuvo la tarjeta registrada',
+        typeof d.reason === 'string' ? d.reason : null,
+      );
+      break;
+    case 'plan.card_expiring_notified':
+      out = say(
+        'message',
+        `Asked the patient for another card: the card expires before instalment ${String(d.n)} (${String(d.dueOn)})`,
+        `Pidió otra tarjeta al paciente: la tarjeta vence antes de la cuota ${String(d.n)} (${String(d.dueOn)})`,
+      );
+      break;
     case 'installment.outcome_unknown':
       out = say(
         'payment',

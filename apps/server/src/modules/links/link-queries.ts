@@ -43,12 +43,25 @@ export const LINK_NOT_AUTHORIZED = 'Not Authorized';
 export async function requireUsableLink(
   q: Queryable,
   id: string,
-  opts: { forUpdate?: boolean } = {},
+  opts: { forUpdate?: boolean; signIn?: boolean } = {},
 ): Promise<LinkRow> {
   const link = await findLink(q, id, opts);
   if (!link) throw new LinkStateError(LINK_NOT_AUTHORIZED);
-  throwForLinkState(linkState(link));
+  const state = linkState(link);
+  // Signing in (issue 28, decision 0211): a paid or expired link whose payment plan still has charges to come stays
+  // open to its patient, who may need to replace the card. What the session may do is up to each route.
+  if (opts.signIn && (state === 'completed' || state === 'expired') && (await hasOpenPlan(q, link.id))) return link;
+  throwForLinkState(state);
   return link;
+}
+
+/**
+ * An active or paused payment plan on the link. The plans module's table, read here with one statement because links
+ * sits below plans in the module graph (it cannot ask plans through its index).
+ */
+async function hasOpenPlan(q: Queryable, linkId: string): Promise<boolean> {
+  const r = await q.query(`select 1 from payment_plan where link_id = $1 and status in ('active', 'paused')`, [linkId]);
+  return r.rowCount > 0;
 }
 
 export type StepRow = Row<'link_step'>;

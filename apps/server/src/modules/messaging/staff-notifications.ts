@@ -99,6 +99,9 @@ const ATTENTION_ACTIONS = [
   'payment.reconciliation_flagged',
   'payment.second_payment_refused',
   'payment.second_approval_flagged',
+  // A plan's instalment declined (a retry is scheduled) or failed for good (issue 28, decision 0211).
+  'installment.declined',
+  'installment.failed',
 ];
 
 /**
@@ -111,7 +114,14 @@ async function notifyAttention(ctx: Ctx): Promise<number> {
     .innerJoin('link as l', 'l.id', 'a.link_id')
     .leftJoin('staff_user as s', 's.id', 'l.created_by')
     .leftJoin('staff_notification_pref as pref', 'pref.staff_user_id', 's.id')
-    .select([sql<number>`a.id::int`.as('event_id'), 'a.action', 'l.id as link_id', 'l.first_name', 'l.last_name'])
+    .select([
+      sql<number>`a.id::int`.as('event_id'),
+      'a.action',
+      'a.details',
+      'l.id as link_id',
+      'l.first_name',
+      'l.last_name',
+    ])
     .select(['pref.on_attention as creator_wants'])
     .select(activeCreatorEmail)
     .where('a.action', 'in', ATTENTION_ACTIONS)
@@ -141,7 +151,10 @@ async function notifyAttention(ctx: Ctx): Promise<number> {
         kind: 'attention',
         practice,
         patientName: `${row.first_name} ${row.last_name}`,
-        detail: ATTENTION_TEXT[row.action] ?? 'Open the link in the console to see what happened.',
+        detail:
+          installmentText(row.action, row.details) ??
+          ATTENTION_TEXT[row.action] ??
+          'Open the link in the console to see what happened.',
         consoleUrl: `${ctx.config.publicUrl}/console/links/${encodeURIComponent(row.link_id)}`,
       });
       for (const to of recipients) {
@@ -168,3 +181,16 @@ const ATTENTION_TEXT: Record<string, string> = {
     'The gateway and Paylink disagree about this payment: check it against the gateway before telling the patient anything.',
   'payment.needs_attention': 'This payment was flagged for review: open it in the console to see why.',
 };
+
+/** The staff e-mail's words for a plan's declined or failed instalment, from its audit row's details. */
+function installmentText(action: string, details: unknown): string | null {
+  if (action !== 'installment.declined' && action !== 'installment.failed') return null;
+  const d = (details ?? {}) as { n?: number; amountCents?: number; reason?: string; nextAttemptAt?: string | null };
+  const amount = typeof d.amountCents === 'number' ? `$${(d.amountCents / 100).toFixed(2)}` : 'an amount';
+  const what = `Plan instalment ${d.n ?? '?'} (${amount}) was declined${d.reason ? ` (${d.reason})` : ''}.`;
+  return action === 'installment.failed'
+    ? `${what} That was the last retry: the instalment is failed and shows in Upcoming charges. Contact the patient.`
+    : `${what} The patient was sent a link to update the card; the next try is ${
+        d.nextAttemptAt ? d.nextAttemptAt.replace('T', ' ').slice(0, 16) + ' UTC' : 'scheduled'
+      }.`;
+}

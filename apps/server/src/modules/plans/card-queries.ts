@@ -31,7 +31,9 @@ export async function storeCard(
     last4: string | null;
     expMonth: number | null;
     expYear: number | null;
-    paymentAttemptId: string;
+    /** The sale that stored it (the deposit), or null for a card stored by an update's verification. */
+    paymentAttemptId: string | null;
+    cardUpdateId?: string;
     approvalCode: string | null;
     ps2000Data: string | null;
   },
@@ -52,6 +54,7 @@ export async function storeCard(
       exp_month: o.expMonth,
       exp_year: o.expYear,
       payment_attempt_id: o.paymentAttemptId,
+      card_update_id: o.cardUpdateId ?? null,
       approval_code: o.approvalCode,
       ps2000_data: o.ps2000Data,
     })

@@ -13,7 +13,8 @@ export interface InstallmentFacts {
   last4: string | null;
 }
 
-export type PlanMessageKind = 'plan-notice' | 'plan-receipt' | 'plan-declined' | 'plan-failed' | 'plan-cancelled';
+export type PlanMessageKind =
+  'plan-notice' | 'plan-receipt' | 'plan-declined' | 'plan-failed' | 'plan-cancelled' | 'plan-card-expiring';
 
 const card = (f: InstallmentFacts, lang: Language) =>
   f.last4
@@ -78,7 +79,7 @@ export const PLAN_EMAILS: Record<PlanMessageKind, EmailTexts<InstallmentFacts>> 
       title: 'Payment declined',
       paragraphs: [
         `Hi ${f.firstName}, payment ${f.n} of ${f.count} (${f.amount}) to ${card(f, 'en')} was declined. We will try again on ${f.date}.`,
-        'To use another card, open your link.',
+        'To use another card now, open the link below, sign in and enter it: we will then charge it instead.',
       ],
       action: 'Update my card',
     }),
@@ -87,7 +88,7 @@ export const PLAN_EMAILS: Record<PlanMessageKind, EmailTexts<InstallmentFacts>> 
       title: 'Pago rechazado',
       paragraphs: [
         `Hola ${f.firstName}, el pago ${f.n} de ${f.count} (${f.amount}) a ${card(f, 'es')} fue rechazado. Lo intentaremos de nuevo el ${f.date}.`,
-        'Para usar otra tarjeta, abra su enlace.',
+        'Para usar otra tarjeta ahora, abra el enlace de abajo, inicie sesión e ingrésela: entonces la cobraremos a ella.',
       ],
       action: 'Actualizar mi tarjeta',
     }),
@@ -130,6 +131,26 @@ export const PLAN_EMAILS: Record<PlanMessageKind, EmailTexts<InstallmentFacts>> 
       action: 'Ver mi plan',
     }),
   },
+  'plan-card-expiring': {
+    en: (f) => ({
+      subject: `Your card expires before your plan payment of ${f.amount}`,
+      title: 'Please update your card',
+      paragraphs: [
+        `Hi ${f.firstName}, ${card(f, 'en')} expires before payment ${f.n} of ${f.count} (${f.amount}) of your plan with ${f.practiceName}, due on ${f.date}.`,
+        'Open the link below, sign in and enter your new card so the payment can go through.',
+      ],
+      action: 'Update my card',
+    }),
+    es: (f) => ({
+      subject: `Su tarjeta vence antes de su pago del plan de ${f.amount}`,
+      title: 'Actualice su tarjeta',
+      paragraphs: [
+        `Hola ${f.firstName}, ${card(f, 'es')} vence antes del pago ${f.n} de ${f.count} (${f.amount}) de su plan con ${f.practiceName}, previsto para el ${f.date}.`,
+        'Abra el enlace de abajo, inicie sesión e ingrese su nueva tarjeta para que el pago se pueda realizar.',
+      ],
+      action: 'Actualizar mi tarjeta',
+    }),
+  },
 };
 
 const SMS: Record<PlanMessageKind, Record<Language, (f: InstallmentFacts, url: string) => string>> = {
@@ -160,6 +181,12 @@ const SMS: Record<PlanMessageKind, Record<Language, (f: InstallmentFacts, url: s
       `${f.practiceName}: your payment plan is cancelled; ${cancelledEn(f)} will not be charged to ${card(f, 'en')}. ${url}`,
     es: (f, url) =>
       `${f.practiceName}: su plan de pagos fue cancelado; ${cancelledEs(f)} no se cobrará a ${card(f, 'es')}. ${url}`,
+  },
+  'plan-card-expiring': {
+    en: (f, url) =>
+      `${f.practiceName}: ${card(f, 'en')} expires before plan payment ${f.n}/${f.count} of ${f.amount} on ${f.date}. Update your card: ${url}`,
+    es: (f, url) =>
+      `${f.practiceName}: ${card(f, 'es')} vence antes del pago ${f.n}/${f.count} de ${f.amount} del ${f.date}. Actualice su tarjeta: ${url}`,
   },
 };
 

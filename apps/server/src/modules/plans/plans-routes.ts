@@ -6,6 +6,7 @@ import { PATIENT_SECURITY, errorResponses } from '../../http/route-support.js';
 import { route } from '../../http/route.js';
 import { auditContext } from '../../lib/audit.js';
 import { acceptPlanAgreement, showPatientPlan } from './patient-plan.js';
+import { confirmCardUpdate, startCardUpdate } from './update-plan-card.js';
 
 /** The patient's side of a payment plan (issue 28; not in the spec: decision 0207). */
 export async function patientPlanRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -72,6 +73,69 @@ export async function patientPlanRoutes(app: FastifyInstance, ctx: AppContext): 
         practiceFallback: practiceFallback(ctx),
       });
       return reply.status(201).send(accepted);
+    },
+  );
+
+  // The update-card page (decision 0211): accept the agreement again (the route above), get a verification session,
+  // run 3-D Secure and the gateway's pay in the browser, then report the verification here.
+  route(
+    app,
+    patientRoutes.cardUpdateSession,
+    {
+      preHandler: patient,
+      schema: {
+        tags,
+        summary: "A gateway session that verifies and stores a new card for the link's plan, charging nothing",
+        description:
+          'Converge `ccverify` with `ssl_get_token=Y` and `ssl_add_token=Y`; `updateId` is the merchant transaction ' +
+          'id it carries. Needs an active or paused plan (409 `plan_pending` before the deposit, `plan_closed` after ' +
+          'the plan ended) and the current card-on-file agreement accepted again for this card (409 ' +
+          '`agreement_required`). At most 5 per link per hour (429 `too_many_payment_attempts`). Decision 0211.',
+        security: PATIENT_SECURITY,
+        response: errorResponses(400, 401, 403, 404, 409, 429, 502),
+      },
+    },
+    async (request, reply) => {
+      assertLinkAccess(request, request.params.linkId);
+      const session = await startCardUpdate({
+        db: ctx.db,
+        gateway: ctx.providers.gateway,
+        actor: auditContext(request),
+        linkId: request.params.linkId,
+      });
+      return reply.status(201).header('cache-control', 'no-store').send(session);
+    },
+  );
+
+  route(
+    app,
+    patientRoutes.updatePlanCard,
+    {
+      preHandler: patient,
+      schema: {
+        tags,
+        summary: "Store the verified card as the plan's card (it replaces the one kept)",
+        description:
+          'The server asks the gateway for `transactionId`: it must be the approved verification of `updateId` with ' +
+          'a card token (409 `card_not_verified` otherwise; nothing changes). The token is sealed, the new card ' +
+          'replaces the old one, and declined instalments waiting for a retry are charged to it at the ' +
+          "scheduler's next pass (`retrying`). The same call twice answers the same. Decision 0211.",
+        security: PATIENT_SECURITY,
+        response: errorResponses(400, 401, 403, 404, 409, 502),
+      },
+    },
+    async (request, reply) => {
+      assertLinkAccess(request, request.params.linkId);
+      const result = await confirmCardUpdate({
+        db: ctx.db,
+        gateway: ctx.providers.gateway,
+        secrets: { db: ctx.db, config: ctx.config },
+        actor: auditContext(request),
+        linkId: request.params.linkId,
+        updateId: request.body.updateId,
+        transactionId: request.body.transactionId,
+      });
+      return reply.header('cache-control', 'no-store').send(result);
     },
   );
 }

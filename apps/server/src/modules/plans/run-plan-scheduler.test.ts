@@ -246,7 +246,7 @@ describe('runPlanScheduler', () => {
     const told = await messages(linkId, 'plan-declined');
     expect(told).toHaveLength(1);
     expect(told[0]!.body_text).toContain('rechazado');
-    expect(told[0]!.body_text).toContain(`https://pay.example.com/auth?id=${linkId}&lng=es`);
+    expect(told[0]!.body_text).toContain(`https://pay.example.com/auth?id=${linkId}&next=card&lng=es`);
     const events = await db().query(
       `select 1 from audit_event where link_id = $1 and action = 'installment.declined'`,
       [linkId],

@@ -49,6 +49,8 @@ export interface PlanSchedulerReport {
   failed: number;
   unknown: number;
   completedPlans: number;
+  /** Patients asked for another card because theirs expires before an open instalment. */
+  cardsExpiring: number;
 }
 
 interface Claimed {
@@ -80,7 +82,7 @@ interface PassOptions extends RunPlanSchedulerOptions {
   once: { practice?: Promise<PracticeInfo>; quiet?: Promise<{ start: number; end: number } | null> };
 }
 
-type Outcome = keyof Omit<PlanSchedulerReport, 'completedPlans'>;
+type Outcome = keyof Omit<PlanSchedulerReport, 'completedPlans' | 'cardsExpiring'>;
 
 /**
  * One pass of the payment-plan scheduler (decision 0209): claims due instalments with a lease (`for update skip
@@ -98,6 +100,7 @@ export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<P
     failed: 0,
     unknown: 0,
     completedPlans: 0,
+    cardsExpiring: 0,
   };
   const timeZone = await practiceTimeZone(opts.db, opts.config);
   const runId = randomBytes(8).toString('hex');
@@ -127,7 +130,12 @@ export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<P
       for (const row of rows) await work(row);
     });
   }
-  if (seen.length) opts.log.info({ ...report, claimed: seen.length }, 'plan scheduler pass');
+  try {
+    report.cardsExpiring = await askForExpiringCards(opts, timeZone);
+  } catch (err) {
+    opts.log.error({ err }, 'plan scheduler: the expiring-card pass failed; the next pass tries again');
+  }
+  if (seen.length || report.cardsExpiring) opts.log.info({ ...report, claimed: seen.length }, 'plan scheduler pass');
   return report;
 
   async function work(row: Claimed): Promise<void> {
@@ -145,6 +153,75 @@ export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<P
       );
     }
   }
+}
+
+/** How long before an instalment a card that will have expired by then is reported to the patient. */
+export const CARD_EXPIRY_NOTICE_DAYS = 30;
+
+/**
+ * A card that expires before an open instalment's due date: the patient is asked once (stored_card.expiry_notified_at,
+ * set in the same transaction as the message and its audit row) to enter another card, CARD_EXPIRY_NOTICE_DAYS before
+ * the first such instalment, so the new card is there before the 7-day notice. A card replaced later starts afresh.
+ */
+async function askForExpiringCards(opts: RunPlanSchedulerOptions, timeZone: string): Promise<number> {
+  const today = isoDateInZone(opts.now, timeZone);
+  const due = await opts.db.query<{ card_id: string; link_id: string; plan_id: string }>(
+    `select c.id::text as card_id, c.link_id, p.id::text as plan_id
+       from stored_card c join payment_plan p on p.link_id = c.link_id
+      where c.replaced_at is null and c.expiry_notified_at is null and c.exp_year is not null
+        and p.status = 'active'
+        and exists (select 1 from plan_installment i
+                     where i.plan_id = p.id and i.status in ('scheduled', 'notified')
+                       -- the card's last valid day is the end of its expiry month
+                       and i.due_on >= make_date(c.exp_year, c.exp_month, 1) + interval '1 month'
+                       and i.due_on - $2::int <= $1::date)
+      order by c.id
+      limit 50`,
+    [today, CARD_EXPIRY_NOTICE_DAYS],
+  );
+  let asked = 0;
+  for (const row of due.rows) {
+    const done = await opts.db.transaction(async (tx) => {
+      const claim = await tx.query(
+        `update stored_card set expiry_notified_at = now() where id = $1 and expiry_notified_at is null
+            and replaced_at is null`,
+        [row.card_id],
+      );
+      if (claim.rowCount !== 1) return false; // another process asked, or the card was just replaced
+      const first = await tx.query<{ n: number; due_on: string; amount_cents: string }>(
+        `select i.n, to_char(i.due_on, 'YYYY-MM-DD') as due_on, i.amount_cents::text
+           from plan_installment i, stored_card c
+          where i.plan_id = $1 and c.id = $2 and i.status in ('scheduled', 'notified')
+            and i.due_on >= make_date(c.exp_year, c.exp_month, 1) + interval '1 month'
+          order by i.due_on limit 1`,
+        [row.plan_id, row.card_id],
+      );
+      const inst = first.rows[0];
+      if (!inst) return false;
+      const countR = await tx.query<{ count: number }>(
+        `select installment_count as count from payment_plan where id = $1`,
+        [row.plan_id],
+      );
+      const link = await loadLink(tx, row.link_id);
+      const claimedLike = {
+        linkId: row.link_id,
+        n: inst.n,
+        count: countR.rows[0]?.count ?? 1,
+        amountCents: Number(inst.amount_cents),
+      } as Claimed;
+      const facts = await factsFor(tx, opts, claimedLike, link, inst.due_on);
+      const messageId = await tellPatient(tx, opts, link, 'plan-card-expiring', facts);
+      await writeAudit(tx, {
+        actorType: 'system',
+        action: 'plan.card_expiring_notified',
+        linkId: row.link_id,
+        details: { cardId: row.card_id, n: inst.n, dueOn: inst.due_on, messageId },
+      });
+      return true;
+    });
+    if (done) asked++;
+  }
+  return asked;
 }
 
 /** fn over items, at most `width` at a time, in the items' order. */
@@ -574,7 +651,7 @@ export async function tellPatient(
   kind: PlanMessageKind,
   facts: InstallmentFacts & { practice: PracticeInfo },
 ): Promise<string | null> {
-  const url = patientUrl(opts.config, link);
+  const url = patientUrl(opts.config, link, CARD_PAGE_KINDS.has(kind) ? 'card' : undefined);
   if (link.phone && !(await isOptedOut(tx, 'sms', link.phone))) {
     const text = planSms(kind, link.language, facts, url);
     return (await enqueueMessage(tx, { channel: 'sms', to: link.phone, text, linkId: link.id, kind })).id;
@@ -586,10 +663,14 @@ export async function tellPatient(
   return null;
 }
 
-function patientUrl(config: Config, link: LinkFacts): string {
-  const url = personalLinkUrl(config.publicUrl, link.id);
+/** The patient's link; `next=card` opens the update-card page after sign-in (decision 0211). */
+function patientUrl(config: Config, link: LinkFacts, page?: 'card'): string {
+  const url = `${personalLinkUrl(config.publicUrl, link.id)}${page ? `&next=${page}` : ''}`;
   return link.language === 'es' ? `${url}&lng=es` : url;
 }
+
+/** The messages that ask the patient for another card link straight to the update-card page. */
+const CARD_PAGE_KINDS: ReadonlySet<PlanMessageKind> = new Set(['plan-declined', 'plan-card-expiring']);
 
 // ---- quiet hours --------------------------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ import { materialisePlan } from './materialise-plan.js';
 import { findPlanByLink } from './plans-queries.js';
 
 /** MMYY as the gateway reports it; null when it says something else. */
-function parseExpiry(v: string | null | undefined): { month: number; year: number } | null {
+export function parseExpiry(v: string | null | undefined): { month: number; year: number } | null {
   const m = v ? /^(0[1-9]|1[0-2])(\d{2})$/.exec(v) : null;
   return m ? { month: Number(m[1]), year: 2000 + Number(m[2]) } : null;
 }

@@ -68,6 +68,8 @@ export const XMLDATA_FIELD = 'xmldata';
 /** ssl_transaction_type in requests (ccsettle is the sandbox's own: Converge settles on its schedule). */
 export const TXN_TYPE = {
   sale: 'ccsale',
+  /** A card verification without a charge; with ssl_get_token=Y it tokenises the card (a plan's card update). */
+  verify: 'ccverify',
   void: 'ccvoid',
   return: 'ccreturn',
   query: 'txnquery',
@@ -75,7 +77,7 @@ export const TXN_TYPE = {
 } as const;
 
 /** ssl_transaction_type in answers. */
-export const ANSWER_TYPE = { sale: 'SALE', void: 'VOID', return: 'RETURN' } as const;
+export const ANSWER_TYPE = { sale: 'SALE', verify: 'VERIFY', void: 'VOID', return: 'RETURN' } as const;
 
 export const RESULT = { approved: '0', declined: '1' } as const;
 

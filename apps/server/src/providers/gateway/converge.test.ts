@@ -8,6 +8,7 @@ import {
   buildSessionTokenForm,
   buildStoredCardSaleXml,
   buildTxnQueryXml,
+  buildVerifySessionForm,
   convergeEndpoints,
   createConvergeGateway,
   parseReversalAnswer,
@@ -405,5 +406,46 @@ describe('Converge stored cards (merchant-managed card tokens)', () => {
     await expect(gateway().chargeStoredCard(req(15200))).rejects.toMatchObject({ refused: true, code: '5000' });
     await expect(gateway().chargeStoredCard(req(15300))).rejects.toMatchObject({ refused: false });
     await expect(gateway().chargeStoredCard(req(15400))).rejects.toMatchObject({ refused: false });
+  });
+
+  it('a new card for a plan is a ccverify session of 0.00 that tokenises and stores it (decision 0211)', () => {
+    const form = buildVerifySessionForm(CREDS, {
+      merchantTxnId: 'upd0123456789abcdef00001',
+      firstName: 'Ana',
+      lastName: 'Diaz',
+    });
+    expect(Object.fromEntries(form)).toMatchObject({
+      ssl_transaction_type: 'ccverify',
+      ssl_amount: '0.00',
+      ssl_get_token: 'Y',
+      ssl_add_token: 'Y',
+      ssl_merchant_txn_id: 'upd0123456789abcdef00001',
+      ssl_first_name: 'Ana',
+      ssl_last_name: 'Diaz',
+    });
+  });
+
+  it('a verification answer is verified, never approved (it is not a sale)', () => {
+    const base = {
+      ssl_txn_id: 'V-1',
+      ssl_result: '0',
+      ssl_result_message: 'APPROVAL',
+      ssl_amount: '0.00',
+      ssl_token: TOKEN,
+      ssl_token_response: 'SUCCESS',
+      ssl_exp_date: '1230',
+      ssl_approval_code: 'CVI888',
+      ssl_ps2000_data: 'B1234567890123456789',
+    };
+    expect(transactionFromConverge({ ...base, ssl_transaction_type: 'VERIFY' })).toMatchObject({
+      approved: false,
+      verified: true,
+      cardToken: TOKEN,
+      cardExpiry: '1230',
+      approvalCode: 'CVI888',
+      ps2000Data: 'B1234567890123456789',
+    });
+    expect(transactionFromConverge({ ...base, ssl_transaction_type: 'VERIFY', ssl_result: '1' }).verified).toBe(false);
+    expect(transactionFromConverge({ ...base, ssl_transaction_type: 'SALE' }).verified).toBeUndefined();
   });
 });

@@ -24,6 +24,7 @@ import {
   GatewayError,
   type CardGateway,
   type GatewayReversal,
+  type CardVerifySessionRequest,
   type GatewayTransaction,
   type SessionTokenRequest,
   type StoredCardCharge,
@@ -81,6 +82,30 @@ export function buildSessionTokenForm(creds: ConvergeCredentials, req: SessionTo
     ...(last ? { ssl_last_name: last } : {}),
     // A plan's deposit: the sale returns a token and stores it in Converge's Card Manager.
     ...(req.storeCard ? { ssl_get_token: YES, ssl_add_token: YES } : {}),
+  };
+  return new URLSearchParams(fields as Record<string, string>);
+}
+
+/**
+ * A card verification that stores the card (decision 0211): ccverify charges nothing (ssl_amount 0.00) and, with
+ * ssl_get_token=Y and ssl_add_token=Y, returns the Card Manager token and the network data (ssl_approval_code,
+ * ssl_ps2000_data) that later merchant-initiated sales quote, as a deposit sale does (Converge's merchant-managed card
+ * tokens page lists CCVERIFY / CCSALE / CCAUTHONLY as the ways to put a card on file; Lightbox and hosted payments
+ * take ccverify).
+ */
+export function buildVerifySessionForm(creds: ConvergeCredentials, req: CardVerifySessionRequest): URLSearchParams {
+  const first = clip(req.firstName, 20);
+  const last = clip(req.lastName, 30);
+  const fields: ConvergeFields = {
+    ...credentialFields(creds),
+    ssl_transaction_type: TXN_TYPE.verify,
+    ssl_amount: convergeAmount(0),
+    ssl_merchant_txn_id: req.merchantTxnId,
+    ssl_invoice_number: req.merchantTxnId.slice(0, 25),
+    ...(first ? { ssl_first_name: first } : {}),
+    ...(last ? { ssl_last_name: last } : {}),
+    ssl_get_token: YES,
+    ssl_add_token: YES,
   };
   return new URLSearchParams(fields as Record<string, string>);
 }
@@ -192,6 +217,7 @@ export function transactionFromConverge(f: ConvergeFields): GatewayTransaction {
   const type = f.ssl_transaction_type ?? null;
   const transStatus = f.ssl_trans_status ?? null;
   const isSale = !type || type.toUpperCase() === ANSWER_TYPE.sale || type.toLowerCase() === TXN_TYPE.sale;
+  const isVerify = !!type && (type.toUpperCase() === ANSWER_TYPE.verify || type.toLowerCase() === TXN_TYPE.verify);
   const amountCents = f.ssl_amount ? centsFromConverge(f.ssl_amount) : null;
   const last4 = /(\d{4})\s*$/.exec(f.ssl_card_number ?? '')?.[1] ?? null;
   const tokenOk = !f.ssl_token_response || f.ssl_token_response.toUpperCase() === TOKEN_SUCCESS;
@@ -219,6 +245,7 @@ export function transactionFromConverge(f: ConvergeFields): GatewayTransaction {
       : {}),
     ...(f.ssl_issuer_response ? { issuerResponse: f.ssl_issuer_response } : {}),
     ...(f.ssl_ps2000_data ? { ps2000Data: f.ssl_ps2000_data } : {}),
+    ...(isVerify ? { verified: resultOk && !(transStatus && NOT_PAID_STATUSES.has(transStatus.toUpperCase())) } : {}),
   };
 }
 
@@ -272,6 +299,11 @@ export function createConvergeGateway(opts: {
     kind: opts.kind ?? 'converge',
     async createSessionToken(req) {
       const form = buildSessionTokenForm(await creds(), req);
+      const r = await post(`${opts.endpoints.apiBase}${CONVERGE_PATHS.sessionToken}`, form);
+      return parseSessionTokenAnswer(r.status, r.body);
+    },
+    async createCardVerifySession(req) {
+      const form = buildVerifySessionForm(await creds(), req);
       const r = await post(`${opts.endpoints.apiBase}${CONVERGE_PATHS.sessionToken}`, form);
       return parseSessionTokenAnswer(r.status, r.body);
     },

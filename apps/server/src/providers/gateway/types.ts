@@ -15,6 +15,18 @@ export interface SessionTokenRequest {
   storeCard?: boolean;
 }
 
+/**
+ * A hosted-payments session that verifies and tokenises a card without charging it (ccverify, ssl_get_token=Y,
+ * ssl_add_token=Y): a plan's new card (decision 0211). The browser runs 3-D Secure and `pay` with it as for a sale.
+ */
+export interface CardVerifySessionRequest {
+  /** Ours (the card update's id); the gateway echoes it on the verification (ssl_merchant_txn_id). */
+  merchantTxnId: string;
+  /** Converge asks for the cardholder's names when the card is stored in Card Manager (ssl_add_token=Y). */
+  firstName?: string;
+  lastName?: string;
+}
+
 /** A transaction as the gateway reports it when asked by id (never from the browser's word). */
 export interface GatewayTransaction {
   txnId: string;
@@ -48,6 +60,8 @@ export interface GatewayTransaction {
   issuerResponse?: string | null;
   /** The network's data of this sale (ssl_ps2000_data): later merchant-initiated charges refer to it. */
   ps2000Data?: string | null;
+  /** An approved card verification (ccverify): nothing was charged; `approved` stays false (it is not a sale). */
+  verified?: boolean;
 }
 
 /** One merchant-initiated charge of a stored card: an instalment of a plan the cardholder agreed to. */
@@ -81,6 +95,8 @@ export interface CardGateway {
   readonly kind: 'converge' | 'sandbox';
   /** A single-use hosted-payments session token for this amount (POST /hosted-payments/transaction_token). */
   createSessionToken(req: SessionTokenRequest): Promise<string>;
+  /** A single-use hosted-payments session that verifies and tokenises a card, charging nothing (ccverify). */
+  createCardVerifySession(req: CardVerifySessionRequest): Promise<string>;
   /** The transaction by gateway id, or null when the gateway does not know it. */
   queryTransaction(txnId: string): Promise<GatewayTransaction | null>;
   /** Cancels a sale that has not settled yet (Converge ccvoid); the whole amount. GatewayError when refused. */

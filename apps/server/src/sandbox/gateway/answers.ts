@@ -73,7 +73,8 @@ export function txnFields(t: TxnRow, card?: StoredCard | null): ConvergeFields {
     ssl_result: t.result,
     ssl_result_message: t.result_message,
     ssl_approval_code: t.approval_code ?? '',
-    ssl_transaction_type: ANSWER_TYPE.sale,
+    // Only a verification (ccverify) has no amount.
+    ssl_transaction_type: t.amount_cents === 0 ? ANSWER_TYPE.verify : ANSWER_TYPE.sale,
     ssl_trans_status:
       t.result !== RESULT.approved
         ? TRANS_STATUS.declined

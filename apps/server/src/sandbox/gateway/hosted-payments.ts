@@ -55,25 +55,37 @@ export function hostedPaymentRoutes(opts: {
   app.post(CONVERGE_PATHS.sessionToken, async (request, reply) => {
     const f = formFields(request.body);
     if (!credentialsMatch(f, await opts.credentials())) return reply.status(401).send(INVALID_CREDS);
-    if (f.ssl_transaction_type?.toLowerCase() !== TXN_TYPE.sale) {
+    const type = f.ssl_transaction_type?.toLowerCase();
+    if (type !== TXN_TYPE.sale && type !== TXN_TYPE.verify) {
       return reply
         .status(400)
         .send(
           convergeError(
             ERROR_CODE.requiredField,
             'Required Field Not Supplied',
-            'ssl_transaction_type must be ccsale.',
+            'ssl_transaction_type must be ccsale or ccverify.',
           ),
         );
     }
-    const amountCents = centsFromConverge(f.ssl_amount ?? '');
-    if (!amountCents) {
+    // A verification (ccverify) charges nothing: its session's amount is 0, which is how the sale it becomes is told
+    // apart from a sale (every sale has an amount).
+    const verify = type === TXN_TYPE.verify;
+    const amountCents = verify ? 0 : centsFromConverge(f.ssl_amount ?? '');
+    if (!verify && !amountCents) {
       return reply
         .status(400)
         .send(convergeError(ERROR_CODE.requiredField, 'Required Field Not Supplied', 'ssl_amount is invalid.'));
     }
     const flags =
       (f.ssl_get_token === YES ? SESSION_FLAG.getToken : 0) | (f.ssl_add_token === YES ? SESSION_FLAG.addToken : 0);
+    if (verify && !(flags & SESSION_FLAG.getToken)) {
+      // A verification here exists to tokenise a card (decision 0211); without a token it would do nothing.
+      return reply
+        .status(400)
+        .send(
+          convergeError(ERROR_CODE.requiredField, 'Required Field Not Supplied', 'ccverify needs ssl_get_token=Y.'),
+        );
+    }
     const token = withSessionFlags(randomBytes(32), flags);
     await db.query(
       `insert into sandbox_gateway_session

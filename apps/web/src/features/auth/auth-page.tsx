@@ -24,6 +24,7 @@ import { FinishEmailSignIn } from './finish-email-sign-in';
 import { takeSignInOptions } from './early-sign-in-options';
 import { signInMethodHint } from './sign-in-hint';
 import { SignInLoading } from './sign-in-loading';
+import { afterSignIn, forgetCardIntent, rememberCardIntent } from '../../lib/card-intent';
 
 /** The personal link as the coordinator sent it: no one-time codes or tokens are kept. */
 function personalLink(linkId: string): string {
@@ -57,6 +58,7 @@ export default function AuthPage() {
     }
     if (storedLinkId !== linkId) dispatch(setLink({ link_id: linkId, redirect_link: personalLink(linkId) }));
     rememberLinkId(linkId);
+    rememberCardIntent(linkId, window.location.search);
   }, [validId, linkId, storedLinkId, dispatch]);
 
   useEffect(() => {
@@ -90,7 +92,9 @@ export default function AuthPage() {
 
   if (!linkId) return <Navigate to="/forbidden" replace />;
   if (!validId) return <Navigate to="/notauthorized" replace />;
-  if (signedInHere && !finishing) return <Navigate to="/patientinfo" replace />;
+  // A patient who came to replace a plan's card goes to that page (decision 0211), everyone else to /patientinfo.
+  const next = afterSignIn(linkId, window.location.search);
+  if (signedInHere && !finishing) return <Navigate to={next} replace />;
 
   // The signed-in state is written to storage before the next page shows: a reload right away (a phone's tab
   // reloading as the SMS app opens) must not land on sign-in again.
@@ -98,7 +102,10 @@ export default function AuthPage() {
     void persistor
       .flush()
       .catch(() => undefined)
-      .then(() => navigate('/patientinfo', { replace: true }));
+      .then(() => {
+        forgetCardIntent(); // used once: a later sign-in on this link goes to the usual page
+        return navigate(next, { replace: true });
+      });
 
   if (finishing && oobCode) {
     return (

@@ -1,0 +1,130 @@
+/** The update-card page of a plan (issue 28, decision 0211): what it shows, the calls in order, and its failures. */
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CARD_ON_FILE_AGREEMENT_VERSION, type PatientPlan } from '@paylink/shared';
+import { LINK_ID, fakeServer, renderStepPage, type Responder } from '../../test/document-harness';
+import { fakeGateway, type FakeGatewayScript } from '../../test/fake-gateway';
+import UpdateCardPage from './update-card-page';
+
+const plan: PatientPlan = {
+  kind: 'installments',
+  total: 5000,
+  deposit: 500,
+  balance: 4500,
+  projected: false,
+  installments: [
+    { n: 1, dueOn: '2027-01-15', amount: 1500, status: 'paid' },
+    { n: 2, dueOn: '2027-02-15', amount: 1500, status: 'notified' },
+    { n: 3, dueOn: '2027-03-15', amount: 1500, status: 'scheduled' },
+  ],
+  noticeDays: 7,
+  scheduleLines: {
+    en: ['February 15, 2027: $1,500.00', 'March 15, 2027: $1,500.00'],
+    es: ['15 de febrero de 2027: $1,500.00', '15 de marzo de 2027: $1,500.00'],
+  },
+  card: { brand: 'visa', last4: '0341' },
+  practice: { name: 'Bright Smile Surgery', phone: '555-0100', email: 'help@example.com' },
+  agreement: { version: CARD_ON_FILE_AGREEMENT_VERSION, acceptedAt: '2026-11-01T09:00:00Z' },
+};
+
+const base: Responder = (c) => {
+  if (c.path === `/api/plans/${LINK_ID}`) return { json: plan };
+  if (c.path.endsWith('/agreement')) {
+    return { status: 201, json: { version: CARD_ON_FILE_AGREEMENT_VERSION, acceptedAt: '2026-11-27T09:00:00Z' } };
+  }
+  if (c.path.endsWith('/card/session'))
+    return { status: 201, json: { sessionToken: 'verify-tok', updateId: 'u'.repeat(24) } };
+  if (c.path.endsWith('/card')) return { json: { card: { brand: 'visa', last4: '0002' }, retrying: 1 } };
+  return { json: {} };
+};
+
+async function renderPage(opts: { respond?: Responder; lng?: 'en' | 'es'; gateway?: FakeGatewayScript } = {}) {
+  const http = fakeServer(opts.respond ?? base, { plans: true });
+  const gateway = fakeGateway(opts.gateway);
+  const view = await renderStepPage({
+    path: '/updatecard',
+    element: <UpdateCardPage loadGatewayGlobals={async () => gateway} />,
+    lng: opts.lng,
+  });
+  return { ...view, ...http, gateway };
+}
+
+const user = userEvent.setup({ delay: null });
+
+async function fillNewCard() {
+  await user.type(screen.getByLabelText('Name on card'), 'Jane Doe');
+  await user.type(screen.getByLabelText('Card number'), '4000000000000002');
+  await user.type(screen.getByLabelText('Expiration date (MMYY)'), '1230');
+  await user.type(screen.getByLabelText('CVC/CVV'), '123');
+  await user.type(screen.getByLabelText('Billing zip code'), '73301');
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('/updatecard', () => {
+  it('shows the open instalments and the card on file, then verifies the new card for $0 and saves it', async () => {
+    const { calls, gateway } = await renderPage();
+    await screen.findByRole('heading', { level: 1, name: 'Update your card' });
+    const open = await screen.findByTestId('open-installments');
+    expect(open.textContent).toContain('February 15, 2027');
+    expect(open.textContent).not.toContain('January 15, 2027'); // paid
+    expect(screen.getByText(/Card on file now: Visa ending in 0341/)).toBeTruthy();
+
+    await fillNewCard();
+    await user.click(screen.getByRole('button', { name: 'Save new card' }));
+    // Without the agreement nothing is sent.
+    expect(screen.getAllByText(/agree to keep this card on file/).length).toBeGreaterThan(0);
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+
+    await user.click(screen.getByRole('checkbox', { name: 'I agree to keep my card on file for this plan' }));
+    await user.click(screen.getByRole('button', { name: 'Save new card' }));
+    await screen.findByTestId('card-saved');
+    expect(screen.getByText('Your new card ending in 0002 is saved.')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
+      `/api/plans/${LINK_ID}/agreement`,
+      `/api/plans/${LINK_ID}/card/session`,
+      `/api/plans/${LINK_ID}/card`,
+    ]);
+    expect(calls.at(-1)!.body).toEqual({ updateId: 'u'.repeat(24), transactionId: 'TXN-1' });
+    expect(gateway.calls.efs).toEqual([{ ssl_txn_auth_token: 'verify-tok' }]);
+    expect(gateway.calls.threeDS[0]).toMatchObject({ purchaseAmount: '0' });
+  });
+
+  it('a declined card: an alert that the card on file was not changed, and the card is not reported', async () => {
+    const { calls } = await renderPage({
+      gateway: { pay: (_d, cb) => setTimeout(() => cb.onDeclined?.({ ssl_result_message: 'DECLINED' }), 0) },
+    });
+    await screen.findByTestId('open-installments');
+    await fillNewCard();
+    await user.click(screen.getByRole('checkbox', { name: 'I agree to keep my card on file for this plan' }));
+    await user.click(screen.getByRole('button', { name: 'Save new card' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The card was declined.');
+    expect(alert.textContent).toContain('Your card on file was not changed.');
+    expect(calls.some((c) => c.path === `/api/plans/${LINK_ID}/card`)).toBe(false);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Save new card' })).toBeTruthy());
+  });
+
+  it("shows the server's refusal in place (409 with its message)", async () => {
+    const respond: Responder = (c) =>
+      c.path.endsWith('/card/session')
+        ? { status: 409, json: { error: 'plan_closed', message: 'This payment plan has ended.' } }
+        : base(c);
+    await renderPage({ respond });
+    await screen.findByTestId('open-installments');
+    await fillNewCard();
+    await user.click(screen.getByRole('checkbox', { name: 'I agree to keep my card on file for this plan' }));
+    await user.click(screen.getByRole('button', { name: 'Save new card' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('This payment plan has ended.');
+  });
+
+  it('speaks Spanish', async () => {
+    await renderPage({ lng: 'es' });
+    await screen.findByRole('heading', { level: 1, name: 'Actualice su tarjeta' });
+    expect(await screen.findByRole('button', { name: 'Guardar nueva tarjeta' })).toBeTruthy();
+  });
+});
