@@ -5,6 +5,7 @@
 import { useLocation } from '../../lib/router';
 import { useTranslation } from '../../i18n';
 import { MessagePage } from '../../components/message-page';
+import { PlanToCome } from '../../components/plan-to-come';
 
 export function NotFoundPage() {
   const { t } = useTranslation();
@@ -31,7 +32,12 @@ export function NotFoundPage() {
 }
 export const LinkExpiredPage = () => <MessagePage titleKey="errors.linkExpiredTitle" />;
 export const LinkCancelledPage = () => <MessagePage titleKey="errors.linkCancelledTitle" />;
-export const StepsCompletePage = () => <MessagePage titleKey="errors.stepsCompleteTitle" />;
+// A returning patient whose plan still has charges to come sees them here (decision 0215).
+export const StepsCompletePage = () => (
+  <MessagePage titleKey="errors.stepsCompleteTitle">
+    <PlanToCome />
+  </MessagePage>
+);
 export const ForbiddenPage = () => <MessagePage titleKey="errors.forbiddenTitle" hintKey="errors.forbiddenHint" />;
 // Reached when the card was approved but the approval could not be recorded yet: never say nothing was charged.
 export const PaymentErrorPage = () => (
