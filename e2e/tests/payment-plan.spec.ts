@@ -1,7 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import type { Page } from '@playwright/test';
 import { cardOnFileAgreement } from '@paylink/shared';
-import { uniqueEmail, uniquePhone, type TestLink } from '../support/admin.js';
+import { adminToken, uniqueEmail, uniquePhone, type TestLink } from '../support/admin.js';
+import type { RunningProduct } from '../support/server.js';
 import { CARDS, expectConfirmation, fillCard, payButton, payNow, say, sayRe, type Flow } from '../support/flows.js';
 import { depositToPaymentPage } from '../support/journeys.js';
 import { messageText, waitForMessage } from '../support/outbox.js';
@@ -147,7 +152,29 @@ for (const lng of ['en', 'es'] as const) {
     await card.getByText('Installment 1').click();
     await card.getByText(/Patient told of the charge on/).waitFor();
     await card.getByText(/Paid \$1,500\.00, transaction /).waitFor();
+
+    // The dispute evidence pack holds the agreement in the words the payment page showed (decision 0214).
+    const pack = await evidenceText(product, link.id);
+    const words =
+      lng === 'es' ? /Autorizo a .* a guardar Visa terminada en 0002/ : /I authorise .* to keep Visa ending in 0002 on/;
+    assert.match(pack.replace(/\s+/g, ' '), words, 'the evidence pack quotes the accepted agreement');
   });
+}
+
+/** The text of a link's dispute evidence pack, as the billing office downloads it (poppler's pdftotext). */
+async function evidenceText(product: RunningProduct, linkId: string): Promise<string> {
+  const r = await fetch(`${product.baseUrl}/api/admin/links/${linkId}/evidence.pdf`, {
+    headers: { authorization: `Bearer ${await adminToken(product)}` },
+  });
+  assert.equal(r.status, 200, 'the evidence pack downloads');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plan-evidence-'));
+  try {
+    const file = path.join(dir, 'evidence.pdf');
+    fs.writeFileSync(file, Buffer.from(await r.arrayBuffer()));
+    return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 test('an admin keeps the default plans in Settings; a coordinator starts from one on the new-link form, in Spanish too', async ({
