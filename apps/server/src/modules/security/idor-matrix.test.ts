@@ -74,6 +74,8 @@ export const APP_ROUTES: Record<string, Access> = {
   'GET /api/converge/state': { access: 'patient', bind: 'session' },
   'GET /api/plans/:linkId': { access: 'patient', bind: 'path' },
   'POST /api/plans/:linkId/agreement': { access: 'patient', bind: 'path' },
+  'POST /api/plans/:linkId/card/session': { access: 'patient', bind: 'path' },
+  'POST /api/plans/:linkId/card': { access: 'patient', bind: 'path' },
   'POST /api/auth/session/refresh': { access: 'patient', bind: 'session' },
   'POST /api/auth/logout': { access: 'patient', bind: 'session' },
 
@@ -291,6 +293,8 @@ function patientRequest(method: string, pattern: string): InjectOptions {
       return { ...base, url: '/api/converge?amount=500' };
     case 'POST /api/plans/:linkId/agreement':
       return { ...base, url: urlFor(pattern), payload: { version: CARD_ON_FILE_AGREEMENT_VERSION, accepted: true } };
+    case 'POST /api/plans/:linkId/card':
+      return { ...base, url: urlFor(pattern), payload: { updateId: 'u'.repeat(24), transactionId: 'TXN-1' } };
     case 'POST /api/linkpaymenthistory/:linkId/log':
       return { ...base, url: urlFor(pattern), payload: { linkStepId: a.stepId, payload: '{"kind":"declined"}' } };
     default:
