@@ -39,7 +39,7 @@ describe('migration 0200: sandbox_gateway_card', () => {
               ('T2', 'mit:' || $1 || ':T2', '0099999', 'ours2', 30000, '0', 'APPROVAL', 'DEF456', 'VISA', '0002', 'Ana')`,
       [token],
     );
-    expect(await migrate(db)).toEqual(['0200_sandbox_gateway_card.sql']);
+    expect((await migrate(db))[0]).toBe('0200_sandbox_gateway_card.sql');
     const card = { token, merchantId: '0099999', storedByTxnId: 'T1', cardLast4: '0002', expiry: '1229' };
     expect(await storedCard(db, '0099999', token)).toMatchObject(card);
     expect(await storedCard(db, '0011111', token)).toBeNull();
