@@ -31,6 +31,7 @@ export function SmsSignIn(props: {
   const codeInput = useRef<HTMLInputElement>(null);
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
+  const [announcement, setAnnouncement] = useState('');
   const [resendAt, setResendAt] = useState(0);
   const [validMinutes, setValidMinutes] = useState<number | null>(null);
   const [now, setNow] = useState(() => Date.now());
@@ -76,6 +77,10 @@ export function SmsSignIn(props: {
       setSent(true);
       setNow(Date.now());
       setResendAt(Date.now() + r.resendAfterSeconds * 1000);
+      // Said once to screen readers; the countdown on screen stays silent (issue 29, item 8).
+      setAnnouncement(
+        r.resendAfterSeconds > 0 ? t('auth.codeSentAnnounce', { count: r.resendAfterSeconds }) : t('auth.codeSent'),
+      );
       setValidMinutes(Math.max(1, Math.round(r.expiresInSeconds / 60)));
       codeInput.current?.focus();
     } catch (e) {
@@ -128,8 +133,12 @@ export function SmsSignIn(props: {
           {sending && !sent ? <ButtonSpinner /> : null}
           {sent ? t('auth.codeSent') : t('auth.getCode')}
         </button>
+        {/* Mounted before its message arrives, so the message is read; one message per send, not one a second. */}
+        <p className="visually-hidden" role="status" aria-live="polite">
+          {sent && canResend ? t('auth.resendReady') : announcement}
+        </p>
         {sent && (
-          <div className="mt-2" aria-live="polite">
+          <div className="mt-2">
             {canResend ? (
               <button
                 type="button"
