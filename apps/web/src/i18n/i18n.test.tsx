@@ -115,7 +115,9 @@ describe('translations', () => {
     const i = new I18n({ lng: 'es' });
     await i.loadNamespace('common');
     const t = i.getFixedT('common');
-    expect(t('auth.errorWithCode', { message: 'Tom & <Jerry>', code: 'auth/x' })).toBe('Tom & <Jerry> (auth/x)');
+    expect(t('progress.names./nowhere', { defaultValue: '{{a}} ({{b}})', a: 'Tom & <Jerry>', b: 'x' })).toBe(
+      'Tom & <Jerry> (x)',
+    );
     expect(t('session.warnBody', { count: 1 })).toBe('Por su seguridad, cerraremos su sesión en 1 segundo.');
     expect(t('session.warnBody', { count: 5 })).toBe('Por su seguridad, cerraremos su sesión en 5 segundos.');
     expect(t('progress.names./nowhere', { defaultValue: 'Paso {{n}}', n: 3 })).toBe('Paso 3');

@@ -137,7 +137,7 @@ h1{font-size:18px;margin:0 0 8px}p{margin:0 0 10px}.es{color:#555;font-size:13px
 .row{display:flex;gap:8px;margin-top:16px;flex-wrap:wrap}
 button{font:inherit;padding:10px 14px;border-radius:4px;border:1px solid #1a4f8b;cursor:pointer}
 button.ok{background:#1a4f8b;color:#fff}button.fail{background:#fff;color:#8b1a1a;border-color:#8b1a1a}
-button:focus-visible{outline:3px solid #f5a623;outline-offset:2px}`;
+button:focus-visible{outline:3px solid #1b1b1b;outline-offset:2px}`;
 
 export type ChallengeLang = 'en' | 'es';
 export type ChallengeDone = 'finished' | 'authenticated' | 'failed';

@@ -1,4 +1,3 @@
-import type { TFunction } from '../../i18n';
 import { ApiError, NetworkError } from '../../lib/api-client';
 
 /** The provider-style code of a failed sign-in call; the client's own for network failures. */
@@ -7,12 +6,6 @@ export function authErrorCode(e: unknown): string {
   if (e instanceof ApiError && e.code) return e.code;
   if (e instanceof ApiError) return `http/${e.status}`;
   return 'auth/internal-error';
-}
-
-/** The red alert's text: a translated sentence with the code in parentheses (spec section 8). */
-export function authErrorText(t: TFunction, code: string): string {
-  const message = t(`auth.errors.${code}`, { defaultValue: t('auth.errors.default') });
-  return t('auth.errorWithCode', { message, code });
 }
 
 /** Link-state answers (401 text) are routed, not shown in the alert. */

@@ -6,7 +6,8 @@ import { ButtonSpinner } from '../../components/spinner';
 import { useAppConfig } from '../../lib/app-config';
 import { call } from '../../lib/api-client';
 import { useApiFailure } from '../../lib/use-api-failure';
-import { authErrorCode, authErrorText, isLinkStateFailure } from './auth-errors';
+import { authErrorCode, isLinkStateFailure } from './auth-errors';
+import { AuthErrorAlert } from './auth-error-alert';
 import { messageLanguage } from './message-language';
 import { getCaptchaToken } from './turnstile';
 import { SessionExpiredNotice } from './session-expired-notice';
@@ -137,13 +138,7 @@ export function EmailSignIn(props: { linkId: string; captchaSiteKey: string | nu
         <div ref={captchaBox} className="captcha-box" />
       </form>
       {/* role="alert" announces itself; no live region around it (nested ones may announce twice). */}
-      <div>
-        {error && (
-          <div className="alert alert-danger" role="alert">
-            {authErrorText(t, error)}
-          </div>
-        )}
-      </div>
+      <div>{error && <AuthErrorAlert code={error} />}</div>
     </PageLayout>
   );
 }

@@ -7,7 +7,8 @@ import { useAppDispatch } from '../../store/hooks';
 import { signedIn } from '../../store/auth-slice';
 import { call } from '../../lib/api-client';
 import { useApiFailure } from '../../lib/use-api-failure';
-import { authErrorCode, authErrorText, isLinkStateFailure } from './auth-errors';
+import { authErrorCode, isLinkStateFailure } from './auth-errors';
+import { AuthErrorAlert } from './auth-error-alert';
 
 /**
  * The e-mailed link's landing: mail scanners open links before people do, so only this click (a POST) signs in.
@@ -60,13 +61,7 @@ export function FinishEmailSignIn(props: {
         <p className="form-text mt-3 mb-0">{t('auth.doNotRefresh')}</p>
       </div>
       {/* role="alert" announces itself; no live region around it (nested ones may announce twice). */}
-      <div>
-        {error && (
-          <div className="alert alert-danger" role="alert">
-            {authErrorText(t, error)}
-          </div>
-        )}
-      </div>
+      <div>{error && <AuthErrorAlert code={error} />}</div>
       {linkDead && (
         <button type="button" className="btn btn-outline-primary" onClick={props.onRestart}>
           {t('auth.sendEmailLink')}

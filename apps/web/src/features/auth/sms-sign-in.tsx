@@ -8,7 +8,8 @@ import { signedIn } from '../../store/auth-slice';
 import { call } from '../../lib/api-client';
 import { useAppConfig } from '../../lib/app-config';
 import { useApiFailure } from '../../lib/use-api-failure';
-import { authErrorCode, authErrorText, isLinkStateFailure } from './auth-errors';
+import { authErrorCode, isLinkStateFailure } from './auth-errors';
+import { AuthErrorAlert } from './auth-error-alert';
 import { messageLanguage } from './message-language';
 import { getCaptchaToken } from './turnstile';
 import { SessionExpiredNotice } from './session-expired-notice';
@@ -195,13 +196,7 @@ export function SmsSignIn(props: {
       </form>
 
       {/* role="alert" announces itself; no live region around it (nested ones may announce twice). */}
-      <div>
-        {error && (
-          <div id={ids.error} className="alert alert-danger" role="alert">
-            {authErrorText(t, error)}
-          </div>
-        )}
-      </div>
+      <div>{error && <AuthErrorAlert id={ids.error} code={error} />}</div>
     </PageLayout>
   );
 }
