@@ -43,6 +43,11 @@ export const linkMessagesResultSchema = z.object({
     /** When the scheduler looks at this link next (a reminder may or may not be due then); null = nothing planned. */
     nextCheckAt: z.string().nullable(),
     sent: z.number().int(),
+    /** The patient's zone for texts and quiet hours (decision 0217), and where it came from. */
+    timeZone: z.string(),
+    timeZoneSource: z.enum(['address', 'area-code', 'practice']),
+    /** The first instant from now outside the quiet hours in that zone; null = the link has no phone. */
+    nextTextAt: z.string().nullable(),
   }),
 });
 export type LinkMessagesResult = z.infer<typeof linkMessagesResultSchema>;

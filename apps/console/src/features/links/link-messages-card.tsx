@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { LinkMessage } from '../../shared/api/contract';
+import type { LinkMessage, LinkMessagesResult } from '../../shared/api/contract';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
 import { formatDateTime } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
@@ -14,6 +14,41 @@ function messageStatus(m: Pick<LinkMessage, 'status' | 'deliveryStatus'>): strin
 }
 const BAD = new Set(['failed', 'undelivered', 'refused']);
 const GOOD = new Set(['delivered', 'accepted']);
+
+/**
+ * The patient's zone for texts and the next time Paylink may text them (decision 0217), in that zone's clock: quiet
+ * hours are the patient's, so the practice sees the hour the patient sees.
+ */
+export function TextWindow(props: {
+  reminders: Pick<LinkMessagesResult['reminders'], 'timeZone' | 'timeZoneSource' | 'nextTextAt'>;
+}) {
+  const { t, i18n } = useTranslation();
+  const r = props.reminders;
+  const when = r.nextTextAt
+    ? new Intl.DateTimeFormat(i18n.language === 'es' ? 'es-US' : 'en-US', {
+        month: 'short',
+        day: 'numeric',
+        year: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+        timeZone: r.timeZone,
+        timeZoneName: 'short',
+      }).format(new Date(r.nextTextAt))
+    : null;
+  return (
+    <p className="small text-secondary mb-0" data-testid="text-window">
+      {t('messages.timeZone', { zone: r.timeZone, source: t(`messages.timeZoneSource.${r.timeZoneSource}`) })}
+      {when && r.nextTextAt ? (
+        <>
+          {' · '}
+          {t('messages.nextText')} <time dateTime={r.nextTextAt}>{when}</time>
+        </>
+      ) : (
+        ` · ${t('messages.noPhone')}`
+      )}
+    </p>
+  );
+}
 
 /** Messages sent for the link with their delivery statuses, and the link's reminders switch. */
 export function LinkMessagesCard(props: { id: string; active: boolean }) {
@@ -73,11 +108,7 @@ function MessageRow(props: { m: LinkMessage }) {
   );
 }
 
-function Reminders(props: {
-  id: string;
-  active: boolean;
-  reminders: { enabled: boolean; nextCheckAt: string | null; sent: number };
-}) {
+function Reminders(props: { id: string; active: boolean; reminders: LinkMessagesResult['reminders'] }) {
   const { t } = useTranslation();
   const can = useCan();
   const id = useId();
@@ -118,6 +149,7 @@ function Reminders(props: {
           ? ` · ${t('messages.nextCheck', { when: formatDateTime(r.nextCheckAt) })}`
           : ''}
       </p>
+      <TextWindow reminders={r} />
       <div aria-live="polite">
         {set.error && (
           <div className="alert alert-danger mt-2 mb-0" role="alert">

@@ -338,6 +338,14 @@ export const en = {
     remindersOff: 'Reminders are off for this link.',
     remindersSent: 'Reminders sent: {{count}}',
     nextCheck: 'next check {{when}}',
+    timeZone: 'Patient’s time zone for texts: {{zone}} ({{source}})',
+    timeZoneSource: {
+      address: 'from the address',
+      'area-code': 'from the phone’s area code',
+      practice: 'the practice’s time zone',
+    },
+    nextText: 'Paylink may text from',
+    noPhone: 'no phone number for texts',
   },
   reminderPlan: {
     title: 'Reminders',

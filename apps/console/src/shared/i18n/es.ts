@@ -342,6 +342,14 @@ export const es: Dictionary<typeof en> = {
     remindersOff: 'Los recordatorios están desactivados para este enlace.',
     remindersSent: 'Recordatorios enviados: {{count}}',
     nextCheck: 'próxima revisión {{when}}',
+    timeZone: 'Zona horaria del paciente para los SMS: {{zone}} ({{source}})',
+    timeZoneSource: {
+      address: 'según la dirección',
+      'area-code': 'según el código de área del teléfono',
+      practice: 'la zona horaria de la práctica',
+    },
+    nextText: 'Paylink puede enviarle SMS desde',
+    noPhone: 'sin teléfono para SMS',
   },
   reminderPlan: {
     title: 'Recordatorios',

@@ -1,4 +1,4 @@
 export { appConfigRoutes } from './app-config-routes.js';
-export { practiceSettings, practiceTimeZone, updatePracticeSettings } from './practice-settings.js';
+export { messageTimeZone, practiceSettings, practiceTimeZone, updatePracticeSettings } from './practice-settings.js';
 // The practice's default payment plans for the new-link form (issue 28; decision 0212).
 export { loadPlanTemplates, savePlanTemplates } from './plan-templates.js';

@@ -5,6 +5,7 @@ import type { Queryable } from '../../db/client.js';
 import { typed, type Row } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
 import type { Actor } from '../../lib/audit.js';
+import { messageZoneFor, type MessageZoneSource } from '../../lib/time-zones.js';
 
 type OverrideRow = Row<'practice_override'>;
 
@@ -86,4 +87,17 @@ export async function updatePracticeSettings(
   );
   await writeAudit(q, { ...opts.actor, action: 'practice.settings_changed', details: { changed } });
   return after;
+}
+
+/**
+ * A link's zone for messages and quiet hours (decision 0217): its address, else its phone's area code, else the
+ * practice's effective zone (console setting, then PRACTICE_TIME_ZONE, then the server's). Reminders, link sends and
+ * the plan scheduler all ask here.
+ */
+export async function messageTimeZone(
+  q: Queryable,
+  config: Config,
+  link: { state?: string | null; zip_code?: string | null; phone?: string | null },
+): Promise<{ timeZone: string; source: MessageZoneSource }> {
+  return messageZoneFor(link, await practiceTimeZone(q, config));
 }

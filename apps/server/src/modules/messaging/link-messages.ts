@@ -5,7 +5,7 @@ import { getOrCreateSecret } from '../../lib/secrets.js';
 import { personalLinkUrl, type LinkRow } from '../links/index.js';
 import { loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
 import { unsubscribeToken } from '../../messages/opt-outs.js';
-import { practiceTimeZone, timeZoneForLink } from './time-zones.js';
+import { messageTimeZone } from '../app-config/index.js';
 
 /** Shared helpers of link sends and reminders: URLs, the patient's zone, dates in the link's language. */
 export function patientUrl(config: Config, link: Pick<LinkRow, 'id' | 'language'>): string {
@@ -13,8 +13,13 @@ export function patientUrl(config: Config, link: Pick<LinkRow, 'id' | 'language'
   return link.language === 'es' ? `${url}&lng=es` : url;
 }
 
-export function linkTimeZone(config: Config, link: Pick<LinkRow, 'state' | 'zip_code'>): string {
-  return timeZoneForLink(link, practiceTimeZone(config.PRACTICE_TIME_ZONE));
+/** The patient's zone for dates and quiet hours (decision 0217: address, area code, then the practice's zone). */
+export async function linkTimeZone(
+  q: Queryable,
+  config: Config,
+  link: Pick<LinkRow, 'state' | 'zip_code' | 'phone'>,
+): Promise<string> {
+  return (await messageTimeZone(q, config, link)).timeZone;
 }
 
 export function formatDay(at: Date, lang: Language, timeZone: string): string {

@@ -1,11 +1,20 @@
 import type { LinkMessage } from '@paylink/shared';
+import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
+import { nextAllowedTime } from '../../lib/time-zones.js';
+import { messageTimeZone } from '../app-config/index.js';
+import { loadReminderPlan } from './reminder-plan.js';
 
 /** The link's messages (sends, reminders, sign-in) with delivery statuses, and its reminder state; null = no link. */
-export async function listLinkMessages(q: Queryable, linkId: string) {
+export async function listLinkMessages(q: Queryable, opts: { config: Config; linkId: string; now?: Date }) {
+  const { linkId } = opts;
   const db = typed(q);
-  const link = await db.selectFrom('link').select('reminders_enabled').where('id', '=', linkId).executeTakeFirst();
+  const link = await db
+    .selectFrom('link')
+    .select(['reminders_enabled', 'state', 'zip_code', 'phone'])
+    .where('id', '=', linkId)
+    .executeTakeFirst();
   if (!link) return null;
   const rows = await db
     .selectFrom('outbox_message')
@@ -31,6 +40,9 @@ export async function listLinkMessages(q: Queryable, linkId: string) {
     .where('link_id', '=', linkId)
     .executeTakeFirst();
   const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+  // The zone and quiet hours the reminders and plan notices use, so staff see when a text may go out.
+  const zone = await messageTimeZone(q, opts.config, link);
+  const plan = await loadReminderPlan(q, opts.config);
   return {
     messages: rows.map((m): LinkMessage => ({
       id: m.id,
@@ -48,6 +60,11 @@ export async function listLinkMessages(q: Queryable, linkId: string) {
       enabled: link.reminders_enabled,
       nextCheckAt: link.reminders_enabled ? iso(rem?.next_check_at ?? null) : null,
       sent: rem?.reminders_sent ?? 0,
+      timeZone: zone.timeZone,
+      timeZoneSource: zone.source,
+      nextTextAt: link.phone
+        ? nextAllowedTime(opts.now ?? new Date(), zone.timeZone, plan.quietHours).toISOString()
+        : null,
     },
   };
 }

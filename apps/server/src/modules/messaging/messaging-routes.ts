@@ -92,7 +92,7 @@ export async function messagingRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
       async (request) =>
         ctx.db.transaction(async (tx) => {
-          const result = await listLinkMessages(tx, request.params.id);
+          const result = await listLinkMessages(tx, { config: ctx.config, linkId: request.params.id });
           if (!result) throw notFound('No link with this id.');
           await writeAudit(tx, { ...auditContext(request), action: 'link.messages_read', linkId: request.params.id });
           return result;

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { planReminder, type ReminderFacts } from './plan-reminder.js';
 import type { ReminderPlan } from './reminder-plan.js';
-import { nextAllowedTime, timeZoneForLink } from './time-zones.js';
+import { messageZoneFor, nextAllowedTime, timeZoneForPhone } from '../../lib/time-zones.js';
+
+const timeZoneForLink = (link: { state: string; zip_code: string }, fallback: string) =>
+  messageZoneFor(link, fallback).timeZone;
 
 const H = 3600_000;
 const DEFAULT: ReminderPlan = {
@@ -99,6 +102,39 @@ describe('the patient’s time zone', () => {
     expect(timeZoneForLink({ state: 'TX', zip_code: '79901' }, 'America/New_York')).toBe('America/Denver'); // El Paso
     expect(timeZoneForLink({ state: '', zip_code: '10001' }, 'America/Chicago')).toBe('America/New_York');
     expect(timeZoneForLink({ state: '', zip_code: '' }, 'America/Chicago')).toBe('America/Chicago');
+  });
+
+  it("without an address: the phone's area code, then the practice's zone", () => {
+    const noAddress = { state: '', zip_code: '' };
+    expect(messageZoneFor({ ...noAddress, phone: '(212) 555-0100' }, 'UTC')).toEqual({
+      timeZone: 'America/New_York',
+      source: 'area-code',
+    });
+    expect(messageZoneFor({ ...noAddress, phone: '+13055559101' }, 'UTC').timeZone).toBe('America/New_York');
+    expect(timeZoneForPhone('1-312-555-0100')).toBe('America/Chicago');
+    expect(timeZoneForPhone('+1 (303) 555-0100')).toBe('America/Denver');
+    expect(timeZoneForPhone('602 555 0100')).toBe('America/Phoenix');
+    expect(timeZoneForPhone('(415) 555-0100')).toBe('America/Los_Angeles');
+    expect(timeZoneForPhone('(604) 555-0100')).toBe('America/Vancouver');
+    expect(timeZoneForPhone('+44 20 7946 0958')).toBeNull(); // not NANP
+    expect(timeZoneForPhone('(555) 201-4567')).toBeNull(); // no such area code
+    // The address wins over the area code (a New Yorker who moved to Los Angeles keeps the phone).
+    expect(messageZoneFor({ state: 'CA', zip_code: '', phone: '(212) 555-0100' }, 'UTC')).toEqual({
+      timeZone: 'America/Los_Angeles',
+      source: 'address',
+    });
+    expect(messageZoneFor({ ...noAddress, phone: '(555) 201-4567' }, 'America/New_York')).toEqual({
+      timeZone: 'America/New_York',
+      source: 'practice',
+    });
+  });
+
+  it('every area code maps to a zone this runtime knows', async () => {
+    const { timeZoneForPhone: z } = await import('../../lib/time-zones.js');
+    for (let a = 200; a <= 999; a++) {
+      const tz = z(`(${a}) 555-0100`);
+      if (tz) expect(() => new Intl.DateTimeFormat('en-US', { timeZone: tz })).not.toThrow();
+    }
   });
 
   it('next allowed time is 8:00 local, across a DST change', () => {

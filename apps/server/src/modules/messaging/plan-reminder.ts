@@ -1,6 +1,6 @@
 import type { ReminderKind } from './message-texts.js';
 import type { ReminderPlan } from './reminder-plan.js';
-import { nextAllowedTime } from './time-zones.js';
+import { nextAllowedTime } from '../../lib/time-zones.js';
 
 export interface ReminderFacts {
   channel: 'sms' | 'email';

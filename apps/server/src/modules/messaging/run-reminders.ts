@@ -106,7 +106,7 @@ async function processReminder(
         .as('step'),
     ])
     .executeTakeFirstOrThrow();
-  const timeZone = linkTimeZone(ctx.config, link);
+  const timeZone = await linkTimeZone(tx, ctx.config, link);
   const decision = planReminder(
     plan,
     {

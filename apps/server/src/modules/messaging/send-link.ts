@@ -54,7 +54,7 @@ export async function sendLink(o: {
   const practice = await practiceFor(tx, config);
   const lang = link.language;
   const url = patientUrl(config, link);
-  const expiresOn = formatDay(new Date(link.expires_at), lang, linkTimeZone(config, link));
+  const expiresOn = formatDay(new Date(link.expires_at), lang, await linkTimeZone(tx, config, link));
   let message: { id: string };
   if (channel === 'sms') {
     const text = linkSms({ lang, practiceName: practice.name, coordinatorName, firstName: link.first_name, url });

@@ -157,6 +157,19 @@ describe('runPlanScheduler', () => {
     expect((await run('2098-03-11T15:00:00Z')).paid).toBe(0);
   });
 
+  it('holds an SMS notice for the patient’s quiet hours: a Los Angeles area code, a Chicago practice (decision 0217)', async () => {
+    const linkId = await planWithCard(await storedToken('4000000000000002'), '2098-05-10', {
+      phone: '(310) 555-0149',
+    });
+    // 7 days before, 14:00 UTC: 09:00 at the practice in Chicago, 07:00 in Los Angeles: held.
+    expect(await run('2098-05-03T14:00:00Z')).toMatchObject({ notified: 0, deferred: 1 });
+    // Until 08:00 in Los Angeles (15:00 UTC).
+    expect((await installment(linkId)).next_attempt_at).toEqual(new Date('2098-05-03T15:00:00Z'));
+    expect(await run('2098-05-03T15:00:00Z')).toMatchObject({ notified: 1 });
+    expect(await messages(linkId, 'plan-notice')).toHaveLength(1);
+    await cancel(linkId);
+  });
+
   it('moves the charge when the deposit leaves less than the notice period', async () => {
     const linkId = await planWithCard(await storedToken('4000000000000002'), '2098-04-05');
     // The first pass after materialising is 2 days before the due date: the charge moves to 7 days after the notice.

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db, Queryable } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
+import { isQuiet, messageZoneFor } from '../../lib/time-zones.js';
 import { composeEmail, enqueueMessage, loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
 import { emitWebhookEvent } from '../../messages/emit-event.js';
 import { isOptedOut } from '../../messages/opt-outs.js';
@@ -75,6 +76,8 @@ export interface LinkFacts {
   phone: string;
   email: string;
   language: Language;
+  state: string;
+  zip_code: string;
 }
 
 /** What every instalment of a pass reads alike, read once per pass (the practice's details, its quiet hours). */
@@ -377,11 +380,14 @@ async function sendNotice(
   // Quiet hours hold texts only: a patient who opted out of SMS is told by e-mail at once.
   const bySms = !!link.phone && !(await isOptedOut(opts.db, 'sms', link.phone));
   const quiet = await opts.once.quiet!;
-  if (bySms && isQuiet(opts.now, timeZone, quiet)) {
+  // Quiet hours are the patient's (decision 0217: address, area code, then the practice's zone); dates stay the
+  // practice's.
+  const patientZone = messageZoneFor(link, timeZone).timeZone;
+  if (bySms && isQuiet(opts.now, patientZone, quiet)) {
     // Not claimed again until the quiet hours end: a pass inside them does not take every held notice again.
     await opts.db.transaction((tx) =>
       updateClaimed(tx, row, runId, `next_attempt_at = $3, ${RELEASE}`, [
-        quietEnd(opts.now, timeZone, quiet).toISOString(),
+        quietEnd(opts.now, patientZone, quiet).toISOString(),
       ]),
     );
     return { kind: 'deferred' };
@@ -597,7 +603,10 @@ async function recordDeclined(
 // ---- the patient's messages ---------------------------------------------------------------------------------------
 
 export async function loadLink(q: Queryable, linkId: string): Promise<LinkFacts> {
-  const r = await q.query<LinkFacts>(`select id, first_name, phone, email, language from link where id = $1`, [linkId]);
+  const r = await q.query<LinkFacts>(
+    `select id, first_name, phone, email, language, state, zip_code from link where id = $1`,
+    [linkId],
+  );
   if (!r.rows[0]) throw new Error(`plan link ${linkId} not found`);
   return r.rows[0];
 }
@@ -692,10 +701,4 @@ function quietEnd(at: Date, timeZone: string, quiet: { start: number; end: numbe
     if (!isQuiet(t, timeZone, quiet)) break;
   }
   return t;
-}
-
-function isQuiet(at: Date, timeZone: string, quiet: { start: number; end: number } | null): boolean {
-  if (!quiet) return false;
-  const h = Number(new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', hourCycle: 'h23' }).format(at)) % 24;
-  return quiet.start > quiet.end ? h >= quiet.start || h < quiet.end : h >= quiet.start && h < quiet.end;
 }
