@@ -152,6 +152,17 @@ describe('funnel', () => {
     });
     expect(onlyB.json().stages[0].count).toBe(2);
   });
+  it('answers an empty window with zero counts, no coordinators and no stalled links', async () => {
+    const r = await t.app.inject({ url: '/api/admin/funnel?from=2020-01-01&to=2020-01-31', headers: admin });
+    expect(r.statusCode, r.body).toBe(200);
+    const f = r.json();
+    expect(f.stages.map((s: { count: number }) => s.count)).toEqual(new Array(11).fill(0));
+    expect(f.stages.every((s: { conversion: null; medianSeconds: null }) => !s.conversion && !s.medianSeconds)).toBe(
+      true,
+    );
+    expect(f.byCoordinator).toEqual([]);
+    expect(f.stalled).toEqual([]);
+  });
 });
 
 describe('board', () => {

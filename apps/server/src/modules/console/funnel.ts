@@ -12,93 +12,121 @@ type Query = z.output<typeof funnelQuerySchema>;
 const FUNNEL_STAGES: readonly FunnelStageKey[] = funnelStageKeySchema.options;
 const STEP_STAGES = ['patientInfo', 'invoice', 'patientId', 'payorId', 'contract', 'payment'] as const;
 
-interface LinkFacts {
-  id: string;
-  first_name: string;
-  last_name: string;
-  created_by: string | null;
-  coord_name: string | null;
-  coord_email: string | null;
-  open: boolean;
-  created_at: Date;
-  sent_at: Date | null;
-  opened_at: Date | null;
-  signed_in_at: Date | null;
-  steps: Record<string, string | null> | null;
-  paid_at: Date | null;
-  last_activity_at: Date | null;
-  stalled: boolean;
-}
-
-/** When each link reached each stage; null = not (yet). Stages that do not apply (payor ID on a patient link) are absent. */
-function stageTimes(l: LinkFacts): Map<FunnelStageKey, number | null> {
-  const t = (d: Date | string | null | undefined) => (d ? new Date(d).getTime() : null);
-  const m = new Map<FunnelStageKey, number | null>([
-    ['created', t(l.created_at)],
-    ['sent', t(l.sent_at)],
-    ['opened', t(l.opened_at)],
-    ['signed_in', t(l.signed_in_at)],
-  ]);
-  for (const s of STEP_STAGES) {
-    const route = StepRoutes[s];
-    if (s === 'payorId' && !(l.steps && route in l.steps)) continue;
-    m.set(s, t(l.steps?.[route]));
-  }
-  m.set('paid', t(l.paid_at));
-  return m;
-}
-
-function median(xs: number[]): number | null {
-  if (!xs.length) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+/*
+ * The funnel is computed in PostgreSQL (issue 30): at 100,000 links loading every link's stages into JavaScript took
+ * seconds and hundreds of MB. One row per link ("facts": when it reached each stage, in milliseconds) feeds SQL
+ * aggregates, so the server's memory does not grow with the number of links. The statements are generated from the
+ * shared stage list, so the order of the stages stays in one place.
+ */
+const col = (k: FunnelStageKey) => `t_${k.toLowerCase()}`;
+const ms = (expr: string) => `floor(extract(epoch from (${expr})) * 1000)`;
+/** Stages that apply to every link; the payor ID stage applies only when the link has that step. */
+const applies = (k: FunnelStageKey) => (k === 'payorId' ? 'has_payor' : 'true');
+/** The stage before `k` on this link (the payor ID stage is skipped where it does not apply). */
+function previous(k: FunnelStageKey): { time: string; index: string } | null {
+  const i = FUNNEL_STAGES.indexOf(k);
+  if (i === 0) return null;
+  const p = FUNNEL_STAGES[i - 1]!;
+  if (p !== 'payorId') return { time: col(p), index: String(i - 1) };
+  const pp = FUNNEL_STAGES[i - 2]!;
+  return {
+    time: `(case when has_payor then ${col(p)} else ${col(pp)} end)`,
+    index: `(case when has_payor then ${i - 1} else ${i - 2} end)`,
+  };
 }
 
 /**
- * Counts, conversion and median time per stage. A stage counts a link that reached it or any later stage (a link
- * copied and opened without a "sent" event still went through "sent"). Conversion: count / previous stage's count,
- * where the payor ID stage and the stage after it compare only links that have that step. Median: seconds between
- * the two recorded times, over links with both.
+ * One row per link of the window: `{where}` filters `link l`, `{since}` is the window's first instant. Set-based
+ * (grouped subqueries joined by hash) rather than a lookup per link: nothing the funnel counts can precede the link's
+ * creation, so each table is read from the window's start only.
  */
-function computeStages(links: LinkFacts[]): FunnelResult['stages'] {
-  const perLink = links.map((l) => {
-    const times = stageTimes(l);
-    const keys = FUNNEL_STAGES.filter((k) => times.has(k));
-    let furthest = -1;
-    keys.forEach((k, i) => {
-      if (times.get(k) !== null) furthest = i;
-    });
-    return { times, keys, furthest };
-  });
+function factsSql(where: string, since: string): string {
+  const steps = STEP_STAGES.map(
+    (s) => `max(s.completed_at) filter (where s.route_path = '${StepRoutes[s]}') as ${col(s)}`,
+  ).join(',\n           ');
+  const sent = `a.action in ('link.sent', 'link.resent')`;
+  const opened = `a.action = 'patient.phone_lookup'`;
+  return `select l.id, l.first_name, l.last_name, l.created_by, l.created_at, l.status = 'active' as open,
+       ${ms('l.created_at')} as ${col('created')},
+       ${ms('ae.sent')} as ${col('sent')}, ${ms('ae.opened')} as ${col('opened')},
+       ${ms('ps.signed_in')} as ${col('signed_in')},
+       coalesce(st.has_payor, false) as has_payor,
+       ${STEP_STAGES.map((s) => `${ms(`st.${col(s)}`)} as ${col(s)}`).join(', ')},
+       ${ms('p.paid_at')} as ${col('paid')}
+     from link l
+     left join (
+       select a.link_id, min(a.at) filter (where ${sent}) as sent, min(a.at) filter (where ${opened}) as opened
+       from audit_event a
+       where (${sent} or ${opened}) and a.at >= ${since}
+       group by a.link_id
+     ) ae on ae.link_id = l.id
+     left join (
+       select link_id, min(created_at) as signed_in from patient_session where created_at >= ${since} group by link_id
+     ) ps on ps.link_id = l.id
+     left join (
+       select s.link_id, bool_or(s.route_path = '${StepRoutes.payorId}') as has_payor,
+           ${steps}
+       from link_step s
+       where s.completed_at >= ${since} or s.route_path = '${StepRoutes.payorId}'
+       group by s.link_id
+     ) st on st.link_id = l.id
+     left join payment p on p.link_id = l.id and p.status = 'approved'
+     where ${where}`;
+}
+
+/** Index (in FUNNEL_STAGES) of the furthest stage the link reached. */
+const furthestSql = `greatest(${FUNNEL_STAGES.map((k, i) => `case when ${col(k)} is not null then ${i} end`).join(', ')})`;
+
+interface StageRow {
+  created_by: string | null;
+  whole: boolean;
+  [k: string]: unknown;
+}
+
+function stagesFrom(row: StageRow): FunnelResult['stages'] {
   return FUNNEL_STAGES.map((key, idx) => {
-    let count = 0;
-    let prevCount = 0;
-    const gaps: number[] = [];
-    for (const { times, keys, furthest } of perLink) {
-      const i = keys.indexOf(key);
-      if (i < 0) continue;
-      if (furthest >= i) count++;
-      if (i > 0 && furthest >= i - 1) prevCount++;
-      const here = times.get(key);
-      const before = i > 0 ? times.get(keys[i - 1]!) : null;
-      if (here != null && before != null) gaps.push(Math.max(0, (here - before) / 1000));
-    }
-    const m = median(gaps);
+    const count = Number(row[`c_${idx}`]);
+    const prevCount = Number(row[`p_${idx}`] ?? 0);
+    const m = row[`m_${idx}`];
     return {
       key,
       count,
       conversion: idx === 0 || prevCount === 0 ? null : Math.round((count / prevCount) * 10000) / 10000,
-      medianSeconds: m === null ? null : Math.round(m),
+      medianSeconds: m == null ? null : Math.round(Number(m) / 1000),
     };
   });
+}
+
+/**
+ * Counts, conversion and median time per stage, for the whole window and per coordinator. A stage counts a link that
+ * reached it or any later stage (a link copied and opened without a "sent" event still went through "sent").
+ * Conversion: count / previous stage's count, where the payor ID stage and the stage after it compare only links that
+ * have that step. Median: time between the two recorded times, over links with both.
+ */
+function stagesSql(): string {
+  const parts = FUNNEL_STAGES.flatMap((k, i) => {
+    const out = [`count(*) filter (where ${applies(k)} and furthest >= ${i})::int as c_${i}`];
+    const p = previous(k);
+    if (p) {
+      out.push(`count(*) filter (where ${applies(k)} and furthest >= ${p.index})::int as p_${i}`);
+      out.push(
+        `percentile_cont(0.5) within group (order by greatest(0, ${col(k)} - ${p.time})) filter (where ${applies(k)}` +
+          ` and ${col(k)} is not null and ${p.time} is not null) as m_${i}`,
+      );
+    }
+    return out;
+  });
+  return `select created_by, grouping(created_by) = 1 as whole,
+       ${parts.join(',\n       ')}
+     from (select f.*, ${furthestSql} as furthest from facts f) x
+     group by grouping sets ((), (created_by))`;
 }
 
 /**
  * The plans' money of the funnel's links (issue 28): collected (paid instalments less refunds), scheduled (open
  * instalments of plans not cancelled, retries included) and failed (after the last retry). Cents summed in SQL.
  */
-async function queryPlanMoney(q: Queryable, linkIds: string[]): Promise<FunnelPlanMoney> {
+async function queryPlanMoney(q: Queryable, where: string, params: unknown[]): Promise<FunnelPlanMoney> {
   const r = await q.query<{
     plans: number;
     collected_count: number;
@@ -108,7 +136,8 @@ async function queryPlanMoney(q: Queryable, linkIds: string[]): Promise<FunnelPl
     failed_count: number;
     failed_cents: string;
   }>(
-    `select (select count(*)::int from payment_plan where link_id = any($1::text[])) as plans,
+    `with links as (select l.id from link l where ${where})
+     select (select count(*)::int from payment_plan where link_id in (select id from links)) as plans,
        count(*) filter (where i.status in ('paid', 'refunded') and i.amount_cents > i.refunded_cents)::int
          as collected_count,
        coalesce(sum(i.amount_cents - i.refunded_cents) filter (where i.status in ('paid', 'refunded')), 0)::text
@@ -120,8 +149,8 @@ async function queryPlanMoney(q: Queryable, linkIds: string[]): Promise<FunnelPl
        count(*) filter (where i.status = 'failed')::int as failed_count,
        coalesce(sum(i.amount_cents) filter (where i.status = 'failed'), 0)::text as failed_cents
      from plan_installment i join payment_plan pp on pp.id = i.plan_id
-     where pp.link_id = any($1::text[])`,
-    [linkIds],
+     where pp.link_id in (select id from links)`,
+    params,
   );
   const x = r.rows[0]!;
   const total = (count: number, cents: string) => ({ count, amount: Number(cents) / 100 });
@@ -146,80 +175,90 @@ export async function queryFunnel(opts: {
   const to = query.to ?? today;
   const from = query.from ?? new Date(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
   const params: unknown[] = [from, to, timeZone];
-  let coord = '';
+  const since = `(($1::date)::timestamp at time zone $3)`;
+  let where = `l.created_at >= ${since} and l.created_at < ($2::date + 1)::timestamp at time zone $3`;
   if (query.coordinatorId) {
     params.push(query.coordinatorId === 'me' ? opts.staffId : query.coordinatorId);
-    coord = `and l.created_by = $${params.length}`;
+    where += ` and l.created_by = $${params.length}`;
   }
   return ctx.db.transaction(async (tx) => {
-    const r = await tx.query<LinkFacts>(
-      `select l.id, l.first_name, l.last_name, l.created_by, u.name as coord_name, u.email as coord_email,
-         l.created_at,
-         (select min(a.at) from audit_event a where a.link_id = l.id and a.action in ('link.sent', 'link.resent'))
-           as sent_at,
-         (select min(a.at) from audit_event a where a.link_id = l.id and a.action = 'patient.phone_lookup') as opened_at,
-         (select min(s.created_at) from patient_session s where s.link_id = l.id) as signed_in_at,
-         (select jsonb_object_agg(s.route_path, s.completed_at) from link_step s where s.link_id = l.id) as steps,
-         (select p.paid_at from payment p where p.link_id = l.id and p.status = 'approved') as paid_at,
-         (select max(a.at) from audit_event a where a.link_id = l.id and a.actor_type = 'link') as last_activity_at,
-         l.status = 'active' as open
-       from link l left join staff_user u on u.id = l.created_by
-       where l.created_at >= ($1::date)::timestamp at time zone $3
-         and l.created_at < ($2::date + 1)::timestamp at time zone $3 ${coord}`,
+    // JIT compiling these aggregates costs more than it saves (about a second on the 2-core machine at 100,000 links).
+    await tx.query('set local jit = off');
+    // One statement: the facts are built once for both the stage figures and the stalled links.
+    params.push(query.stalledAfterHours);
+    const rows = await tx.query<{ kind: 'stages' | 'stalled'; row: Record<string, unknown> }>(
+      `with facts as materialized (${factsSql(where, since)}),
+       stages as (${stagesSql()}),
+       activity as (
+         select a.link_id, max(a.at) as last_activity_at from audit_event a
+         where a.actor_type = 'link' and a.at >= ${since} group by a.link_id
+       ),
+       open_links as (
+         select f.id, f.first_name, f.last_name, f.created_at, ${furthestSql} as furthest, act.last_activity_at
+         from facts f left join activity act on act.link_id = f.id
+         where f.open and f.${col('paid')} is null
+       ),
+       stalled as (
+         select o.*, row_number() over (partition by furthest order by coalesce(last_activity_at, created_at), id) as rn,
+           count(*) over (partition by furthest)::int as n
+         from open_links o
+         where coalesce(last_activity_at, created_at) <= now() - make_interval(hours => $${params.length}::int)
+       )
+       select 'stages' as kind, to_jsonb(s) as row from stages s
+       union all
+       select 'stalled', jsonb_build_object('id', id, 'first_name', first_name, 'last_name', last_name,
+         'furthest', furthest, 'last_activity_at', last_activity_at, 'n', n, 'rn', rn)
+       from stalled where rn <= 20`,
       params,
     );
-    const now = Date.now();
-    const stalledMs = query.stalledAfterHours * 3600_000;
-    const links = r.rows.map((l) => ({
-      ...l,
-      stalled: l.open && !l.paid_at && now - new Date(l.last_activity_at ?? l.created_at).getTime() >= stalledMs,
-    }));
-    // Stalled links by the last stage they reached.
-    const groups = new Map<FunnelStageKey, LinkFacts[]>();
-    for (const l of links.filter((x) => x.stalled)) {
-      const times = stageTimes(l);
-      let last: FunnelStageKey = 'created';
-      for (const k of FUNNEL_STAGES) if (times.get(k) != null) last = k;
-      const g = groups.get(last);
-      if (g) g.push(l);
-      else groups.set(last, [l]);
-    }
-    const stalled = FUNNEL_STAGES.filter((k) => groups.has(k)).map((stage) => {
-      const ls = groups
-        .get(stage)!
-        .sort(
-          (a, b) =>
-            new Date(a.last_activity_at ?? a.created_at).getTime() -
-            new Date(b.last_activity_at ?? b.created_at).getTime(),
-        );
-      return {
-        stage,
-        count: ls.length,
-        links: ls.slice(0, 20).map((l) => ({
-          id: l.id,
-          firstName: l.first_name,
-          lastName: l.last_name,
-          lastActivityAt: l.last_activity_at ? new Date(l.last_activity_at).toISOString() : null,
-        })),
-      };
-    });
-    const byCoord = new Map<string, LinkFacts[]>();
-    // push, not spread: copying the list per link is quadratic (10,000 links of one coordinator).
-    for (const l of links) {
-      const g = byCoord.get(l.created_by ?? '');
-      if (g) g.push(l);
-      else byCoord.set(l.created_by ?? '', [l]);
-    }
-    const byCoordinator = [...byCoord.entries()]
-      .map(([id, ls]) => ({
-        coordinator: id ? { id, name: ls[0]!.coord_name ?? '', email: ls[0]!.coord_email ?? '' } : null,
-        stages: computeStages(ls),
-      }))
-      .sort((a, b) => (a.coordinator?.email ?? '~').localeCompare(b.coordinator?.email ?? '~'));
-    const planMoney = await queryPlanMoney(
-      tx,
-      links.map((l) => l.id),
+    const stageRows = rows.rows.filter((r) => r.kind === 'stages').map((r) => r.row as StageRow);
+    const whole = stageRows.find((r) => r.whole);
+    const coordIds = stageRows.filter((r) => !r.whole).map((r) => r.created_by);
+    const staff = await tx.query<{ id: string; name: string; email: string }>(
+      `select id, name, email from staff_user where id = any($1::uuid[])`,
+      [coordIds.filter((id): id is string => id !== null)],
     );
+    const byCoordinator = stageRows
+      .filter((r) => !r.whole)
+      .map((r) => {
+        const u = r.created_by ? staff.rows.find((s) => s.id === r.created_by) : undefined;
+        return {
+          coordinator: r.created_by ? { id: r.created_by, name: u?.name ?? '', email: u?.email ?? '' } : null,
+          stages: stagesFrom(r),
+        };
+      })
+      .sort((a, b) => (a.coordinator?.email ?? '~').localeCompare(b.coordinator?.email ?? '~'));
+
+    // Stalled: open, unpaid, no patient activity for `stalledAfterHours`; grouped by the last stage reached, the
+    // 20 quietest of each stage listed.
+    const stalledRows = rows.rows
+      .filter((r) => r.kind === 'stalled')
+      .map(
+        (r) =>
+          r.row as {
+            id: string;
+            first_name: string;
+            last_name: string;
+            furthest: number;
+            last_activity_at: string | null;
+            n: number;
+            rn: number;
+          },
+      )
+      .sort((x, y) => x.furthest - y.furthest || x.rn - y.rn);
+    const stalled: FunnelResult['stalled'] = [];
+    for (const r of stalledRows) {
+      const stage = FUNNEL_STAGES[r.furthest] ?? 'created';
+      let group = stalled.find((s) => s.stage === stage);
+      if (!group) stalled.push((group = { stage, count: r.n, links: [] }));
+      group.links.push({
+        id: r.id,
+        firstName: r.first_name,
+        lastName: r.last_name,
+        lastActivityAt: r.last_activity_at ? new Date(r.last_activity_at).toISOString() : null,
+      });
+    }
+    const planMoney = await queryPlanMoney(tx, where, params.slice(0, -1));
     await writeAudit(tx, {
       ...opts.actor,
       action: 'admin.funnel_viewed',
@@ -230,6 +269,7 @@ export async function queryFunnel(opts: {
         linkIds: stalled.flatMap((s) => s.links.map((l) => l.id)),
       },
     });
-    return { from, to, timeZone, stages: computeStages(links), byCoordinator, stalled, planMoney };
+    const empty = { created_by: null, whole: true } as StageRow;
+    return { from, to, timeZone, stages: stagesFrom(whole ?? empty), byCoordinator, stalled, planMoney };
   });
 }
