@@ -432,6 +432,27 @@ describe('cancel the rest', () => {
   });
 });
 
+describe('the last instalments paid at once', () => {
+  it('race: two instalments of one plan charged together complete the plan, on each of 16 plans', async () => {
+    const links: string[] = [];
+    for (let i = 0; i < 16; i++)
+      links.push(await planLink({ kind: 'installments', count: 2, every: 'month', firstDueOn: '2095-03-10' }));
+    const answers = await Promise.all(
+      links.flatMap((linkId) => [
+        act('billing', linkId, 'installments/1/charge'),
+        act('billing', linkId, 'installments/2/charge'),
+      ]),
+    );
+    for (const r of answers) expect(r.statusCode, r.body).toBe(200);
+    for (const linkId of links) {
+      expect((await installments(linkId)).map((i) => i.status)).toEqual(['paid', 'paid']);
+      // Each payment saw the other one open while neither had committed: the plan must still end completed.
+      expect(await planStatus(linkId)).toBe('completed');
+      expect(await audits(linkId, 'plan.completed')).toHaveLength(1);
+    }
+  });
+});
+
 describe('refund a paid instalment', () => {
   it('voids in full before settlement, returns part after, and the instalment ends refunded', async () => {
     const linkId = await planLink({ kind: 'installments', count: 2, every: 'month', firstDueOn: '2096-03-10' });

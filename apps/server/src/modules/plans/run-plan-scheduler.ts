@@ -541,6 +541,9 @@ async function recordPaid(
       details: { ...details, attempts: row.attempts, reconciled: o.reconciled, messageId },
     });
     await emitWebhookEvent(tx, 'installment.paid', { linkId: row.linkId, ...details });
+    // Two instalments of one plan paid at once (charge now beside a pass) each saw the other still open and left the
+    // plan active. The plan's row lock makes the later one look after the earlier one committed.
+    await tx.query(`select 1 from payment_plan where id = $1 for update`, [row.planId]);
     const open = await tx.query(
       `select 1 from plan_installment where plan_id = $1 and status not in ('paid', 'cancelled', 'refunded') limit 1`,
       [row.planId],
