@@ -212,6 +212,12 @@ describe('tagged PDFs (issue 29, item 9)', () => {
     const fr = await pdfAccessibility(signedFr);
     expect(fr.lang).toBe('fr-FR');
     expect(fr.elementLangs).toEqual(['en-US']);
+
+    // A tagged contract uploaded in the console keeps its language and tags through the cleaning.
+    const tagged = await cleanContractPdf(await buildSampleContract('es'), { maxPages: 10 });
+    const kept = await pdfAccessibility(tagged.ok ? tagged.bytes : new Uint8Array());
+    expect(kept).toMatchObject({ tagged: true, lang: 'es-US' });
+    expect(kept.structure).toMatch(/H2 \(block\)\n\s+"1. Alcance"/);
     expect(a.elementLangs).toEqual([]);
   });
 });
