@@ -1,5 +1,5 @@
 import { formatUsd } from '@paylink/shared';
-import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
 import type { AppContext } from '../../context.js';
 import { writeAudit, type Actor, STAFF_READ_ACTIONS } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
@@ -53,7 +53,8 @@ export async function buildEvidencePack(
   opts: { linkId: string; actor: Actor; lang?: EvidenceLang },
 ): Promise<{ fileName: string; bytes: Uint8Array; documents: { name: string; sha256: string }[] }> {
   const { db } = ctx;
-  const t = EVIDENCE_TEXTS[opts.lang ?? 'en'];
+  const lang = opts.lang ?? 'en';
+  const t = EVIDENCE_TEXTS[lang];
   const link = await findLink(db, opts.linkId);
   if (!link) throw notFound('No link with this id.');
   const payment = (await db.query<PaymentRow>('select * from payment where link_id = $1', [link.id])).rows[0];
@@ -86,9 +87,9 @@ export async function buildEvidencePack(
   doc.setTitle(`${t.title} – ${link.id}`);
   doc.setProducer('Paylink');
   doc.setCreationDate(new Date());
-  const w = await PdfWriter.create(doc);
+  const w = await PdfWriter.create(doc, { lang });
 
-  w.text(t.title, { size: 20, font: 'bold', gap: 4 });
+  w.heading(t.title, 1, { size: 20, gap: 4 });
   w.text(t.subtitle(practice.name), { size: 10, gap: 10, color: 0.3 });
   w.row(t.generated, utc(new Date()));
   w.row(t.link, link.id);
@@ -97,7 +98,7 @@ export async function buildEvidencePack(
   w.rule();
 
   // Payment
-  w.text(t.payment, { size: 14, font: 'bold', gap: 6 });
+  w.heading(t.payment, 2, { size: 14, gap: 6 });
   const brand = payment.card_brand ? (BRAND_NAMES[payment.card_brand] ?? payment.card_brand.toUpperCase()) : t.card;
   w.row(t.amount, `${formatUsd(payment.amount_cents, 'en-US')} USD`);
   w.row(t.date, utc(payment.paid_at!));
@@ -110,7 +111,7 @@ export async function buildEvidencePack(
   w.row(t.avs, avs);
   w.row(t.cvv, cvv);
   w.space(4);
-  w.text(t.threeDS, { size: 12, font: 'bold', gap: 4 });
+  w.heading(t.threeDS, 3, { size: 12, gap: 4 });
   const ts = txn?.threeDSTransStatus ?? null;
   const eci = txn?.eciInd ?? null;
   w.row(t.transStatus, ts ? (t.transStatuses[ts] ?? ts) : t.notReported);
@@ -119,7 +120,7 @@ export async function buildEvidencePack(
     ts === 'Y' || eci === '5' ? t.liabilityYes : ts === 'A' || eci === '6' ? t.liabilityAttempt : t.liabilityNo;
   w.row(t.liability, shift);
   w.space(4);
-  w.text(t.refunds, { size: 12, font: 'bold', gap: 4 });
+  w.heading(t.refunds, 3, { size: 12, gap: 4 });
   const done = refunds.filter((r) => r.status === 'succeeded');
   if (!done.length) w.text(t.noRefunds, { size: 10 });
   for (const r of done) {
@@ -136,7 +137,7 @@ export async function buildEvidencePack(
   w.rule();
 
   // Acceptance of the non-refundable terms
-  w.text(t.terms, { size: 14, font: 'bold', gap: 6 });
+  w.heading(t.terms, 2, { size: 14, gap: 6 });
   w.text(t.termsText, { size: 10, gap: 6 });
   for (const s of submissions.filter((x) => ['contract', 'invoice', 'payment_authorization'].includes(x.kind))) {
     w.text(t.signedAt(t.docNames[s.kind] ?? s.kind, utc(s.completed_at!), s.ip ?? '—', s.signer_name ?? '—'), {
@@ -153,11 +154,11 @@ export async function buildEvidencePack(
 
   // A payment plan: the words the patient accepted before the card was kept, and what was charged under them
   if (plan) {
-    w.text(t.cardOnFile, { size: 14, font: 'bold', gap: 6 });
+    w.heading(t.cardOnFile, 2, { size: 14, gap: 6 });
     const a = plan.agreement;
     if (a) {
       w.text(t.cardOnFileText(a.language), { size: 10, gap: 6 });
-      w.text(a.title, { size: 11, font: 'bold', gap: 3 });
+      w.heading(a.title, 3, { size: 11, gap: 3 });
       for (const p of a.paragraphs) w.text(p, { size: 10, gap: 3, color: 0.15 });
       w.space(4);
       w.row(t.agreementVersion, a.version);
@@ -168,26 +169,25 @@ export async function buildEvidencePack(
       w.text(t.noAgreement, { size: 10 });
     }
     w.space(4);
-    w.text(t.installments, { size: 12, font: 'bold', gap: 4 });
-    for (const i of plan.installments) {
-      w.text(
-        t.installmentLine(
-          i.n,
-          i.dueOn,
-          `${formatUsd(i.amountCents, 'en-US')} USD`,
-          t.installmentStatuses[i.status] ?? i.status,
-          i.gatewayTxnId,
-        ),
-        { size: 10 },
-      );
-    }
+    w.heading(t.installments, 3, { size: 12, gap: 4 });
+    w.table(
+      t.installmentColumns,
+      plan.installments.map((i) => [
+        String(i.n),
+        i.dueOn,
+        `${formatUsd(i.amountCents, 'en-US')} USD`,
+        t.installmentStatuses[i.status] ?? i.status,
+        i.gatewayTxnId ?? '—',
+      ]),
+      { widths: [0.06, 0.16, 0.18, 0.2, 0.4], size: 10 },
+    );
     w.rule();
   }
 
   // Documents: signed PDFs (attached below) and ID files, each with its SHA-256
   const attachments: { name: string; bytes: Uint8Array }[] = [];
   const hashes: { name: string; sha256: string }[] = [];
-  w.text(t.documents, { size: 14, font: 'bold', gap: 6 });
+  w.heading(t.documents, 2, { size: 14, gap: 6 });
   const sorted = [...submissions].sort((a, b) => ATTACH_ORDER.indexOf(a.kind) - ATTACH_ORDER.indexOf(b.kind));
   for (const s of sorted.filter((x) => ATTACH_ORDER.includes(x.kind))) {
     const name = t.docNames[s.kind] ?? s.kind;
@@ -204,7 +204,7 @@ export async function buildEvidencePack(
     if (s.original_sha256) w.text(`${t.original}: ${s.original_sha256}`, { size: 8, gap: 5, color: 0.35 });
   }
   w.space(4);
-  w.text(t.ids, { size: 12, font: 'bold', gap: 4 });
+  w.heading(t.ids, 3, { size: 12, gap: 4 });
   let idCount = 0;
   // ID files count as on file once uploaded, whether or not the step was then marked complete.
   for (const s of allSubmissions.filter((x) => x.kind === 'patient_id' || x.kind === 'payor_id')) {
@@ -222,32 +222,25 @@ export async function buildEvidencePack(
 
   // Audit timeline
   w.newPage();
-  w.text(t.timeline, { size: 14, font: 'bold', gap: 2 });
+  w.heading(t.timeline, 2, { size: 14, gap: 2 });
   w.text(t.timelineNote, { size: 9, gap: 8, color: 0.35 });
-  for (const e of audit) {
-    const who = e.actor_type === 'staff' ? 'staff' : e.actor_type === 'link' ? 'patient' : 'system';
-    const extra = detailSummary(e.details ?? {});
-    w.text(`${utc(e.at)}  ${e.action}  (${who}${e.ip ? `, IP ${e.ip}` : ''})${extra ? `  ${extra}` : ''}`, {
-      size: 8,
-      gap: 1,
-    });
-  }
+  w.table(
+    t.timelineColumns,
+    audit.map((e) => {
+      const who = t.actors[e.actor_type] ?? t.actors.system!;
+      return [utc(e.at), e.action, `${who}${e.ip ? `, IP ${e.ip}` : ''}`, detailSummary(e.details ?? {})];
+    }),
+    { widths: [0.2, 0.26, 0.2, 0.34], size: 8 },
+  );
 
   // The signed documents, page for page (their own signature and audit pages included)
   for (const a of attachments) {
     w.newPage();
-    w.text(t.appendix(a.name), { size: 14, font: 'bold', gap: 4 });
-    const src = await PDFDocument.load(ownBytes(a.bytes), { updateMetadata: false });
-    const pages = await doc.copyPages(src, src.getPageIndices());
-    for (const p of pages) doc.addPage(p);
+    w.heading(t.appendix(a.name), 2, { size: 14, gap: 4 });
+    // Their own tags come with their pages (decision 0221).
+    await w.append(await PDFDocument.load(ownBytes(a.bytes), { updateMetadata: false }));
   }
-
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const all = doc.getPages();
-  all.forEach((p, i) => {
-    const label = `${t.title} · ${link.id} · ${t.page(i + 1, all.length)}`;
-    p.drawText(label, { x: 36, y: 18, size: 7, font, color: rgb(0.45, 0.45, 0.45) });
-  });
+  w.footer((n, total) => `${t.title} · ${link.id} · ${t.page(n, total)}`);
   const bytes = await doc.save();
 
   await writeAudit(db, {

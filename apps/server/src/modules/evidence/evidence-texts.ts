@@ -44,8 +44,7 @@ const en = {
   userAgent: 'Browser (user agent)',
   noAgreement: 'The link has a payment plan but no recorded acceptance of the card-on-file agreement.',
   installments: 'Instalments',
-  installmentLine: (n: number, due: string, amount: string, status: string, txn: string | null) =>
-    `${n}. due ${due}: ${amount}, ${status}${txn ? ` (transaction ${txn})` : ''}`,
+  installmentColumns: ['#', 'Due', 'Amount', 'Status', 'Transaction ID'],
   installmentStatuses: {
     scheduled: 'scheduled',
     notified: 'patient notified',
@@ -63,6 +62,8 @@ const en = {
   original: 'original document',
   timeline: 'Audit timeline',
   timelineNote: 'Every access to and change of this link, oldest first (times in UTC).',
+  timelineColumns: ['Time (UTC)', 'Event', 'By', 'Details'],
+  actors: { staff: 'staff', link: 'patient', system: 'system' } as Record<string, string>,
   appendix: (doc: string) => `Attached: ${doc} (signed copy with its signature and audit pages)`,
   missingPdf: (doc: string) => `${doc}: the signed PDF is missing from storage.`,
   noCardNumbers: 'Card numbers are never stored by this system: only the card brand and last 4 digits appear here.',
@@ -158,8 +159,7 @@ const es: typeof en = {
   userAgent: 'Navegador (user agent)',
   noAgreement: 'El enlace tiene un plan de pagos pero no hay registro de la aceptación para guardar la tarjeta.',
   installments: 'Cuotas',
-  installmentLine: (n: number, due: string, amount: string, status: string, txn: string | null) =>
-    `${n}. vence el ${due}: ${amount}, ${status}${txn ? ` (transacción ${txn})` : ''}`,
+  installmentColumns: ['#', 'Vence', 'Importe', 'Estado', 'ID de transacción'],
   installmentStatuses: {
     scheduled: 'programada',
     notified: 'paciente avisado',
@@ -177,6 +177,8 @@ const es: typeof en = {
   original: 'documento original',
   timeline: 'Historial de auditoría',
   timelineNote: 'Cada acceso y cambio de este enlace, del más antiguo al más reciente (horas en UTC).',
+  timelineColumns: ['Hora (UTC)', 'Evento', 'Por', 'Detalles'],
+  actors: { staff: 'personal', link: 'paciente', system: 'sistema' },
   appendix: (doc: string) => `Adjunto: ${doc} (copia firmada con sus páginas de firma y auditoría)`,
   missingPdf: (doc: string) => `${doc}: falta el PDF firmado en el almacenamiento.`,
   noCardNumbers: 'Este sistema nunca guarda números de tarjeta: aquí solo aparecen la marca y los últimos 4 dígitos.',

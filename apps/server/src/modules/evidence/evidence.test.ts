@@ -19,6 +19,7 @@ import { insertPlan } from '../plans/plans-queries.js';
 import { buildSignServer } from '../signing/sign-server.js';
 import { prepareStepDocuments } from '../signing/prepare-step-documents.js';
 import { fixture, multipartFile, pdfText } from '../../../test/support/signing-fixtures.js';
+import { inOrder, pdfAccessibility } from '../../../test/support/pdf-accessibility.js';
 
 /**
  * The dispute evidence pack of a paid test link: signed through the real signing service, paid through the sandbox
@@ -162,6 +163,38 @@ describe('GET /api/admin/links/:id/evidence.pdf', () => {
     expect(pdf.toString('latin1')).not.toContain('4000000000000077');
   });
 
+  it('is a tagged PDF in its language: headings, the timeline as a table, the signed copies with their own tags', async () => {
+    const a = await pdfAccessibility(pdf);
+    expect(a).toMatchObject({ tagged: true, lang: 'en-US', displayDocTitle: true });
+    expect(a.types[0]).toBe('Document');
+    expect(a.types).toEqual(expect.arrayContaining(['H1', 'H2', 'H3', 'Table', 'THead', 'TH', 'TD']));
+    // The audit timeline is a table with column headers; each event is a row.
+    expect(
+      inOrder(a.structure, ['"Audit timeline"', 'Table', 'TH:', '"Time (UTC)"', '"Event"', 'TD', '"payment.approved"']),
+    ).toBe(true);
+    // The attached signed contract brings its structure: its own headings, its signature and audit pages.
+    expect(
+      inOrder(a.structure, [
+        '"Attached: Patient contract',
+        /H1 \(block\)\n\s+"Patient Financial Agreement and Consent"/,
+        /H1 \(block\)\n\s+"Signature"/,
+        /H1 \(block\)\n\s+"Audit trail"/,
+      ]),
+    ).toBe(true);
+    // The running footer is an artifact, not content.
+    expect(a.structure).not.toContain('Page 1 of');
+    expect(inOrder(a.text, ['Dispute evidence', 'Payment', 'Audit timeline', 'Attached: Patient contract'])).toBe(true);
+    const es = await env.app.inject({
+      method: 'GET',
+      url: `/api/admin/links/${linkId}/evidence.pdf?lang=es`,
+      headers: admin,
+    });
+    const b = await pdfAccessibility(es.rawPayload);
+    expect(b).toMatchObject({ tagged: true, lang: 'es-US' });
+    expect(b.structure).toMatch(/H1 \(block\)\n\s+"Pruebas para la disputa"/);
+    expect(inOrder(b.structure, ['"Historial de auditoría"', 'Table', '"Hora (UTC)"', '"Evento"'])).toBe(true);
+  });
+
   it('renders to PNG (pdftoppm): the first page and the signature page are real images', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'evidence-'));
     const file = path.join(dir, 'evidence.pdf');
@@ -271,8 +304,13 @@ describe('the evidence pack of a payment plan link', () => {
     expect(text).toContain(`Accepted on ${new Date(row.accepted_at).toISOString().replace('T', ' ').slice(0, 19)} UTC`);
     expect(text).toContain(`IP address ${row.ip}`);
     expect(text).toContain(ua);
-    expect(text).toContain('1. due 2098-01-31: $500.00 USD, paid (transaction INST-TXN-1)');
-    expect(text).toContain('3. due 2098-03-31: $500.00 USD, scheduled');
+    // The schedule is a table (issue 29, item 9): a row per instalment, read across.
+    expect(text).toContain('# Due Amount Status Transaction ID');
+    expect(text).toContain('1 2098-01-31 $500.00 USD paid INST-TXN-1');
+    expect(text).toContain('3 2098-03-31 $500.00 USD scheduled —');
+    expect(
+      inOrder((await pdfAccessibility(r.rawPayload)).structure, ['"Instalments"', 'Table', 'THead', '"Due"', 'TBody']),
+    ).toBe(true);
     expect(cardNumbersIn(text)).toEqual([]);
   });
 });

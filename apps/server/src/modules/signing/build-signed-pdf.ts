@@ -34,17 +34,19 @@ export async function buildSignedPdf(input: SignedPdfInput): Promise<Uint8Array>
   doc.setModificationDate(input.signedAt);
   const when = `${input.signedAt.toISOString().replace('T', ' ').slice(0, 19)} UTC`;
 
-  const w = await PdfWriter.create(doc);
+  // The original's pages keep what they carry (their /Lang, their tags if any); only the pages added here are ours to
+  // tag, in the signer's language (decision 0221).
+  const w = await PdfWriter.create(doc, { lang: input.lang });
   if (input.method !== 'upload') {
-    w.text(t.pdf.signaturePage, { size: 18, font: 'bold', gap: 12 });
+    w.heading(t.pdf.signaturePage, 1, { size: 18, gap: 12 });
     w.text(t.title[input.kind], { size: 12, gap: 16 });
     if (input.signaturePng) {
       const img = await doc.embedPng(ownBytes(input.signaturePng));
       const scale = Math.min(300 / img.width, 120 / img.height);
       const h = img.height * scale;
       w.ensure(h + 10);
-      w.page.drawImage(img, { x: w.margin, y: w.y - h, width: img.width * scale, height: h });
-      w.space(h + 4);
+      w.image(img, { width: img.width * scale, height: h, alt: t.pdf.signatureAlt(input.signerName) });
+      w.space(4);
     } else if (input.typedSignature) {
       w.text(input.typedSignature, { size: 28, font: 'italic', gap: 4 });
     }
@@ -56,7 +58,7 @@ export async function buildSignedPdf(input: SignedPdfInput): Promise<Uint8Array>
     w.newPage();
   }
 
-  w.text(t.pdf.auditPage, { size: 18, font: 'bold', gap: 12 });
+  w.heading(t.pdf.auditPage, 1, { size: 18, gap: 12 });
   w.row(t.pdf.document, t.title[input.kind]);
   w.row(t.pdf.submission, input.submissionId);
   w.row(t.pdf.link, input.linkId);

@@ -9,6 +9,7 @@ import {
   PDFString,
   type PDFObject,
 } from 'pdf-lib';
+import { appendPages } from './pdf-structure.js';
 import { ownBytes } from './pdf-writer.js';
 
 /**
@@ -184,7 +185,10 @@ export async function cleanContractPdf(input: Uint8Array, opts: { maxPages: numb
     const out = await PDFDocument.create({ updateMetadata: false });
     const title = src.getTitle();
     if (title) out.setTitle(title);
-    for (const p of await out.copyPages(src, src.getPageIndices())) out.addPage(p);
+    // The practice's language and tags, where it set them, come along (decision 0221): they are its words' structure.
+    const lang = src.catalog.get(N('Lang'));
+    if (lang instanceof PDFString || lang instanceof PDFHexString) out.setLanguage(lang.decodeText());
+    await appendPages(out, src);
     if (stillActive(out)) return { ok: false, problem: 'active_content', pageCount };
     return { ok: true, bytes: await out.save(), pageCount, removed: [...removed].sort() };
   } catch {

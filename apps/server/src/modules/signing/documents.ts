@@ -117,15 +117,15 @@ async function invoicePdf(d: DocumentData, lang: Lang): Promise<Uint8Array> {
   const t = TEXTS[lang];
   const m = invoiceModel(d, lang);
   const doc = await newDoc(`${t.title.invoice} ${m.number}`, new Date(d.submission.created_at));
-  const w = await PdfWriter.create(doc);
+  const w = await PdfWriter.create(doc, { lang });
   w.text(m.practice[0] ?? '', { size: 16, font: 'bold', gap: 2 });
   for (const line of m.practice.slice(1)) w.text(line, { size: 10, gap: 0 });
   w.space(12);
-  w.text(t.title.invoice, { size: 20, font: 'bold', gap: 8 });
+  w.heading(t.title.invoice, 1, { size: 20, gap: 8 });
   w.row(t.invoiceNumber, m.number);
   w.row(t.invoiceDate, m.date);
   w.space(8);
-  w.text(t.billTo, { font: 'bold', size: 11, gap: 2 });
+  w.heading(t.billTo, 2, { size: 11, gap: 2 });
   for (const line of m.billTo) w.text(line, { size: 10, gap: 0 });
   w.rule();
   w.row(t.description, m.description, { size: 11 });
@@ -141,9 +141,9 @@ async function invoicePdf(d: DocumentData, lang: Lang): Promise<Uint8Array> {
 async function authorizationPdf(d: DocumentData, lang: Lang): Promise<Uint8Array> {
   const t = TEXTS[lang];
   const doc = await newDoc(t.title.payment_authorization, new Date(d.submission.created_at));
-  const w = await PdfWriter.create(doc);
+  const w = await PdfWriter.create(doc, { lang });
   w.text(d.practice.name, { size: 14, font: 'bold', gap: 10 });
-  w.text(t.title.payment_authorization, { size: 20, font: 'bold', gap: 10 });
+  w.heading(t.title.payment_authorization, 1, { size: 20, gap: 10 });
   w.row(t.invoiceDate, formatDate(new Date(d.submission.created_at), lang));
   w.space(8);
   for (const p of authorizationModel(d, lang)) w.text(p, { size: 11, gap: 8 });
@@ -154,24 +154,20 @@ async function authorizationPdf(d: DocumentData, lang: Lang): Promise<Uint8Array
 async function idPdf(d: DocumentData, lang: Lang, files: { row: SubmissionFileRow; bytes: Uint8Array }[]) {
   const t = TEXTS[lang];
   const doc = await newDoc(t.title[d.submission.kind], new Date(d.submission.created_at));
+  const w = await PdfWriter.create(doc, { lang, firstPage: false });
   for (const f of files) {
     const side = f.row.side === 'front' ? t.front : t.back;
     if (f.row.mime === 'application/pdf') {
-      const src = await PDFDocument.load(ownBytes(f.bytes), { updateMetadata: false });
-      const pages = await doc.copyPages(src, src.getPageIndices());
-      for (const p of pages) doc.addPage(p);
+      // The person's own file: its pages as they are (with the tags they carry, if any; decision 0221).
+      await w.append(await PDFDocument.load(ownBytes(f.bytes), { updateMetadata: false }));
       continue;
     }
     const img =
       f.row.mime === 'image/png' ? await doc.embedPng(ownBytes(f.bytes)) : await doc.embedJpg(ownBytes(f.bytes));
-    const w = await PdfWriter.create(doc);
-    w.text(t.pdf.uploadedFile(side), { size: 14, font: 'bold', gap: 10 });
-    const maxW = w.width;
-    const maxH = w.y - w.margin;
-    const scale = Math.min(maxW / img.width, maxH / img.height, 1);
-    const iw = img.width * scale;
-    const ih = img.height * scale;
-    w.page.drawImage(img, { x: w.margin, y: w.y - ih, width: iw, height: ih });
+    w.newPage();
+    w.heading(t.pdf.uploadedFile(side), 1, { size: 14, gap: 10 });
+    const scale = Math.min(w.width / img.width, (w.y - w.margin) / img.height, 1);
+    w.image(img, { width: img.width * scale, height: img.height * scale, alt: t.pdf.idImageAlt(side) });
   }
   return doc.save();
 }

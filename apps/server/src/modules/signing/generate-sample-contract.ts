@@ -144,16 +144,16 @@ export async function buildSampleContract(lang: Lang = 'en'): Promise<Uint8Array
   doc.setProducer('Paylink');
   doc.setCreationDate(fixed);
   doc.setModificationDate(fixed);
-  const w = await PdfWriter.create(doc);
+  const w = await PdfWriter.create(doc, { lang });
   w.text(s.banner, { size: 9, color: 0.45, gap: 10 });
-  w.text(s.heading, { size: 18, font: 'bold', gap: 12 });
+  w.heading(s.heading, 1, { size: 18, gap: 12 });
   for (const [heading, paragraphs] of s.sections) {
-    w.text(heading, { size: 12, font: 'bold', gap: 4 });
+    w.heading(heading, 2, { size: 12, gap: 4 });
     for (const p of paragraphs) w.text(p, { size: 11, gap: 8 });
     w.space(6);
   }
   w.newPage();
-  w.text(s.last[0], { size: 12, font: 'bold', gap: 4 });
+  w.heading(s.last[0], 2, { size: 12, gap: 4 });
   w.text(s.last[1], { size: 11, gap: 8 });
   return doc.save();
 }

@@ -141,6 +141,8 @@ const en = {
     originalHash: 'SHA-256 of the original document',
     fileHash: (side: string, name: string) => `SHA-256 of the ${side} file as uploaded (${name})`,
     uploadedFile: (side: string) => `ID document – ${side}`,
+    idImageAlt: (side: string) => `Photo of the identity document as uploaded (${side.toLowerCase()})`,
+    signatureAlt: (name: string) => `Handwritten signature of ${name}`,
     auditNote:
       'The SHA-256 digest identifies the original document exactly: any change to it produces a different value.',
   },
@@ -282,6 +284,8 @@ const es: typeof en = {
     originalHash: 'SHA-256 del documento original',
     fileHash: (side, name) => `SHA-256 del archivo del ${side.toLowerCase()} tal como se subió (${name})`,
     uploadedFile: (side) => `Documento de identidad – ${side.toLowerCase()}`,
+    idImageAlt: (side) => `Foto del documento de identidad tal como se subió (${side.toLowerCase()})`,
+    signatureAlt: (name) => `Firma manuscrita de ${name}`,
     auditNote:
       'El resumen SHA-256 identifica exactamente el documento original: cualquier cambio produce un valor distinto.',
   },
