@@ -224,7 +224,7 @@ function TemporaryPassword(props: { name: string; password: string; onDismiss: (
       </h2>
       <p className="mb-2">{t('staff.temporaryHelp')}</p>
       <p className="mb-2">
-        <code className="fs-5 text-break" data-testid="temporary-password">
+        <code className="fs-5 text-break text-body" data-testid="temporary-password">
           {props.password}
         </code>
       </p>
