@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
 import { PageTitle } from '../../shared/components/page-title';
 import { Loading } from '../../shared/components/query-state';
-import { SESSION_QUERY_KEY, type SessionInfo } from '../../shared/session/session-api';
+import { SESSION_QUERY_KEY, signOut, type SessionInfo } from '../../shared/session/session-api';
 import { useSession } from '../../shared/session/use-session';
 import { AuthShell } from './auth-shell';
 import { ChangePasswordForm } from './change-password-form';
@@ -31,6 +31,20 @@ export function ChangePasswordPage() {
         {t('password.required')}
       </div>
       <ChangePasswordForm twoFactor={s.user.twoFactorEnabled} currentLabel={t('password.temporary')} onDone={done} />
+      <button
+        type="button"
+        className="btn btn-link px-0 mt-2"
+        onClick={() =>
+          void signOut()
+            .catch(() => undefined)
+            .then(() => {
+              queryClient.setQueryData(SESSION_QUERY_KEY, null);
+              void navigate('/sign-in', { replace: true });
+            })
+        }
+      >
+        {t('layout.signOut')}
+      </button>
     </AuthShell>
   );
 }
