@@ -59,6 +59,7 @@ export function ConsoleLayout() {
     return <Navigate to={next === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`} replace />;
   }
   const { user } = session.data;
+  if (session.data.passwordChangeRequired) return <Navigate to="/change-password" replace />;
   if (session.data.twoFactor.enrolmentRequired && location.pathname !== '/security') {
     return <Navigate to="/security" replace />;
   }

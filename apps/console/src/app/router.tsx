@@ -8,6 +8,21 @@ import { NotFoundPage } from './not-found-page';
 const routes: RouteObject[] = [
   { path: '/sign-in', element: <SignInPage />, errorElement: <RouteError /> },
   {
+    path: '/forgot-password',
+    errorElement: <RouteError />,
+    lazy: () => import('../features/auth/forgot-password-page').then((m) => ({ Component: m.ForgotPasswordPage })),
+  },
+  {
+    path: '/reset-password',
+    errorElement: <RouteError />,
+    lazy: () => import('../features/auth/forgot-password-page').then((m) => ({ Component: m.ResetPasswordPage })),
+  },
+  {
+    path: '/change-password',
+    errorElement: <RouteError />,
+    lazy: () => import('../features/auth/change-password-page').then((m) => ({ Component: m.ChangePasswordPage })),
+  },
+  {
     path: '/',
     element: <ConsoleLayout />,
     errorElement: <RouteError />,

@@ -36,6 +36,7 @@ export const staffSession = (role: StaffRole, id = '00000000-0000-4000-8000-0000
   expiresAt: new Date(Date.now() + 30 * 60_000).toISOString(),
   idleTimeoutMinutes: 30,
   twoFactor: { enabled: true, required: true, enrolmentRequired: false },
+  passwordChangeRequired: false,
   mode: 'sandbox',
 });
 

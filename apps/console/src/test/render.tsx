@@ -7,7 +7,8 @@ import { MemoryRouter } from 'react-router';
 import { createQueryClient } from '../shared/api/query-client';
 import i18n, { initI18n, type Language } from '../shared/i18n';
 
-export async function renderScreen(ui: ReactElement, opts: { lng?: Language } = {}) {
+/** `at`: the address the screen opens at (path, query and #fragment), '/' when not given. */
+export async function renderScreen(ui: ReactElement, opts: { lng?: Language; at?: string } = {}) {
   const lng = opts.lng ?? 'en';
   if (i18n.isInitialized) await i18n.changeLanguage(lng);
   else await initI18n(lng);
@@ -16,7 +17,7 @@ export async function renderScreen(ui: ReactElement, opts: { lng?: Language } = 
   const user = userEvent.setup({ delay: null });
   const view = render(
     <QueryClientProvider client={queryClient}>
-      <MemoryRouter>{ui}</MemoryRouter>
+      <MemoryRouter initialEntries={[opts.at ?? '/']}>{ui}</MemoryRouter>
     </QueryClientProvider>,
   );
   return { ...view, user, queryClient };

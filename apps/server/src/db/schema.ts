@@ -471,6 +471,17 @@ export interface StaffNotificationSent {
   ref: string;
 }
 
+export interface StaffPasswordReset {
+  email: string;
+  expires_at: Timestamp | null;
+  id: Generated<string>;
+  ip: Generated<string>;
+  requested_at: Generated<Timestamp>;
+  staff_user_id: string | null;
+  token_hash: string | null;
+  used_at: Timestamp | null;
+}
+
 export interface StaffRecoveryCode {
   code_hash: string;
   created_at: Generated<Timestamp>;
@@ -519,6 +530,8 @@ export interface StaffUser {
   id: Generated<string>;
   last_sign_in_at: Timestamp | null;
   name: Generated<string>;
+  password_change_required_at: Timestamp | null;
+  password_changed_at: Timestamp | null;
   password_hash: string;
   role: Generated<'admin' | 'coordinator' | 'billing'>;
   totp_enabled_at: Timestamp | null;
@@ -686,6 +699,7 @@ export interface DB {
   sandbox_gateway_transaction: SandboxGatewayTransaction;
   staff_notification_pref: StaffNotificationPref;
   staff_notification_sent: StaffNotificationSent;
+  staff_password_reset: StaffPasswordReset;
   staff_recovery_code: StaffRecoveryCode;
   staff_session: StaffSession;
   staff_sign_in_failure: StaffSignInFailure;

@@ -16,6 +16,8 @@ const HTTP_STATUS = {
   not_a_session: 400,
   two_factor_code_wrong: [400, 'invalid_code'],
   password_wrong: [400, 'invalid_credentials'],
+  password_reused: 400,
+  reset_link_invalid: 400,
   upload_not_multipart: [400, 'upload_unreadable'],
   upload_not_id: 400,
   contract_empty: 400,
@@ -44,6 +46,7 @@ const HTTP_STATUS = {
   wrong_console_address: 403,
   two_factor_enrolment_required: 403,
   two_factor_locked: 403,
+  password_change_required: 403,
   sandbox_local_only: 403,
   outbox_local_only: 403,
 

@@ -19,7 +19,8 @@ export type RateGroup = 'auth' | 'lookup' | 'vitals' | 'staffLogin' | 'cspReport
 
 /**
  * Every call that checks a staff password or code (issue 26): the console's sign-in, the CLI's login and the
- * two-factor calls that take a code or the password. A new such call belongs here.
+ * two-factor calls that take a code or the password, and the password's change and reset (issue 29). A new such call
+ * belongs here.
  */
 export const STAFF_CREDENTIAL_ENDPOINTS = [
   consoleEndpoints.signIn,
@@ -27,6 +28,9 @@ export const STAFF_CREDENTIAL_ENDPOINTS = [
   consoleEndpoints.twoFactorEnable,
   consoleEndpoints.recoveryCodes,
   consoleEndpoints.twoFactorDisable,
+  consoleEndpoints.changePassword,
+  consoleEndpoints.requestPasswordReset,
+  consoleEndpoints.completePasswordReset,
 ] as const;
 const staffCredentialCalls = new Set(STAFF_CREDENTIAL_ENDPOINTS.map((e) => `${e.method} ${e.path}`));
 

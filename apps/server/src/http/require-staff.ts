@@ -36,6 +36,7 @@ export interface StaffAccess {
     sessionId: string;
     idleExpiresAt: Date;
     enrolmentOnly: boolean;
+    passwordChangeRequired: boolean;
   } | null>;
   /** Throws when a cookie-authenticated change comes from another origin than the console's (CSRF). */
   assertConsoleOrigin(request: FastifyRequest): void;
@@ -56,6 +57,8 @@ export interface RequireStaffOptions {
   role?: 'admin';
   /** Also answer a session that still has to set up two-factor (the session and enrolment routes only). */
   allowEnrolmentOnly?: boolean;
+  /** Also answer a session whose password an admin reset (the session, sign-out and change-password routes only). */
+  allowPasswordChange?: boolean;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -92,6 +95,9 @@ export function requireStaff(ctx: { staffAccess: StaffAccess }, opts: RequireSta
       if (!s) throw new AppError('session_expired', 'Your session has ended. Sign in again.');
       if (s.enrolmentOnly && !opts.allowEnrolmentOnly) {
         throw new AppError('two_factor_enrolment_required', 'Set up two-factor sign-in to continue.');
+      }
+      if (s.passwordChangeRequired && !opts.allowPasswordChange) {
+        throw new AppError('password_change_required', 'An admin reset your password: choose a new one to continue.');
       }
       staff = s;
       request.staffAuth = { via: 'cookie', sessionId: s.sessionId, idleExpiresAt: s.idleExpiresAt };

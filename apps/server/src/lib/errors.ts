@@ -29,6 +29,9 @@ export const APP_ERROR_CODES = [
   // Re-confirming while signed in (answered 400 with the sign-in codes' names; see http/errors.ts)
   'two_factor_code_wrong',
   'password_wrong',
+  'password_reused',
+  'reset_link_invalid',
+  'password_change_required',
   // State conflicts
   'link_not_active',
   'step_order',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { currentPasswordSchema, loginBodySchema, staffRoleSchema } from '../admin.js';
+import { currentPasswordSchema, loginBodySchema, newPasswordSchema, staffRoleSchema } from '../admin.js';
 import { iso } from './wire.js';
 
 /**
@@ -38,6 +38,11 @@ export const consoleSessionSchema = z.object({
   expiresAt: iso,
   idleTimeoutMinutes: z.number().int(),
   twoFactor: z.object({ enabled: z.boolean(), required: z.boolean(), enrolmentRequired: z.boolean() }),
+  /**
+   * An admin reset the password: until the user picks a new one, every route except the session, sign-out and
+   * POST /api/admin/me/password answers 403 `password_change_required`.
+   */
+  passwordChangeRequired: z.boolean(),
   mode: z.enum(['sandbox', 'production']),
 });
 export type ConsoleSession = z.infer<typeof consoleSessionSchema>;
@@ -81,3 +86,34 @@ export const twoFactorCodeBodySchema = z
 export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) });
 /** POST /api/admin/me/2fa/disable (sandbox only; 409 `two_factor_required` in production). */
 export const twoFactorDisableBodySchema = z.object({ password: currentPasswordSchema }).strict();
+
+/**
+ * POST /api/admin/me/password (204): the current password, a new one (the same rule as a new staff user's) and, when
+ * two-factor is on, a current code. Ends the user's other sessions and every CLI token; the user is e-mailed.
+ * Wrong password: 400 `invalid_credentials`; wrong or missing code: 400 `invalid_code`; the same password: 400
+ * `password_reused`.
+ */
+export const changePasswordBodySchema = z
+  .object({
+    currentPassword: currentPasswordSchema,
+    newPassword: newPasswordSchema,
+    code: z.string().trim().max(40).optional(),
+  })
+  .strict();
+export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;
+
+/**
+ * POST /api/admin/password-reset ("forgot password"): always the same answer, whether the address is a staff
+ * account or not; an active account gets an e-mail with a link valid 30 minutes (limited per address and per IP).
+ */
+export const passwordResetRequestBodySchema = z
+  .object({ email: z.email('email must be an e-mail address').max(320) })
+  .strict();
+export const passwordResetRequestResultSchema = z.object({ status: z.literal('accepted') });
+
+/** The token in a reset link (`…/console/reset-password#token=…`). */
+export const passwordResetTokenSchema = z.string().regex(/^plr_[A-Za-z0-9_-]{20,100}$/, 'the reset link is not valid');
+/** POST /api/admin/password-reset/complete (204): a used, expired or unknown link is 400 `reset_link_invalid`. */
+export const passwordResetCompleteBodySchema = z
+  .object({ token: passwordResetTokenSchema, newPassword: newPasswordSchema })
+  .strict();

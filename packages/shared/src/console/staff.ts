@@ -33,3 +33,5 @@ export const updateStaffBodySchema = z
   })
   .strict();
 // POST /api/admin/staff/:id/reset-2fa (empty body) → staffListItemSchema.
+/** POST /api/admin/staff/:id/reset-password (empty body): a generated temporary password, shown once. */
+export const staffPasswordResetSchema = z.object({ temporaryPassword: z.string(), staff: staffListItemSchema });

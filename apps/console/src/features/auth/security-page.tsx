@@ -20,6 +20,7 @@ import {
   type TwoFactorSetup,
 } from '../../shared/session/session-api';
 import { useSession } from '../../shared/session/use-session';
+import { ChangePasswordForm } from './change-password-form';
 import { NotificationPrefs } from './notification-prefs';
 
 const codeSchema = z.object({
@@ -76,6 +77,7 @@ export function SecurityPage() {
           )}
         </div>
       </section>
+      {!session?.twoFactor.enrolmentRequired && <ChangeMyPassword twoFactor={enabled} />}
       <NotificationPrefs />
       <SignOutEverywhere />
     </>
@@ -202,6 +204,29 @@ function RecoveryCodes(props: { codes: string[] }) {
         </button>
       </div>
     </div>
+  );
+}
+
+function ChangeMyPassword(props: { twoFactor: boolean }) {
+  const { t } = useTranslation();
+  const [changed, setChanged] = useState(false);
+  return (
+    <section className="card mb-4" aria-labelledby="password-heading">
+      <div className="card-body">
+        <h2 id="password-heading" className="h5">
+          {t('password.change')}
+        </h2>
+        <p>{t('password.help')}</p>
+        <div aria-live="polite">
+          {changed && (
+            <div className="alert alert-success" role="status">
+              {t('password.changed')}
+            </div>
+          )}
+        </div>
+        <ChangePasswordForm twoFactor={props.twoFactor} onDone={() => setChanged(true)} />
+      </div>
+    </section>
   );
 }
 

@@ -3,16 +3,16 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { ApiError } from '../../shared/api/client';
 import { FormField } from '../../shared/forms/form-field';
-import { LanguageSwitch } from '../../shared/components/language-switch';
 import { PageTitle } from '../../shared/components/page-title';
 import { Loading, useErrorMessage } from '../../shared/components/query-state';
 import { signInBodySchema } from '../../shared/api/contract';
 import { SESSION_QUERY_KEY, signIn, type SessionInfo } from '../../shared/session/session-api';
 import { useSession } from '../../shared/session/use-session';
+import { AuthShell } from './auth-shell';
 
 type Credentials = { email: string; password: string };
 const credentialsSchema = signInBodySchema.omit({ code: true });
@@ -36,46 +36,41 @@ export function SignInPage() {
 
   const done = (s: SessionInfo) => {
     queryClient.setQueryData(SESSION_QUERY_KEY, s);
-    void navigate(s.twoFactor.enrolmentRequired ? '/security' : next, { replace: true });
+    // An admin's reset first asks for a new password, then a required two-factor set-up.
+    const first = s.passwordChangeRequired ? '/change-password' : s.twoFactor.enrolmentRequired ? '/security' : next;
+    void navigate(first, { replace: true });
   };
 
   if (session.isPending) return <Loading />;
   if (session.data && step === 'password') return <Navigate to={next} replace />;
 
   return (
-    <div className="sign-in-shell">
-      <header className="console-navbar d-flex align-items-center justify-content-between px-3 py-2">
-        <span className="navbar-brand text-white fw-semibold">{t('layout.brand')}</span>
-        <LanguageSwitch />
-      </header>
-      <main id="main" className="container py-4 sign-in-main">
-        <div className="card shadow-sm">
-          <div className="card-body p-4">
-            {step === 'password' ? (
-              <>
-                <PageTitle>{t('signIn.title')}</PageTitle>
-                {reason === 'idle' && (
-                  <div className="alert alert-info" role="status">
-                    {t('signIn.idleSignedOut')}
-                  </div>
-                )}
-                {reason === 'expired' && (
-                  <div className="alert alert-info" role="status">
-                    {t('signIn.sessionEnded')}
-                  </div>
-                )}
-                <PasswordStep onDone={done} onCodeRequired={setCredentials} />
-              </>
-            ) : (
-              <>
-                <PageTitle>{t('signIn.codeTitle')}</PageTitle>
-                <CodeStep credentials={credentials!} onDone={done} onBack={() => setCredentials(null)} />
-              </>
-            )}
-          </div>
-        </div>
-      </main>
-    </div>
+    <AuthShell>
+      {step === 'password' ? (
+        <>
+          <PageTitle>{t('signIn.title')}</PageTitle>
+          {reason === 'idle' && (
+            <div className="alert alert-info" role="status">
+              {t('signIn.idleSignedOut')}
+            </div>
+          )}
+          {reason === 'expired' && (
+            <div className="alert alert-info" role="status">
+              {t('signIn.sessionEnded')}
+            </div>
+          )}
+          <PasswordStep onDone={done} onCodeRequired={setCredentials} />
+          <p className="mt-3 mb-0">
+            <Link to="/forgot-password">{t('password.forgot')}</Link>
+          </p>
+        </>
+      ) : (
+        <>
+          <PageTitle>{t('signIn.codeTitle')}</PageTitle>
+          <CodeStep credentials={credentials!} onDone={done} onBack={() => setCredentials(null)} />
+        </>
+      )}
+    </AuthShell>
   );
 }
 

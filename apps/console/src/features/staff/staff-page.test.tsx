@@ -132,6 +132,24 @@ describe('staff screen', () => {
     );
     expect(api.sent(reset)[0]!.headers.get('x-paylink-console')).toBe('1');
   });
+
+  it('resets a password after a confirmation and shows the temporary password until dismissed', async () => {
+    const reset = `POST /api/admin/staff/${DANA}/reset-password`;
+    api.on(reset, json({ temporaryPassword: 'abcde-fghij-kmnpq-rstuv', staff: staff[1] }));
+    const { user } = await openPage();
+    expect(within(row('ben@practice.test')).queryByRole('button', { name: /Reset password/ })).toBeNull();
+    await user.click(screen.getByRole('button', { name: /^Reset password ?Dana Reyes$/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reset the password of Dana Reyes?' });
+    expect(dialog).toHaveTextContent('they must choose a new password at their next sign-in');
+    expect(api.sent(reset)).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Reset password' }));
+    const shown = await screen.findByRole('status', { name: 'Temporary password for Dana Reyes' });
+    expect(shown).toHaveTextContent('abcde-fghij-kmnpq-rstuv');
+    expect(shown).toHaveTextContent('It is shown only now.');
+    expect(api.sent(reset)[0]!.headers.get('x-paylink-console')).toBe('1');
+    await user.click(within(shown).getByRole('button', { name: 'Done' }));
+    expect(screen.queryByText('abcde-fghij-kmnpq-rstuv')).toBeNull();
+  });
 });
 
 describe('adding a staff member', () => {
@@ -144,7 +162,7 @@ describe('adding a staff member', () => {
       'Enter an e-mail address like name@example.com.',
     );
     expect(screen.getByLabelText('First password')).toHaveAccessibleDescription(
-      'At least 12 characters. Ask them to change it. Use at least 12 characters.',
+      'At least 12 characters. They can change it under Security after signing in. Use at least 12 characters.',
     );
     expect(api.sent(CREATE)).toHaveLength(0);
   });

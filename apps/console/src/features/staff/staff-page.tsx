@@ -13,6 +13,7 @@ import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/qu
 import { FormField } from '../../shared/forms/form-field';
 import { formatDateTime } from '../../shared/lib/format';
 import { useSession } from '../../shared/session/use-session';
+import { copyText } from '../../shared/lib/copy-text';
 
 const ROLES = staffRoleSchema.options;
 const newStaffSchema = createStaffBodySchema.extend({ role: staffRoleSchema });
@@ -53,13 +54,22 @@ function StaffTable(props: { staff: StaffListItem[] }) {
   const me = useSession().data?.user.id;
   const queryClient = useQueryClient();
   const errorMessage = useErrorMessage();
-  const [confirm, setConfirm] = useState<{ kind: 'deactivate' | 'reset'; user: StaffListItem } | null>(null);
+  const [confirm, setConfirm] = useState<{ kind: 'deactivate' | 'reset' | 'password'; user: StaffListItem } | null>(
+    null,
+  );
   const [rowError, setRowError] = useState<string | null>(null);
+  const [temporary, setTemporary] = useState<{ name: string; password: string } | null>(null);
   const change = useMutation({
-    mutationFn: (v: { user: StaffListItem; body?: StaffChange; reset?: boolean }) =>
-      v.reset
+    mutationFn: async (v: { user: StaffListItem; body?: StaffChange; reset?: 'twoFactor' | 'password' }) => {
+      if (v.reset === 'password') {
+        const r = await call(consoleEndpoints.resetStaffPassword, { params: { id: v.user.id } });
+        setTemporary({ name: name(v.user), password: r.temporaryPassword });
+        return r.staff;
+      }
+      return v.reset
         ? call(consoleEndpoints.resetStaffTwoFactor, { params: { id: v.user.id } })
-        : updateStaff(v.user.id, v.body ?? {}),
+        : updateStaff(v.user.id, v.body ?? {});
+    },
     onSuccess: () => {
       setConfirm(null);
       setRowError(null);
@@ -70,6 +80,7 @@ function StaffTable(props: { staff: StaffListItem[] }) {
   const name = (u: StaffListItem) => u.name || u.email;
   return (
     <>
+      {temporary && <TemporaryPassword {...temporary} onDismiss={() => setTemporary(null)} />}
       {rowError && !confirm && (
         <div className="alert alert-danger" role="alert">
           {rowError}
@@ -143,6 +154,16 @@ function StaffTable(props: { staff: StaffListItem[] }) {
                           <span className="visually-hidden"> {name(u)}</span>
                         </button>
                       )}
+                      {!u.disabledAt && (
+                        <button
+                          type="button"
+                          className="btn btn-sm btn-outline-secondary"
+                          onClick={() => setConfirm({ kind: 'password', user: u })}
+                        >
+                          {t('staff.resetPassword')}
+                          <span className="visually-hidden"> {name(u)}</span>
+                        </button>
+                      )}
                       {u.twoFactorEnabled && (
                         <button
                           type="button"
@@ -163,15 +184,9 @@ function StaffTable(props: { staff: StaffListItem[] }) {
       </TableScroll>
       <ConfirmDialog
         show={!!confirm}
-        title={
-          confirm
-            ? confirm.kind === 'deactivate'
-              ? t('staff.deactivateTitle', { name: name(confirm.user) })
-              : t('staff.resetTitle', { name: name(confirm.user) })
-            : ''
-        }
-        body={confirm?.kind === 'deactivate' ? t('staff.deactivateBody') : t('staff.resetBody')}
-        confirmLabel={confirm?.kind === 'deactivate' ? t('staff.deactivate') : t('staff.resetTwoFactor')}
+        title={confirm ? t(CONFIRM[confirm.kind].title, { name: name(confirm.user) }) : ''}
+        body={confirm ? t(CONFIRM[confirm.kind].body) : ''}
+        confirmLabel={confirm ? t(CONFIRM[confirm.kind].label) : ''}
         danger
         busy={change.isPending}
         error={confirm ? rowError : null}
@@ -180,7 +195,7 @@ function StaffTable(props: { staff: StaffListItem[] }) {
           change.mutate(
             confirm.kind === 'deactivate'
               ? { user: confirm.user, body: { disabled: true } }
-              : { user: confirm.user, reset: true },
+              : { user: confirm.user, reset: confirm.kind === 'reset' ? 'twoFactor' : 'password' },
           )
         }
         onCancel={() => {
@@ -189,6 +204,43 @@ function StaffTable(props: { staff: StaffListItem[] }) {
         }}
       />
     </>
+  );
+}
+
+const CONFIRM = {
+  deactivate: { title: 'staff.deactivateTitle', body: 'staff.deactivateBody', label: 'staff.deactivate' },
+  reset: { title: 'staff.resetTitle', body: 'staff.resetBody', label: 'staff.resetTwoFactor' },
+  password: { title: 'staff.resetPasswordTitle', body: 'staff.resetPasswordBody', label: 'staff.resetPassword' },
+} as const;
+
+/** An admin's reset answers a temporary password once: shown here until dismissed, never again. */
+function TemporaryPassword(props: { name: string; password: string; onDismiss: () => void }) {
+  const { t } = useTranslation();
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="alert alert-warning" role="status" aria-labelledby="temporary-heading">
+      <h2 id="temporary-heading" className="h6">
+        {t('staff.temporaryTitle', { name: props.name })}
+      </h2>
+      <p className="mb-2">{t('staff.temporaryHelp')}</p>
+      <p className="mb-2">
+        <code className="fs-5 text-break text-body" data-testid="temporary-password">
+          {props.password}
+        </code>
+      </p>
+      <div className="d-flex flex-wrap gap-2">
+        <button
+          type="button"
+          className="btn btn-sm btn-outline-primary"
+          onClick={() => void copyText(props.password).then(setCopied)}
+        >
+          {copied ? t('common.copied') : t('staff.copy')}
+        </button>
+        <button type="button" className="btn btn-sm btn-primary" onClick={props.onDismiss}>
+          {t('staff.dismiss')}
+        </button>
+      </div>
+    </div>
   );
 }
 

@@ -3,7 +3,13 @@
  * these functions and useSession().
  */
 import { call } from '../api/client';
-import { consoleEndpoints, type ConsoleSession, type SignInBody, type TwoFactorStatus } from '../api/contract';
+import {
+  consoleEndpoints,
+  type ChangePasswordBody,
+  type ConsoleSession,
+  type SignInBody,
+  type TwoFactorStatus,
+} from '../api/contract';
 
 export type SessionInfo = ConsoleSession;
 export const SESSION_QUERY_KEY = ['session'] as const;
@@ -22,3 +28,9 @@ export const startTwoFactorEnrolment = () => call(consoleEndpoints.twoFactorSetu
 export const enableTwoFactor = (body: { code: string }) => call(consoleEndpoints.twoFactorEnable, { body });
 export const newRecoveryCodes = (body: { code: string }) => call(consoleEndpoints.recoveryCodes, { body });
 export type TwoFactorSetup = Awaited<ReturnType<typeof startTwoFactorEnrolment>>;
+
+/** Passwords (issue 29): change my own, "forgot password" (always the same answer) and the reset link's page. */
+export const changePassword = (body: ChangePasswordBody) => call(consoleEndpoints.changePassword, { body });
+export const requestPasswordReset = (email: string) => call(consoleEndpoints.requestPasswordReset, { body: { email } });
+export const completePasswordReset = (body: { token: string; newPassword: string }) =>
+  call(consoleEndpoints.completePasswordReset, { body });

@@ -52,6 +52,14 @@ export const APP_ROUTES: Record<string, Access> = {
   'OPTIONS *': { access: 'public', why: 'CORS preflight' },
   'POST /api/admin/login': { access: 'public', why: 'staff sign-in for the CLI: credentials in the body' },
   'POST /api/admin/session': { access: 'public', why: 'console sign-in: credentials in the body' },
+  'POST /api/admin/password-reset': {
+    access: 'public',
+    why: 'forgot password: the same answer for every address; the link goes to the account’s e-mail',
+  },
+  'POST /api/admin/password-reset/complete': {
+    access: 'public',
+    why: 'the e-mailed reset link: its single-use token in the body',
+  },
   'POST /api/csp-report': { access: 'public', why: 'browsers send CSP violation reports without credentials' },
 
   'GET /api/config': { access: 'apiKey' },
@@ -84,6 +92,7 @@ export const APP_ROUTES: Record<string, Access> = {
   'POST /api/admin/staff': { access: 'staff', roles: ADMIN },
   'PATCH /api/admin/staff/:id': { access: 'staff', roles: ADMIN },
   'POST /api/admin/staff/:id/reset-2fa': { access: 'staff', roles: ADMIN },
+  'POST /api/admin/staff/:id/reset-password': { access: 'staff', roles: ADMIN },
   'GET /api/admin/settings': { access: 'staff', roles: ANY },
   'PUT /api/admin/settings': { access: 'staff', roles: ADMIN },
   'GET /api/admin/settings/plans': { access: 'staff', roles: ANY },
@@ -134,6 +143,7 @@ export const APP_ROUTES: Record<string, Access> = {
   'DELETE /api/admin/session': { access: 'staff', roles: ANY },
   'POST /api/admin/session/sign-out-everywhere': { access: 'staff', roles: ANY },
   'GET /api/admin/me/2fa': { access: 'staff', roles: ANY },
+  'POST /api/admin/me/password': { access: 'staff', roles: ANY },
   'POST /api/admin/me/2fa/setup': { access: 'staff', roles: ANY },
   'POST /api/admin/me/2fa/enable': { access: 'staff', roles: ANY },
   'POST /api/admin/me/2fa/recovery-codes': { access: 'staff', roles: ANY },

@@ -27,6 +27,7 @@ export interface StaffAuthRow extends StaffUserRow {
   totp_last_step: string | number | null;
   last_sign_in_at: Date | null;
   totp_locked_at: Date | null;
+  password_change_required_at: Date | null;
 }
 
 /** The signed-in user as sign-in and the session view read it. */

@@ -35,6 +35,9 @@ import {
   twoFactorStatus,
 } from './two-factor.js';
 import { route } from '../../http/route.js';
+import { changeStaffPassword } from './change-password.js';
+import { completePasswordReset } from './complete-password-reset.js';
+import { requestPasswordReset } from './request-password-reset.js';
 
 const security: { [k: string]: string[] }[] = [{ bearer: [] }, { staffCookie: [] }];
 
@@ -47,6 +50,8 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
     allowEmptyJsonBodies(scope);
     const tags = ['console'];
     const anyStaff = requireStaff(ctx, { allowEnrolmentOnly: true });
+    // The session, signing out and changing the password also answer a user whose password an admin reset.
+    const ownAccount = requireStaff(ctx, { allowEnrolmentOnly: true, allowPasswordChange: true });
     const secure = ctx.config.publicUrl.startsWith('https:');
 
     const sessionView = (user: StaffAuthRow, idleExpiresAt: Date, enrolmentOnly: boolean): ConsoleSession => ({
@@ -64,6 +69,7 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
         required: twoFactorRequired(ctx.config),
         enrolmentRequired: enrolmentOnly && !user.totp_enabled_at,
       },
+      passwordChangeRequired: Boolean(user.password_change_required_at),
       mode: ctx.config.mode,
     });
     const clearCookie = (reply: FastifyReply) =>
@@ -140,7 +146,7 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
       scope,
       consoleRoutes.session,
       {
-        preHandler: anyStaff,
+        preHandler: ownAccount,
         schema: {
           tags,
           summary: 'The signed-in staff user, the idle expiry and two-factor state',
@@ -159,7 +165,7 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
       scope,
       consoleRoutes.signOut,
       {
-        preHandler: anyStaff,
+        preHandler: ownAccount,
         schema: {
           tags,
           summary: 'Sign out (this session)',
@@ -182,7 +188,7 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
       scope,
       consoleRoutes.signOutEverywhere,
       {
-        preHandler: anyStaff,
+        preHandler: ownAccount,
         schema: {
           tags,
           summary: 'Sign out everywhere: ends every console session and revokes every staff token of the user',
@@ -196,6 +202,80 @@ export async function consoleAuthRoutes(app: FastifyInstance, ctx: AppContext): 
           await writeAudit(tx, { ...auditContext(request), action: 'staff.logout_everywhere', details: n });
         });
         clearCookie(reply);
+        return reply.status(204).send(null);
+      },
+    );
+
+    route(
+      scope,
+      consoleRoutes.changePassword,
+      {
+        preHandler: ownAccount,
+        schema: {
+          tags,
+          summary: 'Change my password: the current one, a new one (12+ characters) and a code when two-factor is on',
+          description:
+            'Ends every other console session and every staff token of the user (a bearer token that calls it ends ' +
+            'too) and e-mails the user. Wrong password: 400 `invalid_credentials`; wrong or missing code: 400 ' +
+            '`invalid_code`; the same password again: 400 `password_reused`. Tries are slowed like sign-ins (429).',
+          security,
+          response: { 429: throttledErrorSchema, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request, reply) => {
+        await changeStaffPassword(ctx, {
+          userId: request.staff!.userId,
+          currentPassword: request.body.currentPassword,
+          newPassword: request.body.newPassword,
+          code: request.body.code,
+          actor: auditContext(request),
+          sessionId: request.staffAuth?.via === 'cookie' ? request.staffAuth.sessionId : undefined,
+          ip: request.ip,
+        });
+        return reply.status(204).send(null);
+      },
+    );
+
+    route(
+      scope,
+      consoleRoutes.requestPasswordReset,
+      {
+        preHandler: consolePageOnly,
+        schema: {
+          tags,
+          summary:
+            'Forgot password: e-mails a single-use link (30 minutes) when the address is an active staff account',
+          description:
+            'Always answers `accepted`, whether the address is an account or not. At most 3 e-mails per account per ' +
+            'hour (more requests send nothing, with the same answer) and 10 requests per IP address per hour (429).',
+          security: [],
+          response: { 429: throttledErrorSchema, ...errorResponses(400, 403) },
+        },
+      },
+      async (request) =>
+        requestPasswordReset(ctx, { email: request.body.email, ip: request.ip, actor: auditContext(request) }),
+    );
+
+    route(
+      scope,
+      consoleRoutes.completePasswordReset,
+      {
+        preHandler: consolePageOnly,
+        schema: {
+          tags,
+          summary: 'Set a new password with the token of a reset link; ends every session and token of the user',
+          description:
+            'A used, expired or unknown link: 400 `reset_link_invalid`. Two-factor is asked at the next sign-in.',
+          security: [],
+          response: { 429: throttledErrorSchema, ...errorResponses(400, 403) },
+        },
+      },
+      async (request, reply) => {
+        await completePasswordReset(ctx, {
+          token: request.body.token,
+          newPassword: request.body.newPassword,
+          actor: auditContext(request),
+        });
         return reply.status(204).send(null);
       },
     );

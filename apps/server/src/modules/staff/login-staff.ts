@@ -34,6 +34,12 @@ export async function loginStaff(opts: {
     );
   }
   const { user } = result;
+  if (user.password_change_required_at) {
+    throw new AppError(
+      'password_change_required',
+      'An admin reset your password: sign in to the console (/console) and choose a new one first.',
+    );
+  }
   const out = await opts.db.transaction(async (tx) => {
     const { token, expiresAt } = await issueStaffToken(tx, {
       userId: user.id,

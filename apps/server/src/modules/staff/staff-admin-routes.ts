@@ -5,7 +5,7 @@ import { auditContext } from '../../lib/audit.js';
 import { ROLES, requireStaff } from '../../http/require-staff.js';
 import { allowEmptyJsonBodies, errorResponses } from '../../http/route-support.js';
 import { route } from '../../http/route.js';
-import { resetStaffTwoFactor, updateStaff } from './staff-admin.js';
+import { resetStaffPassword, resetStaffTwoFactor, updateStaff } from './staff-admin.js';
 
 const security: { [k: string]: string[] }[] = [{ bearer: [] }, { staffCookie: [] }];
 
@@ -24,7 +24,9 @@ export async function staffAdminRoutes(app: FastifyInstance, ctx: AppContext): P
         schema: {
           tags,
           summary: 'Change a staff user (admins only): name, role, deactivate/reactivate, password',
-          description: 'Deactivating, a new role or a new password ends the user’s sessions and tokens.',
+          description:
+            'Deactivating, a new role or a new password ends the user’s sessions and tokens; a password set here ' +
+            'must be changed at the next sign-in.',
           security,
           response: errorResponses(400, 401, 403, 404, 409),
         },
@@ -54,6 +56,30 @@ export async function staffAdminRoutes(app: FastifyInstance, ctx: AppContext): P
       },
       async (request) =>
         ctx.db.transaction((tx) => resetStaffTwoFactor(tx, { actor: auditContext(request), id: request.params.id })),
+    );
+
+    route(
+      scope,
+      routeTable.resetStaffPassword,
+      {
+        preHandler: admin,
+        schema: {
+          tags,
+          summary: 'Reset a staff user’s password (admins only): a generated temporary password, answered once',
+          description:
+            'The user must choose a new password at the next sign-in; every session and token of theirs ends.',
+          security,
+          response: errorResponses(400, 401, 403, 404),
+        },
+      },
+      async (request) =>
+        ctx.db.transaction((tx) =>
+          resetStaffPassword(tx, {
+            actor: auditContext(request),
+            actingUserId: request.staff!.userId,
+            id: request.params.id,
+          }),
+        ),
     );
   });
 }

@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../lib/errors.js';
 import type { Actor } from '../../lib/audit.js';
 import { hashPassword } from './passwords.js';
 import { revokeEverything } from './staff-sessions.js';
+import { randomCode } from './totp.js';
 import { resetTwoFactor } from './two-factor.js';
 
 const SELECT = `select id, email, name, role, created_at, disabled_at, last_sign_in_at,
@@ -70,7 +71,11 @@ export async function updateStaff(
   if (c.role !== undefined) set('role', c.role);
   if (c.disabled !== undefined)
     sets.push(c.disabled ? 'disabled_at = coalesce(disabled_at, now())' : 'disabled_at = null');
-  if (c.password !== undefined) set('password_hash', await hashPassword(c.password));
+  if (c.password !== undefined) {
+    // A password an admin knows is temporary: the user must choose their own at the next sign-in.
+    set('password_hash', await hashPassword(c.password));
+    sets.push('password_change_required_at = now()');
+  }
   if (sets.length) await q.query(`update staff_user set ${sets.join(', ')} where id = $1`, params);
   // A disabled user, a new role or a new password: every open session and token ends (they sign in again).
   const ended =
@@ -97,4 +102,35 @@ export async function resetStaffTwoFactor(q: Queryable, opts: { actor: Actor; id
   await findItem(q, opts.id);
   await resetTwoFactor(q, { userId: opts.id, actor: opts.actor });
   return toItem(await findItem(q, opts.id));
+}
+
+/**
+ * An admin's password reset: a generated temporary password (20 random characters, about 100 bits), answered once and
+ * stored only as its hash. The user must choose their own at the next sign-in; every session and CLI token of theirs
+ * ends, and unused reset links are spent. Audited (never the password).
+ */
+export async function resetStaffPassword(
+  q: Queryable,
+  opts: { actor: Actor; actingUserId: string; id: string },
+): Promise<{ temporaryPassword: string; staff: StaffListItem }> {
+  const before = await findItem(q, opts.id);
+  if (opts.id === opts.actingUserId) {
+    throw new AppError('invalid_request', 'Change your own password on the Security screen.');
+  }
+  const temporaryPassword = randomCode(20, 5);
+  await q.query(`update staff_user set password_hash = $2, password_change_required_at = now() where id = $1`, [
+    opts.id,
+    await hashPassword(temporaryPassword),
+  ]);
+  await q.query(
+    'update staff_password_reset set used_at = now() where staff_user_id = $1 and used_at is null and token_hash is not null',
+    [opts.id],
+  );
+  const ended = await revokeEverything(q, opts.id);
+  await writeAudit(q, {
+    ...opts.actor,
+    action: 'staff.password_reset',
+    details: { staffUserId: opts.id, email: before.email, ...ended },
+  });
+  return { temporaryPassword, staff: toItem(await findItem(q, opts.id)) };
 }

@@ -17,6 +17,8 @@ export interface StaffSession {
   name: string;
   role: StaffRole;
   enrolmentOnly: boolean;
+  /** An admin reset the password: only the session, sign-out and change-password calls answer. */
+  passwordChangeRequired: boolean;
   idleExpiresAt: Date;
 }
 
@@ -60,6 +62,7 @@ export async function verifyStaffSession(
     name: string;
     role: StaffRole;
     enrolment_only: boolean;
+    password_change_required: boolean;
     idle_expires_at: Date;
   }>(
     `update staff_session s set
@@ -69,7 +72,8 @@ export async function verifyStaffSession(
      from staff_user u
      where s.token_hash = $1 and u.id = s.staff_user_id and s.revoked_at is null and u.disabled_at is null
        and s.idle_expires_at > now() and s.absolute_expires_at > now()
-     returning s.id, u.id as user_id, u.email, u.name, u.role, s.enrolment_only, s.idle_expires_at`,
+     returning s.id, u.id as user_id, u.email, u.name, u.role, s.enrolment_only,
+       u.password_change_required_at is not null as password_change_required, s.idle_expires_at`,
     [hash(token), opts.touch, CONSOLE_IDLE_TIMEOUT_MINUTES],
   );
   const row = r.rows[0];
@@ -81,6 +85,7 @@ export async function verifyStaffSession(
     name: row.name,
     role: row.role,
     enrolmentOnly: row.enrolment_only,
+    passwordChangeRequired: row.password_change_required,
     idleExpiresAt: new Date(row.idle_expires_at),
   };
 }

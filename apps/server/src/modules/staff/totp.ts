@@ -114,12 +114,13 @@ export function currentTotp(secret: string): string {
 
 // Recovery codes: 10 of xxxxx-xxxxx (lowercase base32); only a SHA-256 is kept.
 const ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
+/** `length` random characters of the 32 above (5 bits each, unbiased), in groups of `group` joined by '-'. */
+export function randomCode(length: number, group: number): string {
+  const s = Array.from(randomBytes(length), (x) => ALPHABET[x % ALPHABET.length]).join('');
+  return s.match(new RegExp(`.{1,${group}}`, 'g'))!.join('-');
+}
 export function newRecoveryCodes(n = 10): string[] {
-  return Array.from({ length: n }, () => {
-    const b = randomBytes(10);
-    const s = Array.from(b, (x) => ALPHABET[x % ALPHABET.length]).join('');
-    return `${s.slice(0, 5)}-${s.slice(5)}`;
-  });
+  return Array.from({ length: n }, () => randomCode(10, 5));
 }
 const normaliseRecoveryCode = (code: string) => code.trim().toLowerCase().replace(/[\s-]/g, '');
 export const hashRecoveryCode = (code: string) =>
