@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type FieldErrors, type UseFormRegister } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -15,6 +15,38 @@ const mismatch = { path: ['confirmPassword'], message: 'mismatch' };
 export const newPasswordTwice = z
   .object({ newPassword: newPasswordSchema, confirmPassword: z.string() })
   .refine(sameTwice, mismatch);
+
+/** The new password and its confirmation, as both the change and the reset forms ask for them. */
+export function NewPasswordFields(props: {
+  form: {
+    register: UseFormRegister<{ newPassword: string; confirmPassword: string }>;
+    formState: { errors: FieldErrors<{ newPassword: string; confirmPassword: string }> };
+  };
+}) {
+  const { t } = useTranslation();
+  const { register, formState } = props.form;
+  return (
+    <>
+      <FormField
+        name="newPassword"
+        label={t('password.new')}
+        hint={t('password.newHint')}
+        error={formState.errors.newPassword}
+        registration={register('newPassword')}
+        type="password"
+        autoComplete="new-password"
+      />
+      <FormField
+        name="confirmPassword"
+        label={t('password.confirm')}
+        error={formState.errors.confirmPassword}
+        registration={register('confirmPassword')}
+        type="password"
+        autoComplete="new-password"
+      />
+    </>
+  );
+}
 
 const schema = z
   .object({
@@ -71,23 +103,7 @@ export function ChangePasswordForm(props: {
         type="password"
         autoComplete="current-password"
       />
-      <FormField
-        name="newPassword"
-        label={t('password.new')}
-        hint={t('password.newHint')}
-        error={errors.newPassword}
-        registration={form.register('newPassword')}
-        type="password"
-        autoComplete="new-password"
-      />
-      <FormField
-        name="confirmPassword"
-        label={t('password.confirm')}
-        error={errors.confirmPassword}
-        registration={form.register('confirmPassword')}
-        type="password"
-        autoComplete="new-password"
-      />
+      <NewPasswordFields form={form} />
       {props.twoFactor && (
         <FormField
           name="code"

@@ -11,7 +11,7 @@ import { PageTitle } from '../../shared/components/page-title';
 import { useErrorMessage } from '../../shared/components/query-state';
 import { completePasswordReset, requestPasswordReset } from '../../shared/session/session-api';
 import { AuthShell } from './auth-shell';
-import { newPasswordTwice } from './change-password-form';
+import { NewPasswordFields, newPasswordTwice } from './change-password-form';
 
 /** "Forgot password": the same answer whether or not the address is a staff account. */
 export function ForgotPasswordPage() {
@@ -84,7 +84,7 @@ export function ResetPasswordPage() {
     resolver: zodResolver(newPasswordTwice),
     defaultValues: { newPassword: '', confirmPassword: '' },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
   const submit = form.handleSubmit(async ({ newPassword }) => {
     setFailure(null);
     try {
@@ -117,23 +117,7 @@ export function ResetPasswordPage() {
       ) : (
         <form noValidate onSubmit={(e) => void submit(e)}>
           <p>{t('password.resetHelp')}</p>
-          <FormField
-            name="newPassword"
-            label={t('password.new')}
-            hint={t('password.newHint')}
-            error={errors.newPassword}
-            registration={form.register('newPassword')}
-            type="password"
-            autoComplete="new-password"
-          />
-          <FormField
-            name="confirmPassword"
-            label={t('password.confirm')}
-            error={errors.confirmPassword}
-            registration={form.register('confirmPassword')}
-            type="password"
-            autoComplete="new-password"
-          />
+          <NewPasswordFields form={form} />
           {failure && (
             <div className="alert alert-danger" role="alert">
               {failure}
