@@ -3,10 +3,12 @@ import { errorCodesEn } from './error-codes';
 import { moneyEn } from './money';
 import { plansEn } from './plans';
 import { planConsoleEn } from './plan-console';
+import { serverCodesEn } from './server-codes';
 export const en = {
   money: moneyEn,
   plans: plansEn,
   planConsole: planConsoleEn,
+  codes: serverCodesEn,
   layout: {
     brand: 'Paylink console',
     language: 'Language',
