@@ -9,6 +9,11 @@ export const en = {
   plans: plansEn,
   planConsole: planConsoleEn,
   codes: serverCodesEn,
+  // The board's progress announcements (issue 29, item 10).
+  announce: {
+    reached: '{{name}} reached {{step}}.',
+    finished: '{{name}} finished every step.',
+  },
   layout: {
     brand: 'Paylink console',
     language: 'Language',

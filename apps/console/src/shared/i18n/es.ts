@@ -12,6 +12,11 @@ export const es: Dictionary<typeof en> = {
   plans: plansEs,
   planConsole: planConsoleEs,
   codes: serverCodesEs,
+  // The board's progress announcements (issue 29, item 10).
+  announce: {
+    reached: '{{name}} llegó a {{step}}.',
+    finished: '{{name}} terminó todos los pasos.',
+  },
   layout: {
     brand: 'Consola de Paylink',
     language: 'Idioma',
