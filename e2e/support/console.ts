@@ -1,7 +1,8 @@
+import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { admin } from './admin.js';
-import type { RunningProduct } from './server.js';
+import { PRODUCT_ROOT, type RunningProduct } from './server.js';
 import { eventually } from './wait.js';
 
 /** The demo coordinator that `npm start` prints in sandbox mode (e-mail and password). */
@@ -64,4 +65,73 @@ export function totp(secretBase32: string, at = Date.now()): string {
   const o = h[h.length - 1]! & 0xf;
   const n = (h.readUInt32BE(o) & 0x7fffffff) % 1_000_000;
   return String(n).padStart(6, '0');
+}
+
+/** WCAG 2.2 SC 1.4.12 text spacing, as a user's style sheet would force it (the bookmarklet's values). */
+export const WCAG_TEXT_SPACING = `* {
+  line-height: 1.5 !important;
+  letter-spacing: 0.12em !important;
+  word-spacing: 0.16em !important;
+}
+p {
+  margin-bottom: 2em !important;
+}`;
+
+/** English texts the server has sent to the console before (issue 29, item 11): never on a Spanish screen. */
+const ENGLISH_SERVER_TEXTS = [
+  /^(Patient|System|Staff)$/,
+  /\bDECLINED\b/,
+  /\b(declined|threeDSFailed)$/,
+  /^Paylink patient app:/,
+  /^Converge Checkout\.js: sends/,
+  /^Elavon 3-D Secure web SDK:/,
+  /^Cloudflare Turnstile: captcha before/,
+  /\b(error|transaction) [\w-]*\d[\w-]*$/,
+  /^Importe\b/,
+];
+
+let english: Promise<RegExp[]> | undefined;
+/**
+ * What must not show on a Spanish console screen: every value of the console's English catalogue whose Spanish value
+ * (same key) differs, as an exact match (a `{{placeholder}}` matches anything), and the known English server texts.
+ * The catalogues are TypeScript modules of the console: read with tsx, as the build reads them.
+ */
+export function englishOnlyTexts(): Promise<RegExp[]> {
+  english ??= new Promise<RegExp[]>((resolve, reject) => {
+    const script =
+      "const { en } = await import('./apps/console/src/shared/i18n/en.ts');" +
+      "const { es } = await import('./apps/console/src/shared/i18n/es.ts');" +
+      'process.stdout.write(JSON.stringify({ en, es }));';
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: PRODUCT_ROOT, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout) => {
+        if (err) return reject(err);
+        const { en, es } = JSON.parse(stdout) as { en: object; es: object };
+        resolve([...differing(en, es)].map(asPattern).concat(ENGLISH_SERVER_TEXTS));
+      },
+    );
+  });
+  return english;
+}
+
+function* differing(en: unknown, es: unknown): Generator<string> {
+  if (typeof en === 'string') {
+    // A value that is mostly placeholders ("{{name}}", "{{n}} %") would match any text: not a word to look for.
+    const words = en.replace(/\{\{\w+\}\}/g, '').replace(/[^A-Za-z]/g, '');
+    if (en !== es && words.length >= 3) yield en;
+    return;
+  }
+  if (!en || typeof en !== 'object') return;
+  for (const [k, v] of Object.entries(en)) yield* differing(v, (es as Record<string, unknown> | undefined)?.[k]);
+}
+
+/** A catalogue value as an exact, whole-text pattern; `{{x}}` stands for any text. */
+function asPattern(value: string): RegExp {
+  const parts = value
+    .trim()
+    .split(/\{\{\w+\}\}/)
+    .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('.+')}$`);
 }

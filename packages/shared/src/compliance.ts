@@ -7,6 +7,9 @@ export const inventoryScriptSchema = z.object({
   loadedAs: z.string(),
   integrity: z.string().nullable(),
   bytes: z.number().int().nullable(),
+  /** Why the page runs it, as a code the console words in the reader's language (issue 29, item 11). */
+  purpose: z.enum(['entry', 'preload', 'stylesheet', 'lazy', 'checkout', 'threeDS', 'captcha']),
+  /** The same in English, for the API and the CLI. */
   justification: z.string(),
 });
 

@@ -131,6 +131,13 @@ export const timelineEntrySchema = z.object({
   text: z.object({ en: z.string(), es: z.string() }),
   /** Reason given by staff (cancel, expire, extend), decline reason of a payment, … */
   note: z.string().nullable(),
+  /**
+   * What the note is, so the console can put it in the reader's language (issue 29, item 11): text (staff's words,
+   * shown as written), gateway (the card gateway's answer, e.g. DECLINED), failure (the payment page's failure kind:
+   * declined, error, threeDSFailed, unavailable), signIn (why a sign-in failed: wrong-code, expired, …),
+   * deliveryError (the SMS or e-mail provider's error code), transaction (a gateway transaction id).
+   */
+  noteKind: z.enum(['text', 'gateway', 'failure', 'signIn', 'deliveryError', 'transaction']),
 });
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 

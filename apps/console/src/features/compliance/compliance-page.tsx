@@ -155,7 +155,7 @@ function Scripts() {
                       <td className="text-break small">
                         {s.integrity ? <code>{s.integrity.slice(0, 24)}…</code> : t('compliance.pinnedByOrigin')}
                       </td>
-                      <td className="small">{s.justification}</td>
+                      <td className="small">{t(`codes.scriptPurpose.${s.purpose}`)}</td>
                     </tr>
                   ))}
                 </tbody>

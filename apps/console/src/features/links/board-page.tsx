@@ -10,6 +10,7 @@ import { StateBadge, useStepLabel } from '../../shared/components/link-labels';
 import { Pager } from '../../shared/components/pager';
 import { formatDate, formatMoney, formatRelative } from '../../shared/lib/format';
 import { useCan, useSession } from '../../shared/session/use-session';
+import { BoardAnnouncer } from './board-announcer';
 import { useBoard, useLiveUpdates } from './board-api';
 import { useCoordinators } from './coordinators-api';
 
@@ -68,6 +69,7 @@ export function BoardPage() {
         {board.data ? `${t('board.results', { count: board.data.total })} · ` : ''}
         {t('board.live')}
       </p>
+      <BoardAnnouncer rows={board.data?.rows} />
       {board.isPending ? (
         <Loading />
       ) : board.error && !board.data ? (

@@ -3,10 +3,11 @@ import Modal from 'react-bootstrap/Modal';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import type { ConsoleLinkDetail } from '../../shared/api/contract';
+import type { ConsoleLinkDetail, TimelineEntry } from '../../shared/api/contract';
 import { ConfirmDialog } from '../../shared/components/confirm-dialog';
 import { StateBadge, useStepLabel } from '../../shared/components/link-labels';
 import { PageTitle } from '../../shared/components/page-title';
+import { DeclineReason, ServerCode } from '../../shared/components/server-code';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
 import { formatDateTime, formatMoney } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
@@ -108,7 +109,7 @@ function People(props: { link: ConsoleLinkDetail }) {
             [t('detail.email'), l.email],
             [t('detail.address'), address],
             [t('detail.procedure'), l.procedureDescription],
-            [t('detail.language'), l.language === 'es' ? 'Español' : 'English'],
+            [t('detail.language'), t(`codes.language.${l.language}`)],
             [t('detail.signInMethod'), l.signInMethod === 'sms' ? 'SMS' : t('detail.email')],
             [
               t('detail.created'),
@@ -163,7 +164,12 @@ function Payment(props: { link: ConsoleLinkDetail }) {
             {props.link.attempts.map((a) => (
               <li key={a.id} className="border-bottom py-1">
                 {formatDateTime(a.at)} · {formatMoney(a.amount)} · {t(`detail.attempt.${a.status}`)}
-                {a.declineReason ? ` — ${a.declineReason}` : ''}
+                {a.declineReason && (
+                  <>
+                    {' — '}
+                    <DeclineReason reason={a.declineReason} />
+                  </>
+                )}
               </li>
             ))}
           </ul>
@@ -228,15 +234,46 @@ function Timeline(props: { link: ConsoleLinkDetail }) {
             <li key={e.id} data-action={e.action}>
               <div>{e.text[lang]}</div>
               <div className="small text-secondary">
-                <time dateTime={e.at}>{formatDateTime(e.at)}</time> · {e.actor.name}
+                <time dateTime={e.at}>{formatDateTime(e.at)}</time> · <Actor actor={e.actor} />
               </div>
-              {e.note && <div className="small">{t('timeline.reason', { reason: e.note })}</div>}
+              {e.note && (
+                <div className="small">
+                  <Note kind={e.noteKind} note={e.note} />
+                </div>
+              )}
             </li>
           ))}
         </ol>
       )}
     </Card>
   );
+}
+
+/** Who did it: a staff member by name; the patient and Paylink itself in the reader's language. */
+function Actor(props: { actor: TimelineEntry['actor'] }) {
+  const { t } = useTranslation();
+  const { type, name } = props.actor;
+  if (type === 'patient') return <>{t('timeline.actorPatient')}</>;
+  if (type === 'system') return <>{t('timeline.actorSystem')}</>;
+  return <>{name && name !== 'Staff' ? name : t('timeline.actorStaff')}</>;
+}
+
+/** A timeline note by its kind: staff's own words as written; codes and ids in the reader's language. */
+function Note(props: { kind: TimelineEntry['noteKind']; note: string }) {
+  const { t } = useTranslation();
+  const { kind, note } = props;
+  switch (kind) {
+    case 'gateway':
+    case 'failure':
+    case 'signIn':
+      return <ServerCode group={kind} code={note} />;
+    case 'deliveryError':
+      return <>{t('codes.note.deliveryError', { code: note })}</>;
+    case 'transaction':
+      return <>{t('codes.note.transaction', { id: note })}</>;
+    default:
+      return <>{t('timeline.reason', { reason: note })}</>;
+  }
 }
 
 function Documents(props: { id: string }) {

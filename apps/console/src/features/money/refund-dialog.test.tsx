@@ -181,7 +181,7 @@ describe('refund dialog', () => {
     const { user } = await open({ lng: 'es' });
     const dialog = screen.getByRole('dialog', { name: 'Reembolsar o anular este pago' });
     expect(within(dialog).getByText('Aún se puede reembolsar: $150.00')).toBeInTheDocument();
-    await user.type(screen.getByLabelText('Importe a reembolsar (dólares estadounidenses)'), '151');
+    await user.type(screen.getByLabelText('Monto a reembolsar (dólares estadounidenses)'), '151');
     await user.click(screen.getByRole('button', { name: 'Revisar' }));
     expect(screen.getByText('Se puede reembolsar como máximo $150.00.')).toBeInTheDocument();
     expect(screen.getByText('Escriba el motivo del reembolso.')).toBeInTheDocument();

@@ -3,10 +3,17 @@ import { errorCodesEn } from './error-codes';
 import { moneyEn } from './money';
 import { plansEn } from './plans';
 import { planConsoleEn } from './plan-console';
+import { serverCodesEn } from './server-codes';
 export const en = {
   money: moneyEn,
   plans: plansEn,
   planConsole: planConsoleEn,
+  codes: serverCodesEn,
+  // The board's progress announcements (issue 29, item 10).
+  announce: {
+    reached: '{{name}} reached {{step}}.',
+    finished: '{{name}} finished every step.',
+  },
   layout: {
     brand: 'Paylink console',
     language: 'Language',

@@ -79,7 +79,7 @@ export const errorCodesEn = {
 
 export const errorCodesEs: Dictionary<typeof errorCodesEn> = {
   invalid_request: 'Algunos de los datos enviados no son válidos. Revise los campos e inténtelo de nuevo.',
-  amount_out_of_range: 'El importe está fuera del rango permitido.',
+  amount_out_of_range: 'El monto está fuera del rango permitido.',
   unauthorized: 'Inicie sesión de nuevo para continuar.',
   session_expired: 'Su sesión terminó. Inicie sesión de nuevo.',
   invalid_credentials: 'El correo o la contraseña no son correctos.',

@@ -4,12 +4,19 @@ import { errorCodesEs } from './error-codes';
 import { moneyEs } from './money';
 import { plansEs } from './plans';
 import { planConsoleEs } from './plan-console';
+import { serverCodesEs } from './server-codes';
 
 /** Spanish strings of the console (same keys as en.ts; the compiler and i18n.test.ts check). */
 export const es: Dictionary<typeof en> = {
   money: moneyEs,
   plans: plansEs,
   planConsole: planConsoleEs,
+  codes: serverCodesEs,
+  // The board's progress announcements (issue 29, item 10).
+  announce: {
+    reached: '{{name}} llegó a {{step}}.',
+    finished: '{{name}} terminó todos los pasos.',
+  },
   layout: {
     brand: 'Consola de Paylink',
     language: 'Idioma',

@@ -74,7 +74,7 @@ export const planConsoleEs: Dictionary<typeof planConsoleEn> = {
   templates: {
     title: 'Planes de pago predeterminados',
     intro:
-      'Planes de los que un coordinador puede partir en el formulario de nuevo enlace; puede cambiar cada campo. Sin importes: el total es el presupuesto de cada paciente.',
+      'Planes de los que un coordinador puede partir en el formulario de nuevo enlace; puede cambiar cada campo. Sin montos: el total es el presupuesto de cada paciente.',
     sourceDefault: 'Ejemplos de Paylink: guarde para tener su propia lista.',
     sourcePractice: 'La lista de la práctica.',
     empty: 'Sin planes predeterminados: el formulario de nuevo enlace no ofrece ninguno.',

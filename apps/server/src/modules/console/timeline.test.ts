@@ -43,7 +43,7 @@ describe('messaging events on the link timeline', () => {
       row('message.delivery', { kind: 'link-reminder', status: 'undelivered', errorCode: '30003' }),
     );
     expect(bad.text.en).toBe('The reminder was not delivered');
-    expect(bad.note).toBe('error 30003');
+    expect(bad).toMatchObject({ note: '30003', noteKind: 'deliveryError' });
   });
 
   it('shows the reminders switch as a staff action; reading the messages is a staff read', () => {
@@ -122,12 +122,14 @@ describe('payment plan events on the link timeline', () => {
     expect(moved.note).toMatch(/^due date moved from 2027-01-15/);
     expect(describeEvent(row('installment.paid', { n: 2, amountCents: 50_000, txnId: 'T-9' }))).toMatchObject({
       text: { en: 'Charged instalment 2: $500.00', es: 'Cobró la cuota 2: $500.00' },
-      note: 'transaction T-9',
+      note: 'T-9',
+      noteKind: 'transaction',
     });
     expect(describeEvent(row('installment.declined', { n: 2, amountCents: 50_000, reason: 'DECLINED' }))).toMatchObject(
       {
         text: { en: 'Instalment 2 ($500.00) was declined; it will be retried' },
         note: 'DECLINED',
+        noteKind: 'gateway',
       },
     );
     expect(describeEvent(row('installment.failed', { n: 2, amountCents: 50_000, attempts: 3 })).text.en).toBe(
@@ -137,5 +139,62 @@ describe('payment plan events on the link timeline', () => {
 
   it('counts the patient’s plan read as a read, not an event', () => {
     expect(PATIENT_READ_ACTIONS).toContain('plan.read');
+  });
+});
+
+describe('the timeline in Spanish (issue 29, item 11)', () => {
+  it('tells refunds, reconciliation, receipts and notices in words, not raw action names', () => {
+    const actions = [
+      'payment.refund_requested',
+      'installment.refund_requested',
+      'payment.refund_refused',
+      'payment.refund_outcome_unknown',
+      'payment.refund_receipt_queued',
+      'payment.refund_receipt_skipped',
+      'payment.receipt_skipped',
+      'payment.patient_notified',
+      'payment.reconciled',
+      'payment.second_approval_flagged',
+      'payment.flagged_approval_reversal_requested',
+      'payment.confirmation_refused',
+      'payment.confirmation_repeated',
+      'payment.confirmation_unknown',
+      'installment.notice_undeliverable',
+      'plan.card_update_started',
+      'steps.read',
+      'payment.voided',
+      'payment.refunded',
+      'payment.flagged_approval_voided',
+      'payment.flagged_approval_refunded',
+      'payment.reconciliation_flagged',
+      'payment.needs_attention',
+      'auth.sms.locked',
+      'auth.email.mismatch',
+      'auth.session.refreshed',
+    ];
+    for (const action of actions) {
+      const e = describeEvent(row(action, { amountCents: 12_050, n: 2, kind: 'return', channel: 'email' }));
+      expect(e.text.es, action).not.toBe(e.text.en);
+      expect(e.text.en, action).not.toBe(action.replace(/[._]/g, ' '));
+    }
+    expect(describeEvent(row('payment.refund_requested', { amountCents: 12_050, kind: 'void' })).text.es).toBe(
+      'Anuló el pago ($120.50)',
+    );
+  });
+
+  it('sends codes, not English, as notes: the console words them (noteKind)', () => {
+    expect(describeEvent(row('payment.failure_logged', { kind: 'declined' }))).toMatchObject({
+      note: 'declined',
+      noteKind: 'failure',
+    });
+    expect(describeEvent(row('auth.sms.failed', { reason: 'wrong-code' }))).toMatchObject({
+      note: 'wrong-code',
+      noteKind: 'signIn',
+    });
+    expect(describeEvent(row('link.cancelled', { reason: 'Duplicate link' }, 'staff'))).toMatchObject({
+      note: 'Duplicate link',
+      noteKind: 'text',
+    });
+    expect(describeEvent(row('link.created', {}))).toMatchObject({ note: null, noteKind: 'text' });
   });
 });

@@ -49,6 +49,7 @@ const DELIVERY: Record<string, Text> = {
   refused: { en: 'refused by the mail server', es: 'rechazado por el servidor de correo' },
 };
 type Category = TimelineEntry['category'];
+type NoteKind = TimelineEntry['noteKind'];
 
 /** One audit row in plain language (both languages) for the link detail's timeline. */
 export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
@@ -61,8 +62,9 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     en: string,
     es: string,
     note: string | null = reason,
-  ): [Category, Text, string | null] => [category, { en, es }, note];
-  let out: [Category, Text, string | null];
+    noteKind: NoteKind = 'text',
+  ): [Category, Text, string | null, NoteKind] => [category, { en, es }, note, noteKind];
+  let out: [Category, Text, string | null, NoteKind];
   switch (row.action) {
     case 'link.created':
       out = say('link', 'Created the link', 'Creó el enlace');
@@ -87,7 +89,8 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         'message',
         `${what[0]} was ${st.en}`,
         `${what[1]}: ${st.es}`,
-        typeof d.errorCode === 'string' ? `error ${d.errorCode}` : null,
+        typeof d.errorCode === 'string' ? d.errorCode : null,
+        'deliveryError',
       );
       break;
     }
@@ -147,6 +150,7 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         'Failed to sign in',
         'No pudo iniciar sesión',
         typeof d.reason === 'string' ? d.reason : null,
+        'signIn',
       );
       break;
     case 'auth.logout':
@@ -197,6 +201,7 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         'A card payment was declined or failed',
         'Un pago con tarjeta fue rechazado o falló',
         typeof d.kind === 'string' ? d.kind : null,
+        'failure',
       );
       break;
     case 'payment.session_failed':
@@ -272,7 +277,8 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         'payment',
         `Charged instalment ${String(d.n)}: ${money(d.amountCents)}`,
         `Cobró la cuota ${String(d.n)}: ${money(d.amountCents)}`,
-        typeof d.txnId === 'string' ? `transaction ${d.txnId}` : null,
+        typeof d.txnId === 'string' ? d.txnId : null,
+        'transaction',
       );
       break;
     case 'installment.declined':
@@ -280,6 +286,8 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         'payment',
         `Instalment ${String(d.n)} (${money(d.amountCents)}) was declined; it will be retried`,
         `La cuota ${String(d.n)} (${money(d.amountCents)}) fue rechazada; se volverá a intentar`,
+        reason,
+        'gateway',
       );
       break;
     case 'installment.failed':
@@ -287,6 +295,8 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         'payment',
         `Instalment ${String(d.n)} (${money(d.amountCents)}) failed after ${String(d.attempts)} attempts`,
         `La cuota ${String(d.n)} (${money(d.amountCents)}) falló después de ${String(d.attempts)} intentos`,
+        reason,
+        'gateway',
       );
       break;
     case 'plan.card_updated':
@@ -305,6 +315,7 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         'A new card for the plan was not verified: the card on file was kept',
         'No se verificó una nueva tarjeta para el plan: se mantuvo la tarjeta registrada',
         typeof d.reason === 'string' ? d.reason : null,
+        'gateway',
       );
       break;
     case 'plan.card_expiring_notified':
@@ -365,8 +376,163 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         'payment',
         `Refunded ${money(d.amountCents)} of instalment ${String(d.n)}`,
         `Reembolsó ${money(d.amountCents)} de la cuota ${String(d.n)}`,
-        typeof d.transactionId === 'string' ? `transaction ${d.transactionId}` : null,
+        typeof d.transactionId === 'string' ? d.transactionId : null,
+        'transaction',
       );
+      break;
+    // Refunds, reconciliation, receipts and notices in words, not raw action names (issue 29, item 11).
+    case 'payment.refund_requested':
+    case 'installment.refund_requested': {
+      const of = d.n !== undefined ? [` of instalment ${String(d.n)}`, ` de la cuota ${String(d.n)}`] : ['', ''];
+      out =
+        d.kind === 'void'
+          ? say(
+              'payment',
+              `Voided the payment${of[0]} (${money(d.amountCents)})`,
+              `Anuló el pago${of[1]} (${money(d.amountCents)})`,
+            )
+          : say(
+              'payment',
+              `Refunded ${money(d.amountCents)}${of[0]} to the card`,
+              `Reembolsó ${money(d.amountCents)}${of[1]} a la tarjeta`,
+            );
+      break;
+    }
+    case 'payment.refund_refused':
+      out = say(
+        'payment',
+        'The gateway refused the refund',
+        'La pasarela rechazó el reembolso',
+        str(d.message),
+        'gateway',
+      );
+      break;
+    case 'payment.refund_outcome_unknown':
+      out = say(
+        'payment',
+        'The gateway did not answer the refund: it will be checked',
+        'La pasarela no respondió al reembolso: se verificará',
+        str(d.message),
+        'gateway',
+      );
+      break;
+    case 'payment.refund_receipt_queued':
+      out = say(
+        'message',
+        `Refund receipt sent by ${d.channel === 'sms' ? 'SMS' : 'e-mail'}`,
+        `Recibo del reembolso enviado por ${d.channel === 'sms' ? 'SMS' : 'correo electrónico'}`,
+        null,
+      );
+      break;
+    case 'payment.refund_receipt_skipped':
+    case 'payment.receipt_skipped':
+      out = say(
+        'message',
+        'No receipt was sent: no address to send it to',
+        'No se envió recibo: no hay dirección a la que enviarlo',
+        null,
+      );
+      break;
+    case 'payment.patient_notified':
+      out = say('message', 'Told the patient that the payor paid', 'Avisó al paciente de que el pagador pagó', null);
+      break;
+    case 'payment.reconciled':
+      out = say(
+        'payment',
+        `The gateway confirmed a payment of ${money(d.amountCents)} the page did not report`,
+        `La pasarela confirmó un pago de ${money(d.amountCents)} que la página no informó`,
+        str(d.transactionId),
+        'transaction',
+      );
+      break;
+    case 'payment.second_approval_flagged':
+      out = say(
+        'payment',
+        `A second approval of ${money(d.amountCents)} was flagged to be voided`,
+        `Se marcó una segunda aprobación de ${money(d.amountCents)} para anularla`,
+        str(d.transactionId),
+        'transaction',
+      );
+      break;
+    case 'payment.flagged_approval_reversal_requested':
+      out = say('payment', 'Voided the second charge', 'Anuló el segundo cargo');
+      break;
+    case 'payment.confirmation_refused':
+      out = say(
+        'payment',
+        'A payment was not recorded: earlier steps were not finished',
+        'No se registró un pago: faltaban pasos anteriores',
+        null,
+      );
+      break;
+    case 'payment.confirmation_repeated':
+      out = say(
+        'payment',
+        'The payment page confirmed the payment again',
+        'La página de pago confirmó el pago otra vez',
+        null,
+      );
+      break;
+    case 'payment.confirmation_unknown':
+      out = say(
+        'payment',
+        'The gateway could not confirm a payment: it will be checked',
+        'La pasarela no pudo confirmar un pago: se verificará',
+        str(d.reason),
+        'gateway',
+      );
+      break;
+    case 'installment.notice_undeliverable':
+      out = say(
+        'message',
+        `The notice of instalment ${String(d.n)} could not be sent: no way to reach the patient`,
+        `El aviso de la cuota ${String(d.n)} no se pudo enviar: no hay forma de contactar al paciente`,
+      );
+      break;
+    case 'plan.card_update_started':
+      out = say('payment', "Started changing the plan's card", 'Comenzó a cambiar la tarjeta del plan');
+      break;
+    case 'payment.voided':
+    case 'payment.flagged_approval_voided':
+      out = say('payment', `The gateway voided ${money(d.amountCents)}`, `La pasarela anuló ${money(d.amountCents)}`);
+      break;
+    case 'payment.refunded':
+    case 'payment.flagged_approval_refunded':
+      out = say(
+        'payment',
+        `The gateway refunded ${money(d.amountCents)} to the card`,
+        `La pasarela reembolsó ${money(d.amountCents)} a la tarjeta`,
+      );
+      break;
+    case 'payment.reconciliation_flagged':
+    case 'payment.needs_attention':
+      out = say(
+        'payment',
+        'The payment needs checking against the gateway',
+        'El pago debe verificarse con la pasarela',
+        null,
+      );
+      break;
+    case 'auth.sms.locked':
+      out = say(
+        'sign_in',
+        'Too many wrong codes: sign-in locked',
+        'Demasiados códigos incorrectos: acceso bloqueado',
+        null,
+      );
+      break;
+    case 'auth.email.mismatch':
+      out = say(
+        'sign_in',
+        'Asked for a sign-in link with another e-mail address',
+        'Pidió un enlace de acceso con otro correo electrónico',
+      );
+      break;
+    case 'auth.session.refreshed':
+      out = say('sign_in', 'Stayed signed in', 'Siguió con la sesión iniciada');
+      break;
+    case 'steps.read':
+      out = say('step', 'Opened the steps', 'Abrió los pasos');
       break;
     case 'admin.link_viewed':
       out = say('staff_read', 'Viewed the link', 'Vio el enlace');
@@ -396,7 +562,7 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
       out = say(row.actor_type === 'staff' ? 'staff_action' : 'other', words, words);
     }
   }
-  const [category, said, note] = out;
+  const [category, said, note, noteKind] = out;
   const st = row.delivery_status ? DELIVERY[row.delivery_status] : undefined;
   const text = st ? { en: `${said.en} — ${st.en}`, es: `${said.es} — ${st.es}` } : said;
   // Before sign-in the patient's calls are recorded as the system's; they are still the patient's doing.
@@ -412,8 +578,11 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     actor: { type, name },
     text,
     note,
+    noteKind: note === null ? 'text' : noteKind,
   };
 }
+
+const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
 
 /** A staff member's optional note on a plan action, shown as the event's detail. */
 function reasonOf(d: Record<string, unknown>): string | null {

@@ -121,7 +121,7 @@ const es: typeof en = {
   cardholder: 'Paciente',
   payor: 'Pagador (titular de la tarjeta)',
   payment: 'Pago',
-  amount: 'Importe',
+  amount: 'Monto',
   date: 'Fecha y hora',
   card: 'Tarjeta',
   ending: (brand: string, last4: string) => `${brand} terminada en ${last4}`,

@@ -45,8 +45,8 @@ const T = {
     introVoid: (p: string, a: string) =>
       `${p} ha anulado su pago de ${a} antes de que se procesara. El cargo desaparecerá de su estado de cuenta.`,
     timing: 'Los reembolsos suelen aparecer en su estado de cuenta en un plazo de 5 a 10 días hábiles, según su banco.',
-    amount: 'Importe reembolsado',
-    remaining: 'Importe que sigue pagado',
+    amount: 'Monto reembolsado',
+    remaining: 'Monto que sigue pagado',
     date: 'Fecha',
     card: 'Tarjeta',
     ending: (last4: string) => `terminada en ${last4}`,

@@ -119,6 +119,7 @@ export async function complianceRoutes(app: FastifyInstance, ctx: AppContext): P
         loadedAs: a.loadedAs,
         integrity: a.integrity,
         bytes: a.bytes,
+        purpose: a.loadedAs,
         justification: a.justification,
       }));
       scripts.push(
@@ -128,6 +129,7 @@ export async function complianceRoutes(app: FastifyInstance, ctx: AppContext): P
           loadedAs: 'payment step',
           integrity: null,
           bytes: null,
+          purpose: 'checkout',
           justification:
             'Converge Checkout.js: sends the card number and CVC from the browser to the gateway; our server never ' +
             'sees them. Versioned by Elavon, so pinned by origin in the CSP and watched by the tamper check.',
@@ -138,6 +140,7 @@ export async function complianceRoutes(app: FastifyInstance, ctx: AppContext): P
           loadedAs: 'payment step',
           integrity: null,
           bytes: null,
+          purpose: 'threeDS',
           justification: "Elavon 3-D Secure web SDK: the card issuer's authentication (liability shift).",
         },
       );
@@ -149,6 +152,7 @@ export async function complianceRoutes(app: FastifyInstance, ctx: AppContext): P
           loadedAs: 'sign-in page',
           integrity: null,
           bytes: null,
+          purpose: 'captcha',
           justification: 'Cloudflare Turnstile: captcha before a sign-in code is sent (not on the payment step).',
         });
       }

@@ -17,6 +17,13 @@ describe('Spanish wording', () => {
     'apps/web/public/locales/es/steps.json',
     'apps/server/src/modules/signing/sign-texts.ts',
     'apps/server/src/modules/payments/payment-receipt.ts',
+    // The refund receipt, the evidence pack and the console's catalogues too (issue 29, item 11).
+    'apps/server/src/modules/refunds/refund-receipt.ts',
+    'apps/server/src/modules/evidence/evidence-texts.ts',
+    ...fs
+      .readdirSync(path.join(ROOT, 'apps/console/src/shared/i18n'))
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .map((f) => `apps/console/src/shared/i18n/${f}`),
     ...fs
       .readdirSync(path.join(ROOT, 'apps/server/src/modules/outbox'))
       .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
