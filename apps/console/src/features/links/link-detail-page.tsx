@@ -2,6 +2,7 @@ import { useId, useState, type ComponentType, type ReactNode } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Link, useParams } from 'react-router';
 import type { ConsoleLinkDetail } from '../../shared/api/contract';
 import { ConfirmDialog } from '../../shared/components/confirm-dialog';
@@ -93,12 +94,15 @@ function Facts(props: { rows: [string, ReactNode][] }) {
   );
 }
 
-function People(props: { link: ConsoleLinkDetail }) {
+export function People(props: { link: ConsoleLinkDetail }) {
   const { t } = useTranslation();
   const l = props.link;
   const address = [l.address, l.city, [l.state, l.zipCode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
-  const payorName = l.payment?.payorFullName ?? l.payorName;
-  const payorEmail = l.payment?.payorEmail ?? l.payorEmail;
+  // The payment's name is the payor's only when a payor paid: a patient's payment keeps the name on their own card
+  // there too (issue 29, item 4).
+  const payorPaid = l.payment?.payer === 'payor';
+  const payorName = (payorPaid ? l.payment?.payorFullName : null) ?? l.payorName;
+  const payorEmail = (payorPaid ? l.payment?.payorEmail : null) ?? l.payorEmail;
   return (
     <>
       <Card title={t('detail.patient')}>
@@ -136,7 +140,18 @@ function People(props: { link: ConsoleLinkDetail }) {
   );
 }
 
-function Payment(props: { link: ConsoleLinkDetail }) {
+/** Who paid: the payor when a payor paid, the patient when the patient did (the payment's source says which). */
+function paidBy(t: TFunction, link: ConsoleLinkDetail): string {
+  const p = link.payment;
+  if (!p || p.status !== 'approved') return '';
+  if (p.payer === 'payor') {
+    const name = p.payorFullName || link.payorName;
+    return name ? t('billing.paidByPayor', { name }) : t('billing.paidByPayorUnnamed');
+  }
+  return t('billing.paidByPatient', { name: `${link.firstName} ${link.lastName}` });
+}
+
+export function Payment(props: { link: ConsoleLinkDetail }) {
   const { t } = useTranslation();
   const p = props.link.payment;
   return (
@@ -149,6 +164,12 @@ function Payment(props: { link: ConsoleLinkDetail }) {
             [t('detail.amount'), formatMoney(p.amount)],
             [t('detail.paymentType'), p.paymentTypeId === 1 ? t('detail.deposit') : t('detail.partial')],
             [t('detail.paymentStatus'), p.status === 'approved' ? t('payments.approved') : t('payments.chosen')],
+            ...(p.status === 'approved'
+              ? ([
+                  [t('billing.paidBy'), paidBy(t, props.link)],
+                  [t('billing.nameOnCard'), p.payorFullName],
+                ] as [string, ReactNode][])
+              : []),
             [t('detail.card'), p.cardLast4 ? `${p.cardBrand ?? ''} •••• ${p.cardLast4}` : ''],
             [t('detail.transactionId'), p.transactionId],
             [t('detail.approvalCode'), p.approvalCode],

@@ -1,10 +1,12 @@
 /** English strings of the console. Spanish (es.ts) must have the same keys. */
 import { errorCodesEn } from './error-codes';
 import { moneyEn } from './money';
+import { billingEn } from './billing';
 import { plansEn } from './plans';
 import { planConsoleEn } from './plan-console';
 export const en = {
   money: moneyEn,
+  billing: billingEn,
   plans: plansEn,
   planConsole: planConsoleEn,
   layout: {

@@ -2,12 +2,14 @@ import type { en } from './en';
 import type { Dictionary } from './types';
 import { errorCodesEs } from './error-codes';
 import { moneyEs } from './money';
+import { billingEs } from './billing';
 import { plansEs } from './plans';
 import { planConsoleEs } from './plan-console';
 
 /** Spanish strings of the console (same keys as en.ts; the compiler and i18n.test.ts check). */
 export const es: Dictionary<typeof en> = {
   money: moneyEs,
+  billing: billingEs,
   plans: plansEs,
   planConsole: planConsoleEs,
   layout: {

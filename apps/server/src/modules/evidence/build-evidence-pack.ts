@@ -1,4 +1,4 @@
-import { formatUsd } from '@paylink/shared';
+import { formatUsd, PaymentSource } from '@paylink/shared';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import type { AppContext } from '../../context.js';
 import { writeAudit, type Actor, STAFF_READ_ACTIONS } from '../../lib/audit.js';
@@ -92,8 +92,12 @@ export async function buildEvidencePack(
   w.text(t.subtitle(practice.name), { size: 10, gap: 10, color: 0.3 });
   w.row(t.generated, utc(new Date()));
   w.row(t.link, link.id);
-  w.row(t.cardholder, `${link.first_name} ${link.last_name}`);
-  if (payment.payor_full_name) w.row(t.payor, payment.payor_full_name);
+  w.row(t.patient, `${link.first_name} ${link.last_name}`);
+  // Who paid is the payment's source, not whether a name was typed on the card form: a patient's payment keeps the
+  // name on their card in payor_full_name too (issue 29, item 4; decision 0219).
+  const byPayor = payment.payment_source_id === PaymentSource.Payor;
+  w.row(t.paidBy, byPayor ? t.paidByPayor(payment.payor_full_name ?? '') : t.paidByPatient);
+  if (payment.payor_full_name) w.row(t.nameOnCard, payment.payor_full_name);
   w.rule();
 
   // Payment
