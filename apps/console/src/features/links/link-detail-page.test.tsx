@@ -94,3 +94,26 @@ describe('who paid, on the link page (issue 29, item 4)', () => {
     expect(fact(card('Pago'), 'Pagado por')).toBe('Patricia Payor (pagador)');
   });
 });
+
+describe('phone and card as people read them (issue 29, item 4)', () => {
+  it('shows +13055559101 as (305) 555-9101 and a visa card as "Visa •••• 0002", in both languages', async () => {
+    const view = await renderScreen(
+      <>
+        <People link={link()} />
+        <Payment link={link()} />
+      </>,
+    );
+    expect(fact(card('Patient'), 'Phone')).toBe('(305) 555-9101');
+    expect(fact(card('Payment'), 'Card')).toBe('Visa •••• 0002');
+    view.unmount();
+    await renderScreen(
+      <>
+        <People link={link()} />
+        <Payment link={link()} />
+      </>,
+      { lng: 'es' },
+    );
+    expect(fact(card('Paciente'), 'Teléfono')).toBe('(305) 555-9101');
+    expect(fact(card('Pago'), 'Tarjeta')).toBe('Visa •••• 0002');
+  });
+});

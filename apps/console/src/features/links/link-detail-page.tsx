@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../shared/components/confirm-dialog';
 import { StateBadge, useStepLabel } from '../../shared/components/link-labels';
 import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
-import { formatDateTime, formatMoney } from '../../shared/lib/format';
+import { formatCard, formatDateTime, formatMoney, formatPhone } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
 import { useLiveUpdates } from './board-api';
 import { cancelLink, expireLink, extendLink } from './link-actions-api';
@@ -108,7 +108,7 @@ export function People(props: { link: ConsoleLinkDetail }) {
       <Card title={t('detail.patient')}>
         <Facts
           rows={[
-            [t('detail.phone'), l.phone],
+            [t('detail.phone'), formatPhone(l.phone)],
             [t('detail.email'), l.email],
             [t('detail.address'), address],
             [t('detail.procedure'), l.procedureDescription],
@@ -170,7 +170,7 @@ export function Payment(props: { link: ConsoleLinkDetail }) {
                   [t('billing.nameOnCard'), p.payorFullName],
                 ] as [string, ReactNode][])
               : []),
-            [t('detail.card'), p.cardLast4 ? `${p.cardBrand ?? ''} •••• ${p.cardLast4}` : ''],
+            [t('detail.card'), formatCard(p.cardBrand, p.cardLast4)],
             [t('detail.transactionId'), p.transactionId],
             [t('detail.approvalCode'), p.approvalCode],
             [t('detail.paidAt'), p.paidAt ? formatDateTime(p.paidAt) : ''],

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LinkMessage, LinkMessagesResult } from '../../shared/api/contract';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
-import { formatDateTime } from '../../shared/lib/format';
+import { formatDateTime, formatPhone } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
 import { useLinkMessages, useSetReminders } from './link-messages-api';
 
@@ -97,7 +97,8 @@ function MessageRow(props: { m: LinkMessage }) {
           {m.channel === 'sms' ? 'SMS' : t('messages.email')}
         </div>
         <div className="small text-secondary text-break">
-          {m.to} · <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>
+          {m.channel === 'sms' ? formatPhone(m.to) : m.to} ·{' '}
+          <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>
         </div>
         {m.deliveryError && <div className="small">{t('messages.error', { code: m.deliveryError })}</div>}
       </div>

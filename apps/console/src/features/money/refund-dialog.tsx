@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { ApiError } from '../../shared/api/client';
 import { centsToDecimalString, refundBodySchema, type RefundResult } from '../../shared/api/contract';
 import { FormField } from '../../shared/forms/form-field';
-import { formatMoney } from '../../shared/lib/format';
+import { formatCard, formatMoney } from '../../shared/lib/format';
 import { newIdempotencyKey, refundLink } from './money-api';
 import { checkRefundAmount, remainingCents, toRefundBody } from './refund-amount';
 import { useErrorMessage } from '../../shared/components/query-state';
@@ -68,7 +68,7 @@ export function RefundDialog(props: { show: boolean; target: RefundTarget; onClo
   const amount = formatMoney((checkRefundAmount(amountText, remaining).cents ?? 0) / 100);
   const left = formatMoney(remaining / 100);
   const card = props.target.cardLast4
-    ? `${props.target.cardBrand ?? ''} •••• ${props.target.cardLast4}`.trim()
+    ? formatCard(props.target.cardBrand, props.target.cardLast4)
     : t('money.refund.anyCard');
 
   const reset = () => {

@@ -1,5 +1,5 @@
 import type { TimelineEntry } from '@paylink/shared';
-import { stepKeyByRoute } from '@paylink/shared';
+import { cardBrandName, stepKeyByRoute } from '@paylink/shared';
 
 const STEP_NAMES: Record<string, { en: string; es: string }> = {
   patientInfo: { en: 'Patient information', es: 'Información del paciente' },
@@ -37,6 +37,9 @@ const money = (cents: unknown) =>
   typeof cents === 'number' ? `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}` : '';
 
 type Text = { en: string; es: string };
+
+/** A card brand code in the audit details as its name ("Visa"). */
+const brand = (code: unknown) => cardBrandName(String(code));
 
 /** Delivery statuses in words (message.delivery rows; the status of a send or reminder). */
 const DELIVERY: Record<string, Text> = {
@@ -205,8 +208,8 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     case 'payment.approved':
       out = say(
         'payment',
-        `Paid ${money(d.amountCents)}${d.cardBrand ? ` with ${String(d.cardBrand)} ending ${String(d.cardLast4)}` : ''}`,
-        `Pagó ${money(d.amountCents)}${d.cardBrand ? ` con ${String(d.cardBrand)} terminada en ${String(d.cardLast4)}` : ''}`,
+        `Paid ${money(d.amountCents)}${d.cardBrand ? ` with ${brand(d.cardBrand)} ending ${String(d.cardLast4)}` : ''}`,
+        `Pagó ${money(d.amountCents)}${d.cardBrand ? ` con ${brand(d.cardBrand)} terminada en ${String(d.cardLast4)}` : ''}`,
       );
       break;
     case 'payment.receipt_queued':
@@ -236,8 +239,8 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     case 'plan.card_stored':
       out = say(
         'payment',
-        `Kept the card for the plan${d.last4 ? ` (${d.brand ? `${String(d.brand)} ` : ''}ending ${String(d.last4)})` : ''}`,
-        `Guardó la tarjeta para el plan${d.last4 ? ` (${d.brand ? `${String(d.brand)} ` : ''}terminada en ${String(d.last4)})` : ''}`,
+        `Kept the card for the plan${d.last4 ? ` (${d.brand ? `${brand(d.brand)} ` : ''}ending ${String(d.last4)})` : ''}`,
+        `Guardó la tarjeta para el plan${d.last4 ? ` (${d.brand ? `${brand(d.brand)} ` : ''}terminada en ${String(d.last4)})` : ''}`,
       );
       break;
     case 'plan.card_missing':
@@ -292,8 +295,8 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     case 'plan.card_updated':
       out = say(
         'payment',
-        `Replaced the plan's card${d.last4 ? ` with ${d.brand ? `${String(d.brand)} ` : ''}ending ${String(d.last4)}` : ''} (verified, nothing charged)`,
-        `Cambió la tarjeta del plan${d.last4 ? ` por ${d.brand ? `${String(d.brand)} ` : ''}terminada en ${String(d.last4)}` : ''} (verificada, sin cobro)`,
+        `Replaced the plan's card${d.last4 ? ` with ${d.brand ? `${brand(d.brand)} ` : ''}ending ${String(d.last4)}` : ''} (verified, nothing charged)`,
+        `Cambió la tarjeta del plan${d.last4 ? ` por ${d.brand ? `${brand(d.brand)} ` : ''}terminada en ${String(d.last4)}` : ''} (verificada, sin cobro)`,
         Number(d.retrying) > 0
           ? `${String(d.retrying)} declined instalment(s) retried at once / reintento inmediato`
           : null,

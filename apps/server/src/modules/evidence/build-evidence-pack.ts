@@ -1,4 +1,4 @@
-import { formatUsd, PaymentSource } from '@paylink/shared';
+import { cardBrandName, formatUsd, PaymentSource } from '@paylink/shared';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import type { AppContext } from '../../context.js';
 import { writeAudit, type Actor, STAFF_READ_ACTIONS } from '../../lib/audit.js';
@@ -11,15 +11,6 @@ import { listRefundsForLink } from '../refunds/index.js';
 import { ownBytes, PdfWriter, listLinkSubmissions, listSubmissionFiles, sha256Hex } from '../signing/index.js';
 import { EVIDENCE_TEXTS, type EvidenceLang } from './evidence-texts.js';
 
-const BRAND_NAMES: Record<string, string> = {
-  visa: 'Visa',
-  mastercard: 'Mastercard',
-  amex: 'American Express',
-  discover: 'Discover',
-  jcb: 'JCB',
-  diners: 'Diners Club',
-  unionpay: 'UnionPay',
-};
 /** Signed documents attached in full, in this order. */
 const ATTACH_ORDER = ['contract', 'invoice', 'payment_authorization'];
 
@@ -102,7 +93,7 @@ export async function buildEvidencePack(
 
   // Payment
   w.text(t.payment, { size: 14, font: 'bold', gap: 6 });
-  const brand = payment.card_brand ? (BRAND_NAMES[payment.card_brand] ?? payment.card_brand.toUpperCase()) : t.card;
+  const brand = cardBrandName(payment.card_brand) || t.card;
   w.row(t.amount, `${formatUsd(payment.amount_cents, 'en-US')} USD`);
   w.row(t.date, utc(payment.paid_at!));
   w.row(t.card, payment.card_last4 ? t.ending(brand, payment.card_last4) : brand);
