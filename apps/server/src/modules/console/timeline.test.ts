@@ -139,3 +139,26 @@ describe('payment plan events on the link timeline', () => {
     expect(PATIENT_READ_ACTIONS).toContain('plan.read');
   });
 });
+
+describe('no codes on the timeline (issue 29, item 4)', () => {
+  it('says what a payment step, a return to the steps and each card failure were, in both languages', () => {
+    const asked = describeEvent(row('payment.session_requested', { amountCents: 50_000 }, 'link'));
+    expect(asked.text).toEqual({
+      en: 'Asked the card gateway for a payment form ($500.00)',
+      es: 'Pidió a la pasarela un formulario de pago ($500.00)',
+    });
+    expect(describeEvent(row('steps.continue_check', {}, 'link')).text.en).toBe('Came back to continue the steps');
+    const threeDS = describeEvent(row('payment.failure_logged', { kind: 'threeDSFailed' }, 'link'));
+    expect(threeDS.text.en).toBe('The card failed the bank’s 3-D Secure check');
+    expect(threeDS.note).toBeNull();
+    expect(describeEvent(row('payment.failure_logged', { kind: 'declined' }, 'link')).text.es).toBe(
+      'La tarjeta fue rechazada',
+    );
+  });
+
+  it('an action without words reads "Other event" and keeps its code as the note', () => {
+    const e = describeEvent(row('something.new_here', {}));
+    expect(e.text).toEqual({ en: 'Other event', es: 'Otro evento' });
+    expect(e.note).toBe('something.new_here');
+  });
+});

@@ -53,6 +53,20 @@ const DELIVERY: Record<string, Text> = {
 };
 type Category = TimelineEntry['category'];
 
+/** The failures the patient's browser reports (payment_log's `kind`). */
+const FAILURE_KINDS: Record<string, Text> = {
+  declined: { en: 'The card was declined', es: 'La tarjeta fue rechazada' },
+  threeDSFailed: {
+    en: 'The card failed the bank’s 3-D Secure check',
+    es: 'La tarjeta no pasó la verificación 3-D Secure del banco',
+  },
+  error: { en: 'The card payment ended in an error', es: 'El pago con tarjeta terminó en un error' },
+  unavailable: {
+    en: 'The card form could not be loaded',
+    es: 'No se pudo cargar el formulario de la tarjeta',
+  },
+};
+
 /** One audit row in plain language (both languages) for the link detail's timeline. */
 export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
   const d = (row.details ?? {}) as Record<string, unknown>;
@@ -194,14 +208,15 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     case 'payment.session_shared':
       out = say('payment', 'Started a card payment', 'Inició un pago con tarjeta');
       break;
-    case 'payment.failure_logged':
-      out = say(
-        'payment',
-        'A card payment was declined or failed',
-        'Un pago con tarjeta fue rechazado o falló',
-        typeof d.kind === 'string' ? d.kind : null,
-      );
+    case 'payment.failure_logged': {
+      // The failure's kind in words, not its code (issue 29, item 4).
+      const f = FAILURE_KINDS[String(d.kind)] ?? {
+        en: 'A card payment was declined or failed',
+        es: 'Un pago con tarjeta fue rechazado o falló',
+      };
+      out = say('payment', f.en, f.es, null);
       break;
+    }
     case 'payment.session_failed':
       out = say('payment', 'The card gateway could not start a payment', 'La pasarela no pudo iniciar el pago');
       break;
@@ -371,6 +386,156 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         typeof d.transactionId === 'string' ? `transaction ${d.transactionId}` : null,
       );
       break;
+    // Issue 29, item 4 (decision 0219): every action a link's timeline can show has words; none shows its code.
+    case 'payment.session_requested':
+      out = say(
+        'payment',
+        `Asked the card gateway for a payment form${d.amountCents ? ` (${money(d.amountCents)})` : ''}`,
+        `Pidió a la pasarela un formulario de pago${d.amountCents ? ` (${money(d.amountCents)})` : ''}`,
+      );
+      break;
+    case 'steps.rebuilt':
+      out = say('step', 'Started the steps again', 'Comenzó los pasos de nuevo');
+      break;
+    case 'steps.continue_check':
+      out = say('other', 'Came back to continue the steps', 'Volvió para continuar los pasos');
+      break;
+    case 'steps.read':
+      out = say('other', 'Opened the steps', 'Abrió los pasos');
+      break;
+    case 'payment.confirmation_refused':
+      out = say(
+        'payment',
+        'A payment confirmation was refused: earlier steps were not finished',
+        'Se rechazó la confirmación de un pago: faltaban pasos anteriores',
+      );
+      break;
+    case 'payment.confirmation_repeated':
+      out = say(
+        'payment',
+        'The payment was confirmed again (no second charge)',
+        'Se confirmó el pago otra vez (sin segundo cobro)',
+      );
+      break;
+    case 'payment.confirmation_unknown':
+      out = say(
+        'payment',
+        'The gateway could not confirm a payment yet: it will be checked again',
+        'La pasarela aún no pudo confirmar un pago: se verificará de nuevo',
+      );
+      break;
+    case 'payment.reconciled':
+      out = say(
+        'payment',
+        `The gateway confirmed the payment later${d.amountCents ? ` (${money(d.amountCents)})` : ''}`,
+        `La pasarela confirmó el pago más tarde${d.amountCents ? ` (${money(d.amountCents)})` : ''}`,
+      );
+      break;
+    case 'payment.second_approval_flagged':
+      out = say(
+        'payment',
+        'A second charge was approved for this link: flagged to be voided',
+        'Se aprobó un segundo cobro para este enlace: marcado para anularlo',
+      );
+      break;
+    case 'payment.patient_notified':
+      out = say('message', 'Told the patient that the payor paid', 'Avisó al paciente que el pagador pagó');
+      break;
+    case 'payment.receipt_skipped':
+      out = say('message', 'No receipt could be sent', 'No se pudo enviar el recibo');
+      break;
+    case 'payment.receipt_resent':
+      out = say(
+        'message',
+        `Sent the receipt again by ${d.channel === 'sms' ? 'SMS' : 'e-mail'}`,
+        `Reenvió el recibo por ${d.channel === 'sms' ? 'SMS' : 'correo electrónico'}`,
+      );
+      break;
+    case 'payment.refund_requested':
+    case 'installment.refund_requested':
+      out = say(
+        'payment',
+        `Asked to ${d.kind === 'void' ? 'void' : 'refund'} ${money(d.amountCents)}${d.n ? ` of instalment ${String(d.n)}` : ''}`,
+        `Pidió ${d.kind === 'void' ? 'anular' : 'reembolsar'} ${money(d.amountCents)}${d.n ? ` de la cuota ${String(d.n)}` : ''}`,
+      );
+      break;
+    case 'payment.refunded':
+      out = say(
+        'payment',
+        `Refunded ${money(d.amountCents)} to the card`,
+        `Reembolsó ${money(d.amountCents)} a la tarjeta`,
+      );
+      break;
+    case 'payment.voided':
+      out = say('payment', `Voided the payment (${money(d.amountCents)})`, `Anuló el pago (${money(d.amountCents)})`);
+      break;
+    case 'payment.refund_refused':
+      out = say(
+        'payment',
+        'The gateway refused the refund',
+        'La pasarela rechazó el reembolso',
+        typeof d.message === 'string' ? d.message : null,
+      );
+      break;
+    case 'payment.refund_outcome_unknown':
+      out = say(
+        'payment',
+        'The gateway did not answer about the refund: it will be checked',
+        'La pasarela no respondió sobre el reembolso: se verificará',
+      );
+      break;
+    case 'payment.refund_receipt_queued':
+      out = say('message', 'Refund receipt sent', 'Recibo de reembolso enviado');
+      break;
+    case 'payment.refund_receipt_skipped':
+      out = say('message', 'No refund receipt could be sent', 'No se pudo enviar el recibo de reembolso');
+      break;
+    case 'payment.flagged_approval_reversal_requested':
+      out = say('payment', 'Asked to give back the second charge', 'Pidió devolver el segundo cobro');
+      break;
+    case 'payment.flagged_approval_voided':
+    case 'payment.flagged_approval_refunded':
+      out = say(
+        'payment',
+        `Gave back the second charge (${money(d.amountCents)})`,
+        `Devolvió el segundo cobro (${money(d.amountCents)})`,
+      );
+      break;
+    case 'installment.notice_undeliverable':
+      out = say(
+        'message',
+        `The notice of charge ${String(d.n)} could not be sent (no phone or e-mail to reach)`,
+        `No se pudo enviar el aviso del cobro ${String(d.n)} (sin teléfono ni correo disponibles)`,
+      );
+      break;
+    case 'plan.card_update_started':
+      out = say('payment', 'Started replacing the plan’s card', 'Comenzó a cambiar la tarjeta del plan');
+      break;
+    case 'messaging.opted_out':
+      out = say(
+        'message',
+        `Asked for no more ${d.channel === 'email' ? 'e-mails' : 'text messages'}`,
+        `Pidió no recibir más ${d.channel === 'email' ? 'correos' : 'SMS'}`,
+      );
+      break;
+    case 'messaging.opted_in':
+      out = say(
+        'message',
+        `Accepted ${d.channel === 'email' ? 'e-mails' : 'text messages'} again`,
+        `Aceptó de nuevo ${d.channel === 'email' ? 'correos' : 'SMS'}`,
+      );
+      break;
+    case 'staff.notified':
+      out = say(
+        'message',
+        d.kind === 'paid'
+          ? 'E-mailed the practice that the link was paid'
+          : 'E-mailed the practice that a payment needs attention',
+        d.kind === 'paid'
+          ? 'Avisó por correo a la práctica que el enlace se pagó'
+          : 'Avisó por correo a la práctica que un pago necesita atención',
+      );
+      break;
     case 'admin.link_viewed':
       out = say('staff_read', 'Viewed the link', 'Vio el enlace');
       break;
@@ -394,10 +559,9 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         doc ? `Abrió ${doc.es}` : 'Abrió un documento',
       );
       break;
-    default: {
-      const words = row.action.replace(/[._]/g, ' ');
-      out = say(row.actor_type === 'staff' ? 'staff_action' : 'other', words, words);
-    }
+    default:
+      // An action without words yet reads as an event; its code stays available as the note (decision 0219).
+      out = say(row.actor_type === 'staff' ? 'staff_action' : 'other', 'Other event', 'Otro evento', row.action);
   }
   const [category, said, note] = out;
   const st = row.delivery_status ? DELIVERY[row.delivery_status] : undefined;
