@@ -93,6 +93,13 @@ export const listFlaggedApprovalsResultSchema = z.object({ flags: z.array(flagge
 
 export const listRefundsResultSchema = z.object({ refunds: z.array(refundSchema) });
 
+/** POST /api/admin/links/:id/receipt (issue 29, item 4): where the receipt went again; `to` is masked. */
+export const resendReceiptResultSchema = z.object({
+  channel: z.enum(['email', 'sms']),
+  to: z.string(),
+});
+export type ResendReceiptResult = z.infer<typeof resendReceiptResultSchema>;
+
 export function paymentRefundState(
   amountCents: number,
   refundedCents: number,

@@ -34,6 +34,7 @@ export const consoleEndpoints = defineEndpoints({
   notificationPrefs: { method: 'GET', path: '/api/admin/me/notifications' },
   updateNotificationPrefs: { method: 'PUT', path: '/api/admin/me/notifications' },
   refund: { method: 'POST', path: '/api/admin/links/:id/refund' },
+  resendReceipt: { method: 'POST', path: '/api/admin/links/:id/receipt' },
   flaggedApprovals: { method: 'GET', path: '/api/admin/payments/attention' },
   voidFlaggedApproval: { method: 'POST', path: '/api/admin/payments/attention/:attemptId/void' },
   refunds: { method: 'GET', path: '/api/admin/links/:id/refunds' },

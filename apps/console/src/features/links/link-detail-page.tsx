@@ -12,7 +12,7 @@ import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/qu
 import { formatCard, formatDateTime, formatMoney, formatPhone } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
 import { useLiveUpdates } from './board-api';
-import { cancelLink, expireLink, extendLink } from './link-actions-api';
+import { cancelLink, expireLink, extendLink, resendReceipt } from './link-actions-api';
 import { fetchPdf, useLinkDetail, useLinkDocuments, type LinkDocument } from './link-detail-api';
 import { LinkMessagesCard } from './link-messages-card';
 import { LinkPlanCard } from './link-plan-card';
@@ -361,11 +361,15 @@ function Actions(props: { link: ConsoleLinkDetail }) {
     setDone(false);
     setOpen(a);
   };
-  if (!can('links.manage')) return null;
-  const changeable = l.status === 'active' || l.status === 'expired';
+  // A paid link's only action is its receipt again (issue 29, item 4): the card is never empty.
+  const paid = l.status === 'completed' && l.payment?.status === 'approved' && can('receipts.resend');
+  if (!can('links.manage') && !paid) return null;
+  const changeable = can('links.manage') && (l.status === 'active' || l.status === 'expired');
+  if (!changeable && !paid && l.status !== 'active') return null;
   return (
     <Card title={t('detail.actions')}>
-      {l.status === 'active' && (
+      {paid && <ResendReceipt id={l.id} />}
+      {l.status === 'active' && can('links.manage') && (
         <SendPanel
           id={l.id}
           url={l.url}
@@ -427,6 +431,52 @@ function Actions(props: { link: ConsoleLinkDetail }) {
         onCancel={() => setOpen(null)}
       />
     </Card>
+  );
+}
+
+/** "Resend receipt": asks first, then says where it went (masked) or why not (nowhere to send, just sent). */
+export function ResendReceipt(props: { id: string }) {
+  const { t } = useTranslation();
+  const errorMessage = useErrorMessage();
+  const queryClient = useQueryClient();
+  const [asking, setAsking] = useState(false);
+  const send = useMutation({
+    mutationFn: () => resendReceipt(props.id),
+    onSuccess: () => {
+      setAsking(false);
+      void queryClient.invalidateQueries({ queryKey: ['link', props.id] });
+    },
+  });
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-outline-primary"
+        onClick={() => {
+          send.reset();
+          setAsking(true);
+        }}
+      >
+        {t('billing.receipt.action')}
+      </button>
+      <div aria-live="polite">
+        {send.data && (
+          <div className="alert alert-success mt-2 mb-0" role="status">
+            {t('billing.receipt.sent', { to: send.data.to })}
+          </div>
+        )}
+      </div>
+      <ConfirmDialog
+        show={asking}
+        title={t('billing.receipt.title')}
+        body={t('billing.receipt.body')}
+        confirmLabel={t('billing.receipt.confirm')}
+        busy={send.isPending}
+        error={send.error ? errorMessage(send.error) : null}
+        onConfirm={() => send.mutate()}
+        onCancel={() => setAsking(false)}
+      />
+    </>
   );
 }
 

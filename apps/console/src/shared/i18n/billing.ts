@@ -14,12 +14,9 @@ export const billingEn = {
   receipt: {
     action: 'Resend receipt',
     title: 'Resend the payment receipt?',
-    body: 'The patient gets the receipt again by {{channel}} at {{to}}.',
-    bodyNoAddress: 'The patient gets the receipt again, by e-mail or SMS as when they paid.',
+    body: 'The receipt goes again where the first one went: the payor’s or the patient’s e-mail on file, else a text to the patient’s phone.',
     confirm: 'Resend receipt',
     sent: 'The receipt was sent again to {{to}}.',
-    email: 'e-mail',
-    sms: 'SMS',
   },
 };
 
@@ -33,11 +30,8 @@ export const billingEs: Dictionary<typeof billingEn> = {
   receipt: {
     action: 'Reenviar recibo',
     title: '¿Reenviar el recibo del pago?',
-    body: 'El paciente recibe de nuevo el recibo por {{channel}} en {{to}}.',
-    bodyNoAddress: 'El paciente recibe de nuevo el recibo, por correo electrónico o SMS como cuando pagó.',
+    body: 'El recibo se envía de nuevo adonde fue el primero: el correo del pagador o del paciente registrado o, si no hay, un SMS al teléfono del paciente.',
     confirm: 'Reenviar recibo',
     sent: 'El recibo se envió de nuevo a {{to}}.',
-    email: 'correo electrónico',
-    sms: 'SMS',
   },
 };

@@ -106,6 +106,7 @@ export const APP_ROUTES: Record<string, Access> = {
   'GET /api/admin/documents/:submissionId/pdf': { access: 'staff', roles: ANY },
   'GET /api/admin/links/:id/evidence.pdf': { access: 'staff', roles: MONEY },
   'POST /api/admin/links/:id/refund': { access: 'staff', roles: MONEY },
+  'POST /api/admin/links/:id/receipt': { access: 'staff', roles: ANY },
   'GET /api/admin/links/:id/refunds': { access: 'staff', roles: MONEY },
   'POST /api/admin/payments/attention/:attemptId/void': { access: 'staff', roles: MONEY },
   'GET /api/admin/payments/attention': { access: 'staff', roles: MONEY },
