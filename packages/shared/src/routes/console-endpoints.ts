@@ -38,6 +38,7 @@ export const consoleEndpoints = defineEndpoints({
   flaggedApprovals: { method: 'GET', path: '/api/admin/payments/attention' },
   voidFlaggedApproval: { method: 'POST', path: '/api/admin/payments/attention/:attemptId/void' },
   refunds: { method: 'GET', path: '/api/admin/links/:id/refunds' },
+  refundOptions: { method: 'GET', path: '/api/admin/links/:id/refund-options' },
   createWebhook: { method: 'POST', path: '/api/admin/webhooks' },
   webhooks: { method: 'GET', path: '/api/admin/webhooks' },
   deleteWebhook: { method: 'DELETE', path: '/api/admin/webhooks/:id' },

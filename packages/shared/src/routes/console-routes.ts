@@ -77,6 +77,7 @@ import {
   refundBodySchema,
   refundResultSchema,
   resendReceiptResultSchema,
+  refundOptionsSchema,
   voidFlaggedApprovalBodySchema,
   voidFlaggedApprovalResultSchema,
   webhookDeliverySchema,
@@ -198,6 +199,7 @@ export const consoleRoutes = {
     status: 201,
   }),
   refunds: defineRoute({ ...e.refunds, params: adminLinkParamsSchema, response: listRefundsResultSchema }),
+  refundOptions: defineRoute({ ...e.refundOptions, params: adminLinkParamsSchema, response: refundOptionsSchema }),
   createWebhook: defineRoute({
     ...e.createWebhook,
     body: createWebhookBodySchema,

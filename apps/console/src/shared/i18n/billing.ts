@@ -18,6 +18,11 @@ export const billingEn = {
     confirm: 'Resend receipt',
     sent: 'The receipt was sent again to {{to}}.',
   },
+  refund: {
+    voidOnlyPartial:
+      'This payment has not settled yet, so today it can only be cancelled (voided) in full: {{total}}. Go back and leave the amount empty to void it all, or refund part of it after the gateway settles the batch (usually the next business day).',
+    voidOnlyFull: 'This payment has not settled yet: it will be cancelled (voided) in full, {{total}}.',
+  },
 };
 
 export const billingEs: Dictionary<typeof billingEn> = {
@@ -33,5 +38,10 @@ export const billingEs: Dictionary<typeof billingEn> = {
     body: 'El recibo se envía de nuevo adonde fue el primero: el correo del pagador o del paciente registrado o, si no hay, un SMS al teléfono del paciente.',
     confirm: 'Reenviar recibo',
     sent: 'El recibo se envió de nuevo a {{to}}.',
+  },
+  refund: {
+    voidOnlyPartial:
+      'Este pago aún no se ha liquidado, así que hoy solo se puede cancelar (anular) por completo: {{total}}. Vuelva y deje el importe vacío para anularlo todo, o reembolse una parte cuando la pasarela liquide el lote (normalmente el siguiente día hábil).',
+    voidOnlyFull: 'Este pago aún no se ha liquidado: se cancelará (anulará) por completo, {{total}}.',
   },
 };

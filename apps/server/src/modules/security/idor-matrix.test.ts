@@ -108,6 +108,7 @@ export const APP_ROUTES: Record<string, Access> = {
   'POST /api/admin/links/:id/refund': { access: 'staff', roles: MONEY },
   'POST /api/admin/links/:id/receipt': { access: 'staff', roles: ANY },
   'GET /api/admin/links/:id/refunds': { access: 'staff', roles: MONEY },
+  'GET /api/admin/links/:id/refund-options': { access: 'staff', roles: MONEY },
   'POST /api/admin/payments/attention/:attemptId/void': { access: 'staff', roles: MONEY },
   'GET /api/admin/payments/attention': { access: 'staff', roles: MONEY },
   'GET /api/admin/payments': { access: 'staff', roles: ANY },
