@@ -152,6 +152,25 @@ test('webhook registered in the console; billing refunds part of a paid link; re
     await card.getByText(/Refund \$120\.50 · Done/).waitFor();
     await expectAccessible(page, 'console link money card (en)');
 
+    // What a billing manager reads (issue 29, item 4): the card by its brand's name, the phone as people write it,
+    // who paid, and on a paid link the one action there is: Resend receipt.
+    const paymentCard = page.getByRole('region', { name: 'Payment', exact: true });
+    await paymentCard.getByText(/^Visa •••• \d{4}$/).waitFor();
+    await paymentCard.getByText('Lucia Refundtest (the patient)').waitFor();
+    const n = link.phone.slice(2);
+    await page
+      .getByRole('region', { name: 'Patient', exact: true })
+      .getByText(`(${n.slice(0, 3)}) ${n.slice(3, 6)}-${n.slice(6)}`, { exact: true })
+      .waitFor();
+    assert.equal(await page.getByText(link.phone).count(), 0, 'no E.164 phone on the page');
+    const actions = page.getByRole('region', { name: 'Actions' });
+    await actions.getByRole('button', { name: 'Resend receipt' }).click();
+    const ask = page.getByRole('dialog', { name: 'Resend the payment receipt?' });
+    await expectAccessible(page, 'console resend receipt dialog (en)');
+    await ask.getByRole('button', { name: 'Resend receipt' }).click();
+    await ask.waitFor({ state: 'hidden' });
+    await actions.getByRole('status').filter({ hasText: 'The receipt was sent again to' }).waitFor();
+
     // The payments screen shows the same state, and the bookkeeping exports.
     await page.goto(`${product.baseUrl}/console/payments`);
     await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor();
@@ -159,6 +178,22 @@ test('webhook registered in the console; billing refunds part of a paid link; re
     const row = page.getByRole('row').filter({ hasText: 'Lucia Refundtest' });
     await row.getByText('Partially refunded').waitFor();
     await row.getByRole('button', { name: 'Refund… Lucia Refundtest' }).waitFor();
+    await row.getByText(/Visa •••• \d{4}/).waitFor();
+    // The payments CSV: refunded and net at the end, the status still approved.
+    const paymentsCsv: string = await page.evaluate(
+      async (href) => (await fetch(href!)).text(),
+      await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href'),
+    );
+    const [head, ...csvLines] = paymentsCsv.split('\r\n');
+    const cols = head!.split(',');
+    const mine = csvLines.find((l) => l.startsWith(`${link.id},`))!.split(',');
+    const col = (name: string) => mine[cols.indexOf(name)];
+    assert.deepEqual(cols.slice(-2), ['refund_state', 'net_usd'], 'refunds at the end of the columns');
+    assert.equal(col('status'), 'approved');
+    assert.equal(col('amount_usd'), '500.00');
+    assert.equal(col('refunded_usd'), '120.50');
+    assert.equal(col('refund_state'), 'partially_refunded');
+    assert.equal(col('net_usd'), '379.50');
     const csv = page.getByRole('link', { name: 'Refunds CSV' });
     const csvText = await page.evaluate(async (href) => (await fetch(href!)).text(), await csv.getAttribute('href'));
     assert.match(csvText, new RegExp(`${link.id},return,120\\.50,succeeded`), 'the refunds CSV has the refund');

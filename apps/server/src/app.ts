@@ -30,7 +30,7 @@ import { linkRoutes } from './modules/links/index.js';
 import { adminRoutes, staffAdminRoutes } from './modules/staff/index.js';
 import { authRoutes, getSignInHint } from './modules/auth/index.js';
 import { devOutboxRoutes } from './modules/outbox/index.js';
-import { paymentRoutes } from './modules/payments/index.js';
+import { paymentRoutes, receiptRoutes } from './modules/payments/index.js';
 import { patientPlanRoutes, planActionRoutes, planAdminRoutes } from './modules/plans/index.js';
 import { appConfigRoutes } from './modules/app-config/index.js';
 import { vitalsRoutes } from './modules/vitals/index.js';
@@ -201,6 +201,7 @@ const routeModules: RouteModule[] = [
   documentAdminRoutes,
   contractAdminRoutes,
   refundRoutes,
+  receiptRoutes,
   devSettleRoutes,
   webhookRoutes,
   evidenceRoutes,

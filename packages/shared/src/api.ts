@@ -207,6 +207,8 @@ export const apiErrorSchema = z.object({
   message: z.string(),
   fields: z.record(z.string(), z.string()).optional(),
   details: z.record(z.string(), z.string()).optional(),
+  /** A 429's wait (also the Retry-After header): documented so a route's answer schema keeps it. */
+  retryAfterSeconds: z.number().int().optional(),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
 

@@ -21,3 +21,4 @@ export * from './routes/console-routes.js';
 export * from './plan-agreement.js';
 export * from './plan-scheduler.js';
 export * from './plan-actions.js';
+export * from './display.js';

@@ -93,6 +93,23 @@ export const listFlaggedApprovalsResultSchema = z.object({ flags: z.array(flagge
 
 export const listRefundsResultSchema = z.object({ refunds: z.array(refundSchema) });
 
+/** POST /api/admin/links/:id/receipt (issue 29, item 4): where the receipt went again; `to` is masked. */
+export const resendReceiptResultSchema = z.object({
+  channel: z.enum(['email', 'sms']),
+  to: z.string(),
+});
+export type ResendReceiptResult = z.infer<typeof resendReceiptResultSchema>;
+
+/**
+ * GET /api/admin/links/:id/refund-options (issue 29, item 4): what the gateway allows today, for the refund dialog's
+ * Review step. `voidOnly`: the sale has not settled, so only a void of the whole payment is possible now.
+ */
+export const refundOptionsSchema = z.object({
+  settled: z.boolean(),
+  voidOnly: z.boolean(),
+});
+export type RefundOptions = z.infer<typeof refundOptionsSchema>;
+
 export function paymentRefundState(
   amountCents: number,
   refundedCents: number,

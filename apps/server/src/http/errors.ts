@@ -80,6 +80,7 @@ const HTTP_STATUS = {
   payment_not_verified: 409,
   payment_not_approved: 409,
   not_paid: 409,
+  no_receipt_address: 409,
   fully_refunded: 409,
   refund_exceeds_payment: 409,
   partial_refund_before_settlement: 409,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { describeEvent } from '../modules/console/timeline.js';
 import { PATIENT_ACTIVITY_READS, PATIENT_READ_ACTIONS, STAFF_READ_ACTIONS } from './audit.js';
 
 /**
@@ -48,5 +49,33 @@ describe('audit actions that read', () => {
 
   it('names no read that the product no longer writes', () => {
     expect([...classified].filter((a) => !written.has(a))).toEqual([]);
+  });
+});
+
+/**
+ * Issue 29, item 4: the link timeline showed codes as words ("payment session requested", "steps continue check").
+ * Every action that can name a link has its own English and Spanish words. Actions never written for a link (staff
+ * accounts, practice settings, webhooks, the scheduler's run) and the reads the timeline leaves out are not shown.
+ */
+describe('every action a link’s timeline can show has words', () => {
+  const NOT_ON_A_LINK =
+    /^(staff|practice|webhook|plans|test|compliance)\.|^admin\.|^export\.|^messaging\.(reminder_plan_changed|opt_outs_read)$/;
+  const hidden = new Set([...STAFF_READ_ACTIONS, ...PATIENT_READ_ACTIONS]);
+  const shown = [...writtenActions()].filter((a) => !NOT_ON_A_LINK.test(a) && !hidden.has(a)).concat('staff.notified');
+
+  it.each(shown)('%s', (action) => {
+    const e = describeEvent({
+      id: 1,
+      at: '2026-11-27T10:00:00.000Z',
+      actor_type: 'system',
+      actor_id: null,
+      action,
+      details: { amountCents: 10_000, n: 1, channel: 'sms', kind: 'paid' },
+      staff_name: null,
+      staff_email: null,
+    });
+    expect(e.text.en).not.toBe('Other event');
+    expect(e.text.en).not.toBe(action.replace(/[._]/g, ' '));
+    expect(e.text.es).not.toBe(e.text.en);
   });
 });

@@ -31,6 +31,7 @@ export const STAFF_READ_ACTIONS = [
   'admin.payments_listed',
   'admin.payments_exported',
   'admin.refunds_viewed',
+  'admin.refund_options_viewed',
   'admin.flagged_approvals_listed',
   'admin.funnel_viewed',
   'admin.plans_upcoming_listed',

@@ -59,6 +59,7 @@ export const APP_ERROR_CODES = [
   'payment_not_verified',
   'payment_not_approved',
   'not_paid',
+  'no_receipt_address',
   'fully_refunded',
   'refund_exceeds_payment',
   'partial_refund_before_settlement',

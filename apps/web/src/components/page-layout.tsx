@@ -7,6 +7,7 @@
  * The first one mounted removes index.html's frame of the first screen (decision 0184) before the browser paints.
  */
 import { useContext, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { formatPhoneNumber } from '@paylink/shared';
 import { useLocation } from '../lib/router';
 import { useTranslation } from '../i18n';
 import { AppConfigContext } from '../lib/app-config';
@@ -65,7 +66,9 @@ export function PageLayout(props: { title: string; showProgress?: boolean; child
           <p className="mb-1">
             {t('layout.help')}{' '}
             {practice.supportPhone && (
-              <a href={`tel:${practice.supportPhone.replace(/[^\d+]/g, '')}`}>{practice.supportPhone}</a>
+              <a href={`tel:${practice.supportPhone.replace(/[^\d+]/g, '')}`}>
+                {formatPhoneNumber(practice.supportPhone)}
+              </a>
             )}
             {practice.supportPhone && practice.supportEmail && ' · '}
             {practice.supportEmail && <a href={`mailto:${practice.supportEmail}`}>{practice.supportEmail}</a>}

@@ -81,6 +81,8 @@ import {
   listWebhooksResultSchema,
   refundBodySchema,
   refundResultSchema,
+  resendReceiptResultSchema,
+  refundOptionsSchema,
   voidFlaggedApprovalBodySchema,
   voidFlaggedApprovalResultSchema,
   webhookDeliverySchema,
@@ -210,6 +212,12 @@ export const consoleRoutes = {
     response: refundResultSchema,
     status: 201,
   }),
+  resendReceipt: defineRoute({
+    ...e.resendReceipt,
+    params: adminLinkParamsSchema,
+    response: resendReceiptResultSchema,
+    status: 201,
+  }),
   flaggedApprovals: defineRoute({ ...e.flaggedApprovals, response: listFlaggedApprovalsResultSchema }),
   voidFlaggedApproval: defineRoute({
     ...e.voidFlaggedApproval,
@@ -219,6 +227,7 @@ export const consoleRoutes = {
     status: 201,
   }),
   refunds: defineRoute({ ...e.refunds, params: adminLinkParamsSchema, response: listRefundsResultSchema }),
+  refundOptions: defineRoute({ ...e.refundOptions, params: adminLinkParamsSchema, response: refundOptionsSchema }),
   createWebhook: defineRoute({
     ...e.createWebhook,
     body: createWebhookBodySchema,

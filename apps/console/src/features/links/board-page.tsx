@@ -8,7 +8,7 @@ import { useUrlFilters } from '../../shared/lib/use-url-filters';
 import { ErrorAlert, Loading } from '../../shared/components/query-state';
 import { StateBadge, useStepLabel } from '../../shared/components/link-labels';
 import { Pager } from '../../shared/components/pager';
-import { formatDate, formatMoney, formatRelative } from '../../shared/lib/format';
+import { formatCard, formatDate, formatMoney, formatPhone, formatRelative } from '../../shared/lib/format';
 import { useCan, useSession } from '../../shared/session/use-session';
 import { BoardAnnouncer } from './board-announcer';
 import { useBoard, useLiveUpdates } from './board-api';
@@ -259,7 +259,7 @@ function BoardTable(props: { rows: BoardRow[] }) {
                   <Link to={`/links/${r.id}`} className="fw-semibold">
                     {r.firstName} {r.lastName}
                   </Link>
-                  <div className="small text-secondary">{r.phone || r.email}</div>
+                  <div className="small text-secondary">{formatPhone(r.phone) || r.email}</div>
                 </div>
               </td>
               <td data-label={t('board.amount')}>{formatMoney(r.amount)}</td>
@@ -293,7 +293,7 @@ function BoardTable(props: { rows: BoardRow[] }) {
               </td>
               <td data-label={t('board.payment')}>
                 {r.payment.status === 'approved'
-                  ? `${t('board.paid')}${r.payment.cardLast4 ? ` · ${r.payment.cardBrand ?? ''} •••• ${r.payment.cardLast4}` : ''}`
+                  ? `${t('board.paid')}${r.payment.cardLast4 ? ` · ${formatCard(r.payment.cardBrand, r.payment.cardLast4)}` : ''}`
                   : r.payment.status === 'chosen'
                     ? t('board.chosen')
                     : t('board.noPayment')}

@@ -10,5 +10,7 @@ export const cancelLink = (id: string, reason: string) =>
   call(consoleEndpoints.cancelLink, { params: { id }, body: { reason } });
 export const expireLink = (id: string, reason: string) =>
   call(consoleEndpoints.expireLink, { params: { id }, body: { reason } });
+/** A paid link's receipt again (issue 29, item 4): where it went, masked. */
+export const resendReceipt = (id: string) => call(consoleEndpoints.resendReceipt, { params: { id } });
 export const extendLink = (id: string, days: number, reason: string) =>
   call(consoleEndpoints.extendLink, { params: { id }, body: { days, reason } });

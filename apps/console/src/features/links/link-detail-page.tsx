@@ -2,6 +2,7 @@ import { useId, useState, type ComponentType, type ReactNode } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Link, useParams } from 'react-router';
 import type { ConsoleLinkDetail, TimelineEntry } from '../../shared/api/contract';
 import { ConfirmDialog } from '../../shared/components/confirm-dialog';
@@ -9,10 +10,10 @@ import { StateBadge, useStepLabel } from '../../shared/components/link-labels';
 import { PageTitle } from '../../shared/components/page-title';
 import { DeclineReason, ServerCode } from '../../shared/components/server-code';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
-import { formatDateTime, formatMoney } from '../../shared/lib/format';
+import { formatCard, formatDateTime, formatMoney, formatPhone } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
 import { useLiveUpdates } from './board-api';
-import { cancelLink, expireLink, extendLink } from './link-actions-api';
+import { cancelLink, expireLink, extendLink, resendReceipt } from './link-actions-api';
 import { fetchPdf, useLinkDetail, useLinkDocuments, type LinkDocument } from './link-detail-api';
 import { LinkMessagesCard } from './link-messages-card';
 import { LinkPlanCard } from './link-plan-card';
@@ -94,18 +95,21 @@ function Facts(props: { rows: [string, ReactNode][] }) {
   );
 }
 
-function People(props: { link: ConsoleLinkDetail }) {
+export function People(props: { link: ConsoleLinkDetail }) {
   const { t } = useTranslation();
   const l = props.link;
   const address = [l.address, l.city, [l.state, l.zipCode].filter(Boolean).join(' ')].filter(Boolean).join(', ');
-  const payorName = l.payment?.payorFullName ?? l.payorName;
-  const payorEmail = l.payment?.payorEmail ?? l.payorEmail;
+  // The payment's name is the payor's only when a payor paid: a patient's payment keeps the name on their own card
+  // there too (issue 29, item 4).
+  const payorPaid = l.payment?.payer === 'payor';
+  const payorName = (payorPaid ? l.payment?.payorFullName : null) ?? l.payorName;
+  const payorEmail = (payorPaid ? l.payment?.payorEmail : null) ?? l.payorEmail;
   return (
     <>
       <Card title={t('detail.patient')}>
         <Facts
           rows={[
-            [t('detail.phone'), l.phone],
+            [t('detail.phone'), formatPhone(l.phone)],
             [t('detail.email'), l.email],
             [t('detail.address'), address],
             [t('detail.procedure'), l.procedureDescription],
@@ -137,7 +141,18 @@ function People(props: { link: ConsoleLinkDetail }) {
   );
 }
 
-function Payment(props: { link: ConsoleLinkDetail }) {
+/** Who paid: the payor when a payor paid, the patient when the patient did (the payment's source says which). */
+function paidBy(t: TFunction, link: ConsoleLinkDetail): string {
+  const p = link.payment;
+  if (!p || p.status !== 'approved') return '';
+  if (p.payer === 'payor') {
+    const name = p.payorFullName || link.payorName;
+    return name ? t('billing.paidByPayor', { name }) : t('billing.paidByPayorUnnamed');
+  }
+  return t('billing.paidByPatient', { name: `${link.firstName} ${link.lastName}` });
+}
+
+export function Payment(props: { link: ConsoleLinkDetail }) {
   const { t } = useTranslation();
   const p = props.link.payment;
   return (
@@ -150,7 +165,13 @@ function Payment(props: { link: ConsoleLinkDetail }) {
             [t('detail.amount'), formatMoney(p.amount)],
             [t('detail.paymentType'), p.paymentTypeId === 1 ? t('detail.deposit') : t('detail.partial')],
             [t('detail.paymentStatus'), p.status === 'approved' ? t('payments.approved') : t('payments.chosen')],
-            [t('detail.card'), p.cardLast4 ? `${p.cardBrand ?? ''} •••• ${p.cardLast4}` : ''],
+            ...(p.status === 'approved'
+              ? ([
+                  [t('billing.paidBy'), paidBy(t, props.link)],
+                  [t('billing.nameOnCard'), p.payorFullName],
+                ] as [string, ReactNode][])
+              : []),
+            [t('detail.card'), formatCard(p.cardBrand, p.cardLast4)],
             [t('detail.transactionId'), p.transactionId],
             [t('detail.approvalCode'), p.approvalCode],
             [t('detail.paidAt'), p.paidAt ? formatDateTime(p.paidAt) : ''],
@@ -377,11 +398,15 @@ function Actions(props: { link: ConsoleLinkDetail }) {
     setDone(false);
     setOpen(a);
   };
-  if (!can('links.manage')) return null;
-  const changeable = l.status === 'active' || l.status === 'expired';
+  // A paid link's only action is its receipt again (issue 29, item 4): the card is never empty.
+  const paid = l.status === 'completed' && l.payment?.status === 'approved' && can('receipts.resend');
+  if (!can('links.manage') && !paid) return null;
+  const changeable = can('links.manage') && (l.status === 'active' || l.status === 'expired');
+  if (!changeable && !paid && l.status !== 'active') return null;
   return (
     <Card title={t('detail.actions')}>
-      {l.status === 'active' && (
+      {paid && <ResendReceipt id={l.id} />}
+      {l.status === 'active' && can('links.manage') && (
         <SendPanel
           id={l.id}
           url={l.url}
@@ -443,6 +468,52 @@ function Actions(props: { link: ConsoleLinkDetail }) {
         onCancel={() => setOpen(null)}
       />
     </Card>
+  );
+}
+
+/** "Resend receipt": asks first, then says where it went (masked) or why not (nowhere to send, just sent). */
+export function ResendReceipt(props: { id: string }) {
+  const { t } = useTranslation();
+  const errorMessage = useErrorMessage();
+  const queryClient = useQueryClient();
+  const [asking, setAsking] = useState(false);
+  const send = useMutation({
+    mutationFn: () => resendReceipt(props.id),
+    onSuccess: () => {
+      setAsking(false);
+      void queryClient.invalidateQueries({ queryKey: ['link', props.id] });
+    },
+  });
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-outline-primary"
+        onClick={() => {
+          send.reset();
+          setAsking(true);
+        }}
+      >
+        {t('billing.receipt.action')}
+      </button>
+      <div aria-live="polite">
+        {send.data && (
+          <div className="alert alert-success mt-2 mb-0" role="status">
+            {t('billing.receipt.sent', { to: send.data.to })}
+          </div>
+        )}
+      </div>
+      <ConfirmDialog
+        show={asking}
+        title={t('billing.receipt.title')}
+        body={t('billing.receipt.body')}
+        confirmLabel={t('billing.receipt.confirm')}
+        busy={send.isPending}
+        error={send.error ? errorMessage(send.error) : null}
+        onConfirm={() => send.mutate()}
+        onCancel={() => setAsking(false)}
+      />
+    </>
   );
 }
 

@@ -2,11 +2,9 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LinkMessage, LinkMessagesResult } from '../../shared/api/contract';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
-import { formatDateTime } from '../../shared/lib/format';
+import { formatDateTime, formatPhone } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
 import { useLinkMessages, useSetReminders } from './link-messages-api';
-
-const KINDS = ['link-send', 'link-reminder', 'signin-code', 'signin-link', 'receipt', 'refund-receipt'];
 
 /** The provider's word when there is one; else the outbox's own state (pending = not yet handed over). */
 function messageStatus(m: Pick<LinkMessage, 'status' | 'deliveryStatus'>): string {
@@ -84,8 +82,8 @@ export function LinkMessagesCard(props: { id: string; active: boolean }) {
   );
 }
 
-function MessageRow(props: { m: LinkMessage }) {
-  const { t } = useTranslation();
+export function MessageRow(props: { m: LinkMessage }) {
+  const { t, i18n } = useTranslation();
   const m = props.m;
   const status = messageStatus(m);
   const badge = BAD.has(status) ? 'text-bg-danger' : GOOD.has(status) ? 'text-bg-success' : 'text-bg-secondary';
@@ -93,11 +91,13 @@ function MessageRow(props: { m: LinkMessage }) {
     <li className="list-group-item d-flex flex-wrap align-items-start gap-2" data-message-kind={m.kind}>
       <div className="me-auto">
         <div className="fw-semibold">
-          {KINDS.includes(m.kind) ? t(`messages.kind.${m.kind}`) : m.kind} ·{' '}
+          {/* A kind without words reads as a message, never as its code (issue 29, item 4). */}
+          {i18n.exists(`messages.kind.${m.kind}`) ? t(`messages.kind.${m.kind}`) : t('messages.kind.other')} ·{' '}
           {m.channel === 'sms' ? 'SMS' : t('messages.email')}
         </div>
         <div className="small text-secondary text-break">
-          {m.to} · <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>
+          {m.channel === 'sms' ? formatPhone(m.to) : m.to} ·{' '}
+          <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>
         </div>
         {m.deliveryError && <div className="small">{t('messages.error', { code: m.deliveryError })}</div>}
       </div>

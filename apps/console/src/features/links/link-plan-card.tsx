@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConsoleLinkDetail, PlanView } from '../../shared/api/contract';
-import { formatDay, formatMoney } from '../../shared/lib/format';
+import { cardBrandName, formatDay, formatMoney } from '../../shared/lib/format';
 import { usePlanActions } from './link-plan-actions';
 
 type Actions = ReturnType<typeof usePlanActions>;
@@ -61,7 +61,7 @@ function PlanCard(props: { plan: PlanView; actions?: Actions; history?: History 
           <dd className="col-7">
             {plan.card?.last4 ? (
               <>
-                {t('plans.card.cardKeptValue', { brand: plan.card.brand ?? '', last4: plan.card.last4 })}
+                {t('plans.card.cardKeptValue', { brand: cardBrandName(plan.card.brand), last4: plan.card.last4 })}
                 {plan.card.expMonth && plan.card.expYear
                   ? ` (${t('plans.card.cardExpires', {
                       month: String(plan.card.expMonth).padStart(2, '0'),

@@ -5,7 +5,7 @@ import { consoleEndpoints } from '../../shared/api/contract';
 import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading } from '../../shared/components/query-state';
 import { TableScroll } from '../../shared/components/table-scroll';
-import { formatDateTime } from '../../shared/lib/format';
+import { formatDateTime, formatPhone } from '../../shared/lib/format';
 
 /** Phone numbers and e-mail addresses that asked for no more link sends or reminders (every staff role may see it). */
 export function OptOutsPage() {
@@ -38,7 +38,7 @@ export function OptOutsPage() {
             <tbody>
               {list.data.optOuts.map((o) => (
                 <tr key={`${o.channel}:${o.address}`}>
-                  <td className="text-break">{o.address}</td>
+                  <td className="text-break">{o.channel === 'sms' ? formatPhone(o.address) : o.address}</td>
                   <td>{o.channel === 'sms' ? 'SMS' : t('optOuts.email')}</td>
                   <td>
                     {o.keyword

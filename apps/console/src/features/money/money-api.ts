@@ -17,6 +17,17 @@ export function refundLink(linkId: string, body: { amount?: number; reason: stri
   });
 }
 
+/** Whether the sale has settled (a part may be refunded) or can only be voided in full today; asked as the dialog opens. */
+export function useRefundOptions(linkId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['link', linkId, 'refund-options'],
+    queryFn: ({ signal }) => call(consoleEndpoints.refundOptions, { params: { id: linkId }, signal }),
+    enabled,
+    staleTime: 0,
+    retry: false,
+  });
+}
+
 export function useLinkRefunds(linkId: string, enabled: boolean) {
   return useQuery({
     queryKey: ['link', linkId, 'refunds'],

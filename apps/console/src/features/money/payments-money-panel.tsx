@@ -6,7 +6,7 @@ import type { FlaggedApproval } from '../../shared/api/contract';
 import { ConfirmDialog } from '../../shared/components/confirm-dialog';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
 import { TableScroll } from '../../shared/components/table-scroll';
-import { formatDateTime, formatMoney } from '../../shared/lib/format';
+import { formatCard, formatDateTime, formatMoney } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
 import { exportUrl, newIdempotencyKey, useFlaggedApprovals, voidFlaggedApproval } from './money-api';
 
@@ -84,7 +84,9 @@ function FlaggedApprovals() {
                     <td data-label={t('money.flags.amount')}>{formatMoney(f.amount)}</td>
                     <td data-label={t('money.flags.transaction')} className="text-break">
                       {f.transactionId ?? '—'}
-                      {f.cardLast4 && <div className="small text-secondary">•••• {f.cardLast4}</div>}
+                      {f.cardLast4 && (
+                        <div className="small text-secondary">{formatCard(f.cardBrand, f.cardLast4)}</div>
+                      )}
                     </td>
                     <td data-label={t('money.flags.flagged')}>
                       {formatDateTime(f.flaggedAt)}
@@ -127,7 +129,7 @@ function FlaggedApprovals() {
             ? t('money.flags.dialogBody', {
                 amount: formatMoney(target.amount),
                 transaction: target.transactionId ?? '—',
-                card: target.cardLast4 ? `•••• ${target.cardLast4}` : t('money.refund.anyCard'),
+                card: target.cardLast4 ? formatCard(target.cardBrand, target.cardLast4) : t('money.refund.anyCard'),
               })
             : ''
         }

@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RefundResult } from '../../shared/api/contract';
 import { held, json, refusal, setupApiStub } from '../../test/api-stub';
 import { renderScreen } from '../../test/render';
@@ -9,6 +9,9 @@ const api = setupApiStub();
 const LINK = 'AbCdEfGhIjKlMnOpQrStUv12';
 const ROUTE = `POST /api/admin/links/${LINK}/refund`;
 const target: RefundTarget = { linkId: LINK, amount: 200, refunded: 50, cardBrand: 'Visa', cardLast4: '4242' };
+const OPTIONS = `GET /api/admin/links/${LINK}/refund-options`;
+// A settled sale unless a test says otherwise: refunds of any part are possible.
+beforeEach(() => api.on(OPTIONS, json({ settled: true, voidOnly: false })));
 
 const result = (amount: number): RefundResult => ({
   id: 'r1',
@@ -185,5 +188,43 @@ describe('refund dialog', () => {
     await user.click(screen.getByRole('button', { name: 'Revisar' }));
     expect(screen.getByText('Se puede reembolsar como máximo $150.00.')).toBeInTheDocument();
     expect(screen.getByText('Escriba el motivo del reembolso.')).toBeInTheDocument();
+  });
+});
+
+describe('an unsettled payment at the Review step (issue 29, item 4)', () => {
+  const fresh: RefundTarget = { ...target, refunded: 0 };
+
+  it('says before confirmation that only a void of the whole payment is possible today, and sends nothing', async () => {
+    api.on(OPTIONS, json({ settled: false, voidOnly: true }));
+    const { user } = await open({ target: fresh });
+    await waitFor(() => expect(api.sent(OPTIONS)).toHaveLength(1));
+    await user.type(screen.getByLabelText('Amount to refund (US dollars)'), '50');
+    await user.type(screen.getByLabelText(/^Reason/), 'goodwill');
+    await user.click(screen.getByRole('button', { name: 'Review' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'This payment has not settled yet, so today it can only be cancelled (voided) in full: $200.00.',
+    );
+    const confirm = screen.getByRole('button', { name: 'Refund $50.00' });
+    expect(confirm).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    await user.clear(screen.getByLabelText('Amount to refund (US dollars)'));
+    await user.click(screen.getByRole('button', { name: 'Review' }));
+    expect(screen.getByTestId('void-only')).toHaveTextContent(
+      'This payment has not settled yet: it will be cancelled (voided) in full, $200.00.',
+    );
+    expect(screen.getByRole('button', { name: 'Refund $200.00' })).toBeEnabled();
+    expect(api.sent(ROUTE)).toHaveLength(0);
+  });
+
+  it('in Spanish', async () => {
+    api.on(OPTIONS, json({ settled: false, voidOnly: true }));
+    const { user } = await open({ target: fresh, lng: 'es' });
+    await waitFor(() => expect(api.sent(OPTIONS)).toHaveLength(1));
+    await user.type(screen.getByLabelText(/^Importe a reembolsar/), '50');
+    await user.type(screen.getByLabelText(/^Motivo/), 'cortesía');
+    await user.click(screen.getByRole('button', { name: 'Revisar' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Este pago aún no se ha liquidado, así que hoy solo se puede cancelar (anular) por completo',
+    );
   });
 });

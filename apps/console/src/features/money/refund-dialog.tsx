@@ -8,8 +8,8 @@ import { z } from 'zod';
 import { ApiError } from '../../shared/api/client';
 import { centsToDecimalString, refundBodySchema, type RefundResult } from '../../shared/api/contract';
 import { FormField } from '../../shared/forms/form-field';
-import { formatMoney } from '../../shared/lib/format';
-import { newIdempotencyKey, refundLink } from './money-api';
+import { formatCard, formatMoney } from '../../shared/lib/format';
+import { newIdempotencyKey, refundLink, useRefundOptions } from './money-api';
 import { checkRefundAmount, remainingCents, toRefundBody } from './refund-amount';
 import { useErrorMessage } from '../../shared/components/query-state';
 
@@ -54,6 +54,8 @@ export function RefundDialog(props: { show: boolean; target: RefundTarget; onClo
   const form = useForm<RefundForm>({ resolver: zodResolver(schema), defaultValues: EMPTY });
   const { errors } = form.formState;
   const amountText = useWatch({ control: form.control, name: 'amount' });
+  // Asked as the dialog opens, so the Review step can say what the gateway allows before anything is confirmed.
+  const options = useRefundOptions(props.target.linkId, props.show);
 
   const mutation = useMutation({
     mutationFn: (body: { amount?: number; reason: string }) => refundLink(props.target.linkId, body, key),
@@ -65,10 +67,15 @@ export function RefundDialog(props: { show: boolean; target: RefundTarget; onClo
     onSettled: () => void queryClient.invalidateQueries({ queryKey: ['link', props.target.linkId, 'refunds'] }),
   });
 
-  const amount = formatMoney((checkRefundAmount(amountText, remaining).cents ?? 0) / 100);
+  const amountCents = checkRefundAmount(amountText, remaining).cents ?? 0;
+  const amount = formatMoney(amountCents / 100);
+  const paidCents = Math.round(props.target.amount * 100);
+  // Unsettled: only a void of the whole payment is possible today (the server refuses anything else).
+  const voidOnly = options.data?.voidOnly === true;
+  const partialRefused = voidOnly && amountCents !== paidCents;
   const left = formatMoney(remaining / 100);
   const card = props.target.cardLast4
-    ? `${props.target.cardBrand ?? ''} •••• ${props.target.cardLast4}`.trim()
+    ? formatCard(props.target.cardBrand, props.target.cardLast4)
     : t('money.refund.anyCard');
 
   const reset = () => {
@@ -91,7 +98,7 @@ export function RefundDialog(props: { show: boolean; target: RefundTarget; onClo
         onSubmit={(e) => {
           if (step === 'form') return void form.handleSubmit(() => setStep('confirm'))(e);
           e.preventDefault();
-          if (!mutation.isPending) mutation.mutate(toRefundBody(form.getValues()));
+          if (!mutation.isPending && !partialRefused) mutation.mutate(toRefundBody(form.getValues()));
         }}
       >
         <Modal.Header closeButton closeLabel={t('common.close')}>
@@ -137,7 +144,20 @@ export function RefundDialog(props: { show: boolean; target: RefundTarget; onClo
               <p className="small text-secondary mb-0">{t('money.refund.howItWorks')}</p>
             </>
           ) : (
-            <p>{t('money.refund.confirmBody', { amount, card })}</p>
+            <>
+              {voidOnly && (
+                <div
+                  className={`alert ${partialRefused ? 'alert-warning' : 'alert-info'} mb-3`}
+                  role={partialRefused ? 'alert' : 'status'}
+                  data-testid="void-only"
+                >
+                  {t(partialRefused ? 'billing.refund.voidOnlyPartial' : 'billing.refund.voidOnlyFull', {
+                    total: formatMoney(props.target.amount),
+                  })}
+                </div>
+              )}
+              {!partialRefused && <p>{t('money.refund.confirmBody', { amount, card })}</p>}
+            </>
           )}
           {mutation.error && (
             <div className="alert alert-danger mt-3 mb-0" role="alert">
@@ -170,7 +190,7 @@ export function RefundDialog(props: { show: boolean; target: RefundTarget; onClo
               >
                 {t('money.refund.back')}
               </button>
-              <button type="submit" className="btn btn-danger" disabled={mutation.isPending}>
+              <button type="submit" className="btn btn-danger" disabled={mutation.isPending || partialRefused}>
                 {mutation.isPending && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
                 {t('money.refund.confirm', { amount })}
               </button>

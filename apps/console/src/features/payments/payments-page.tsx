@@ -9,7 +9,7 @@ import { TableScroll } from '../../shared/components/table-scroll';
 import { PageTitle } from '../../shared/components/page-title';
 import { useUrlFilters } from '../../shared/lib/use-url-filters';
 import { ErrorAlert, Loading } from '../../shared/components/query-state';
-import { formatDate, formatDateTime, formatMoney } from '../../shared/lib/format';
+import { formatCard, formatDate, formatDateTime, formatMoney } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
 
 const PAGE_SIZE = 50;
@@ -205,7 +205,7 @@ export function PaymentsPage(props: {
                           )}
                         </td>
                         <td data-label={t('payments.card')}>
-                          {r.cardLast4 ? `${r.cardBrand ?? ''} •••• ${r.cardLast4}` : '—'}
+                          {r.cardLast4 ? formatCard(r.cardBrand, r.cardLast4) : '—'}
                         </td>
                         <td data-label={t('payments.date')}>{formatDateTime(r.paidAt ?? r.chosenAt)}</td>
                       </tr>

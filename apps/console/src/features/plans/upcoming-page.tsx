@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import type { UpcomingCharge } from '../../shared/api/contract';
 import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading } from '../../shared/components/query-state';
-import { formatDateTime, formatDay, formatMoney } from '../../shared/lib/format';
+import { cardBrandName, formatDateTime, formatDay, formatMoney } from '../../shared/lib/format';
 import { useUpcomingCharges } from './plans-api';
 
 const DAY_CHOICES = [30, 60, 90] as const;
@@ -95,7 +95,7 @@ function ChargeRow(props: { charge: UpcomingCharge }) {
       <td>{t(`plans.installmentStatus.${c.status}`)}</td>
       <td>
         {c.cardLast4
-          ? `${c.cardBrand ?? ''} ${t('plans.upcoming.cardEnding', { last4: c.cardLast4 })}`.trim()
+          ? `${cardBrandName(c.cardBrand)} ${t('plans.upcoming.cardEnding', { last4: c.cardLast4 })}`.trim()
           : t('plans.upcoming.noCard')}
         {c.cardExpiresBeforeDue && (
           <div>

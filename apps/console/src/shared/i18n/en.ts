@@ -1,11 +1,13 @@
 /** English strings of the console. Spanish (es.ts) must have the same keys. */
 import { errorCodesEn } from './error-codes';
 import { moneyEn } from './money';
+import { billingEn } from './billing';
 import { plansEn } from './plans';
 import { planConsoleEn } from './plan-console';
 import { serverCodesEn } from './server-codes';
 export const en = {
   money: moneyEn,
+  billing: billingEn,
   plans: plansEn,
   planConsole: planConsoleEn,
   codes: serverCodesEn,
@@ -359,6 +361,16 @@ export const en = {
       'signin-link': 'Sign-in link',
       receipt: 'Receipt',
       'refund-receipt': 'Refund receipt',
+      'payor-paid': 'Payor paid (note to the patient)',
+      'staff-paid': 'Paid (note to staff)',
+      'staff-attention': 'Needs attention (note to staff)',
+      'plan-notice': 'Plan charge notice',
+      'plan-receipt': 'Plan charge receipt',
+      'plan-declined': 'Plan charge declined',
+      'plan-failed': 'Plan charge failed',
+      'plan-cancelled': 'Plan cancelled',
+      'plan-card-expiring': 'Card expiring (plan)',
+      other: 'Message',
     },
     status: {
       pending: 'Waiting to send',

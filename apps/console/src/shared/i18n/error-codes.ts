@@ -47,6 +47,7 @@ export const errorCodesEn = {
   installment_not_paid: 'Only a paid instalment can be refunded.',
   // Money: refunds, voids, the card gateway
   not_paid: 'This link has no approved payment to refund.',
+  no_receipt_address: 'There is no e-mail address or phone (that accepts texts) on file to send the receipt to.',
   fully_refunded: 'This payment has already been refunded in full.',
   refund_exceeds_payment: 'The refund is more than what is left of this payment.',
   partial_refund_before_settlement:
@@ -111,6 +112,7 @@ export const errorCodesEs: Dictionary<typeof errorCodesEn> = {
     'Hay un cobro de este plan en curso y aún no se conoce su respuesta. Paylink lo confirma con la pasarela en unos minutos; inténtelo entonces.',
   installment_not_paid: 'Solo se puede reembolsar una cuota pagada.',
   not_paid: 'Este enlace no tiene un pago aprobado que reembolsar.',
+  no_receipt_address: 'No hay un correo electrónico ni un teléfono (que acepte SMS) registrados para enviar el recibo.',
   fully_refunded: 'Este pago ya se reembolsó por completo.',
   refund_exceeds_payment: 'El reembolso es mayor que lo que queda de este pago.',
   partial_refund_before_settlement:

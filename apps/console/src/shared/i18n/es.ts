@@ -2,6 +2,7 @@ import type { en } from './en';
 import type { Dictionary } from './types';
 import { errorCodesEs } from './error-codes';
 import { moneyEs } from './money';
+import { billingEs } from './billing';
 import { plansEs } from './plans';
 import { planConsoleEs } from './plan-console';
 import { serverCodesEs } from './server-codes';
@@ -9,6 +10,7 @@ import { serverCodesEs } from './server-codes';
 /** Spanish strings of the console (same keys as en.ts; the compiler and i18n.test.ts check). */
 export const es: Dictionary<typeof en> = {
   money: moneyEs,
+  billing: billingEs,
   plans: plansEs,
   planConsole: planConsoleEs,
   codes: serverCodesEs,
@@ -364,6 +366,16 @@ export const es: Dictionary<typeof en> = {
       'signin-link': 'Enlace de acceso',
       receipt: 'Recibo',
       'refund-receipt': 'Recibo de reembolso',
+      'payor-paid': 'Pagó el pagador (aviso al paciente)',
+      'staff-paid': 'Pagado (aviso al personal)',
+      'staff-attention': 'Requiere atención (aviso al personal)',
+      'plan-notice': 'Aviso de cobro del plan',
+      'plan-receipt': 'Recibo de cobro del plan',
+      'plan-declined': 'Cobro del plan rechazado',
+      'plan-failed': 'Cobro del plan fallido',
+      'plan-cancelled': 'Plan cancelado',
+      'plan-card-expiring': 'Tarjeta por vencer (plan)',
+      other: 'Mensaje',
     },
     status: {
       pending: 'Pendiente de envío',

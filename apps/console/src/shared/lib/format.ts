@@ -1,3 +1,4 @@
+import { cardBrandName, formatCard, formatPhoneNumber } from '@paylink/shared';
 import i18n from '../i18n';
 
 const locale = () => (i18n.language === 'es' ? 'es-US' : 'en-US');
@@ -56,3 +57,11 @@ export function formatDuration(seconds: number | null | undefined): string {
   if (m) return `${m} min`;
   return `${s} s`;
 }
+
+/** A phone number as people read it, in the UI language: the one rule in packages/shared (decision 0219). */
+export function formatPhone(phone: string | null | undefined): string {
+  return formatPhoneNumber(phone, i18n.language === 'es' ? 'es' : 'en');
+}
+
+/** "Visa •••• 0002": the card's brand by its name and its last four (packages/shared, decision 0219). */
+export { cardBrandName, formatCard };

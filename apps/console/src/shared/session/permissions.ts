@@ -8,6 +8,8 @@ export type Permission =
   | 'payments.view'
   | 'payments.export'
   | 'payments.refund'
+  /** Send a paid link's receipt again (every role; issue 29, item 4). */
+  | 'receipts.resend'
   /** Pause, resume, reschedule and cancel a payment plan (every role; charging and refunding is payments.refund). */
   | 'plans.manage'
   | 'webhooks.manage'
@@ -25,6 +27,7 @@ const GRANTS: Record<StaffRole, readonly Permission[]> = {
     'payments.view',
     'payments.export',
     'payments.refund',
+    'receipts.resend',
     'plans.manage',
     'funnel.view',
     'staff.manage',
@@ -38,10 +41,19 @@ const GRANTS: Record<StaffRole, readonly Permission[]> = {
     'links.manage',
     'payments.view',
     'payments.export',
+    'receipts.resend',
     'plans.manage',
     'funnel.view',
   ],
-  billing: ['links.view', 'payments.view', 'payments.export', 'payments.refund', 'plans.manage', 'funnel.view'],
+  billing: [
+    'links.view',
+    'payments.view',
+    'payments.export',
+    'payments.refund',
+    'receipts.resend',
+    'plans.manage',
+    'funnel.view',
+  ],
 };
 
 export function can(role: string | undefined, permission: Permission): boolean {

@@ -346,7 +346,8 @@ describe('payments report and CSV export', () => {
       url: '/api/admin/payments/report?from=2026-03-02&to=2026-03-08&groupBy=week',
       headers: admin,
     });
-    expect(week.json().totals[0]).toMatchObject({ period: '2026-03-02', approvedCount: 3, attemptedCount: 2 });
+    // A2 and B2 only chose an amount: no card was tried, so they are not attempts (issue 29, item 4).
+    expect(week.json().totals[0]).toMatchObject({ period: '2026-03-02', approvedCount: 3, attemptedCount: 0 });
 
     const csv = await t.app.inject({
       url: '/api/admin/payments/export?from=2026-03-02&to=2026-03-08&status=approved',
@@ -358,12 +359,12 @@ describe('payments report and CSV export', () => {
     expect(lines[0]).toBe(
       'link_id,patient_first_name,patient_last_name,status,amount_usd,payment_type,payer,payor_name,card_brand,' +
         'card_last4,transaction_id,approval_code,failed_attempts,coordinator,chosen_at,paid_at,' +
-        'installment,due_on,installment_status,refunded_usd,plan_total_usd,plan_balance_usd',
+        'installment,due_on,installment_status,refunded_usd,plan_total_usd,plan_balance_usd,refund_state,net_usd',
     );
     expect(lines).toHaveLength(5); // header, 3 rows, trailing empty
     const row = lines.find((l) => l.startsWith(id))!;
     expect(row).toContain(',"Quote, ""Q""",Funnel,approved,1234.56,deposit,patient,,VISA,4242,');
-    expect(row).toMatch(/,2026-03-03T21:00:00\.000Z,,,,0\.00,,$/);
+    expect(row).toMatch(/,2026-03-03T21:00:00\.000Z,,,,0\.00,,,none,1234\.56$/);
     expect(csv.body).not.toMatch(/\b4\d{15}\b/);
     const audit = await t.ctx.db.query(`select 1 from audit_event where action = 'admin.payments_exported'`);
     expect(audit.rowCount).toBe(1);

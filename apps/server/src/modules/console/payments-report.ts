@@ -1,4 +1,4 @@
-import type { PaymentReport, paymentReportQuerySchema } from '@paylink/shared';
+import { paymentRefundState, type PaymentReport, type paymentReportQuerySchema } from '@paylink/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Row } from '../../db/typed.js';
@@ -36,14 +36,37 @@ type ReportRow = Pick<
 /** The date a payment counts on: when it was paid, else when the amount was chosen. */
 const AT = 'coalesce(p.paid_at, p.created_at)';
 
+/**
+ * A card was tried on this unpaid payment (issue 29, item 4; decision 0219): the patient submitted a card, so the
+ * gateway handed out a checkout token (an attempt that got past 'creating' and did not fail to start), or the browser
+ * reported a failure. A link where an amount was only chosen is not an attempt.
+ */
+const CARD_TRIED = `(p.status = 'chosen' and (
+    exists (select 1 from payment_attempt a where a.payment_id = p.id and a.status not in ('creating', 'failed'))
+    or exists (select 1 from payment_log g where g.link_id = p.link_id)))`;
+
+/**
+ * Every failure the patient met paying (decision 0219): each failure the browser reported (declined, 3-D Secure
+ * failed, error, checkout unavailable: one payment_log row each, even two on one shared token) and each payment the
+ * gateway could not start. A token closed unused (abandoned, expired, or left over once another one was approved) is
+ * not a failure.
+ */
+const FAILED_ATTEMPTS = `((select count(*) from payment_log g where g.link_id = p.link_id)
+    + (select count(*) from payment_attempt a where a.payment_id = p.id and a.status = 'failed'))::int`;
+
 function filters(q: Query, staffId: string, timeZone: string, params: unknown[]): string {
   const add = (v: unknown) => {
     params.push(v);
     return `$${params.length}`;
   };
-  const where: string[] = [];
-  if (q.status === 'approved') where.push(`p.status = 'approved'`);
-  if (q.status === 'attempted') where.push(`p.status = 'chosen'`);
+  // A payment whose amount was only chosen is neither approved nor attempted: it is not listed (decision 0219).
+  const where: string[] = [
+    q.status === 'approved'
+      ? `p.status = 'approved'`
+      : q.status === 'attempted'
+        ? CARD_TRIED
+        : `(p.status = 'approved' or ${CARD_TRIED})`,
+  ];
   if (q.from) where.push(`${AT} >= (${add(q.from)}::date)::timestamp at time zone ${add(timeZone)}`);
   if (q.to) where.push(`${AT} < (${add(q.to)}::date + 1)::timestamp at time zone ${add(timeZone)}`);
   if (q.coordinatorId) where.push(`l.created_by = ${add(q.coordinatorId === 'me' ? staffId : q.coordinatorId)}`);
@@ -54,13 +77,12 @@ function filters(q: Query, staffId: string, timeZone: string, params: unknown[])
         or l.id = ${add(q.q)} or p.transaction_id = ${add(q.q)})`,
     );
   }
-  return where.length ? `where ${where.join(' and ')}` : '';
+  return `where ${where.join(' and ')}`;
 }
 
 const SELECT = `select p.link_id, l.first_name, l.last_name, p.status, p.amount_cents, p.payment_type_id,
     p.payment_source_id, p.payor_full_name, p.payor_email, p.card_brand, p.card_last4, p.transaction_id, p.approval_code,
-    p.refunded_cents, (select count(*)::int from payment_attempt a where a.payment_id = p.id and a.status in ('closed', 'failed'))
-      as failed_attempts,
+    p.refunded_cents, ${FAILED_ATTEMPTS} as failed_attempts,
     u.id as coord_id, u.name as coord_name, u.email as coord_email, p.created_at, p.paid_at
   from payment p join link l on l.id = p.link_id left join staff_user u on u.id = l.created_by`;
 
@@ -100,8 +122,8 @@ export async function paymentReport(opts: {
       `select to_char(date_trunc($${params.length + 1}, ${AT} at time zone $${params.length + 2}), 'YYYY-MM-DD') as period,
          count(*) filter (where p.status = 'approved')::int as approved_count,
          coalesce(sum(p.amount_cents) filter (where p.status = 'approved'), 0)::text as approved_cents,
-         count(*) filter (where p.status = 'chosen')::int as attempted_count,
-         coalesce(sum(p.amount_cents) filter (where p.status = 'chosen'), 0)::text as attempted_cents
+         count(*) filter (where ${CARD_TRIED})::int as attempted_count,
+         coalesce(sum(p.amount_cents) filter (where ${CARD_TRIED}), 0)::text as attempted_cents
        from payment p join link l on l.id = p.link_id ${where}
        group by 1 order by 1 desc`,
       [...params, query.groupBy, timeZone],
@@ -166,6 +188,11 @@ const CSV_HEADER = [
   'refunded_usd',
   'plan_total_usd',
   'plan_balance_usd',
+  // Refunds (issue 29, item 4; decision 0219): appended the same way. `status` stays `approved` for a charge the card
+  // network approved; refund_state (none, partially_refunded, refunded: the console's badge and the bookkeeping
+  // export's words) and net_usd (amount less refunded_usd) say what was given back and what the practice kept.
+  'refund_state',
+  'net_usd',
 ];
 
 const dollars = (cents: number) => `${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
@@ -300,6 +327,8 @@ export async function exportPaymentsCsv(opts: {
           dollars(r.refunded_cents),
           maybeDollars(planOf.get(r.link_id)?.total_cents ?? null),
           maybeDollars(planOf.get(r.link_id)?.balance_cents ?? null),
+          r.status === 'approved' ? paymentRefundState(r.amount_cents, r.refunded_cents) : null,
+          r.status === 'approved' ? dollars(r.amount_cents - r.refunded_cents) : dollars(0),
         ]),
       });
     }
@@ -330,6 +359,8 @@ export async function exportPaymentsCsv(opts: {
           dollars(i.refunded_cents),
           maybeDollars(i.plan_total_cents),
           maybeDollars(i.plan_balance_cents),
+          paid ? paymentRefundState(i.amount_cents, i.refunded_cents) : null,
+          dollars(paid ? i.amount_cents - i.refunded_cents : 0),
         ]),
       });
     }

@@ -62,7 +62,7 @@ describe('payment plan events on the link timeline', () => {
   it('tells a card update, a refused one and the expiring-card notice (decision 0211)', () => {
     const updated = describeEvent(row('plan.card_updated', { brand: 'visa', last4: '0077', retrying: 1 }, 'link'));
     expect(updated).toMatchObject({ category: 'payment', actor: { type: 'patient' } });
-    expect(updated.text.en).toBe("Replaced the plan's card with visa ending 0077 (verified, nothing charged)");
+    expect(updated.text.en).toBe("Replaced the plan's card with Visa ending 0077 (verified, nothing charged)");
     expect(updated.note).toMatch(/^1 declined instalment\(s\) retried at once/);
     expect(describeEvent(row('plan.card_update_refused', { reason: 'declined' }, 'link')).text.es).toBe(
       'No se verificó una nueva tarjeta para el plan: se mantuvo la tarjeta registrada',
@@ -110,7 +110,7 @@ describe('payment plan events on the link timeline', () => {
       'Set up a payment plan for $2,000.00',
     );
     expect(describeEvent(row('plan.card_stored', { brand: 'visa', last4: '0002' })).text.en).toBe(
-      'Kept the card for the plan (visa ending 0002)',
+      'Kept the card for the plan (Visa ending 0002)',
     );
     expect(describeEvent(row('plan.card_missing', {})).text.es).toBe(
       'El depósito se pagó pero no se guardó la tarjeta: el plan necesita una tarjeta',
@@ -196,5 +196,22 @@ describe('the timeline in Spanish (issue 29, item 11)', () => {
       noteKind: 'text',
     });
     expect(describeEvent(row('link.created', {}))).toMatchObject({ note: null, noteKind: 'text' });
+  });
+});
+
+describe('no codes on the timeline (issue 29, item 4)', () => {
+  it('says what a payment step and a return to the steps were, in both languages', () => {
+    const asked = describeEvent(row('payment.session_requested', { amountCents: 50_000 }, 'link'));
+    expect(asked.text).toEqual({
+      en: 'Asked the card gateway for a payment form ($500.00)',
+      es: 'Pidió a la pasarela un formulario de pago ($500.00)',
+    });
+    expect(describeEvent(row('steps.continue_check', {}, 'link')).text.en).toBe('Came back to continue the steps');
+  });
+
+  it('an action without words reads "Other event" and keeps its code as the note', () => {
+    const e = describeEvent(row('something.new_here', {}));
+    expect(e.text).toEqual({ en: 'Other event', es: 'Otro evento' });
+    expect(e.note).toBe('something.new_here');
   });
 });

@@ -1,5 +1,5 @@
 import type { TimelineEntry } from '@paylink/shared';
-import { stepKeyByRoute } from '@paylink/shared';
+import { cardBrandName, stepKeyByRoute } from '@paylink/shared';
 
 const STEP_NAMES: Record<string, { en: string; es: string }> = {
   patientInfo: { en: 'Patient information', es: 'Información del paciente' },
@@ -37,6 +37,9 @@ const money = (cents: unknown) =>
   typeof cents === 'number' ? `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}` : '';
 
 type Text = { en: string; es: string };
+
+/** A card brand code in the audit details as its name ("Visa"). */
+const brand = (code: unknown) => cardBrandName(String(code));
 
 /** Delivery statuses in words (message.delivery rows; the status of a send or reminder). */
 const DELIVERY: Record<string, Text> = {
@@ -195,7 +198,7 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     case 'payment.session_shared':
       out = say('payment', 'Started a card payment', 'Inició un pago con tarjeta');
       break;
-    case 'payment.failure_logged':
+    case 'payment.failure_logged': {
       out = say(
         'payment',
         'A card payment was declined or failed',
@@ -204,14 +207,15 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         'failure',
       );
       break;
+    }
     case 'payment.session_failed':
       out = say('payment', 'The card gateway could not start a payment', 'La pasarela no pudo iniciar el pago');
       break;
     case 'payment.approved':
       out = say(
         'payment',
-        `Paid ${money(d.amountCents)}${d.cardBrand ? ` with ${String(d.cardBrand)} ending ${String(d.cardLast4)}` : ''}`,
-        `Pagó ${money(d.amountCents)}${d.cardBrand ? ` con ${String(d.cardBrand)} terminada en ${String(d.cardLast4)}` : ''}`,
+        `Paid ${money(d.amountCents)}${d.cardBrand ? ` with ${brand(d.cardBrand)} ending ${String(d.cardLast4)}` : ''}`,
+        `Pagó ${money(d.amountCents)}${d.cardBrand ? ` con ${brand(d.cardBrand)} terminada en ${String(d.cardLast4)}` : ''}`,
       );
       break;
     case 'payment.receipt_queued':
@@ -241,8 +245,8 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     case 'plan.card_stored':
       out = say(
         'payment',
-        `Kept the card for the plan${d.last4 ? ` (${d.brand ? `${String(d.brand)} ` : ''}ending ${String(d.last4)})` : ''}`,
-        `Guardó la tarjeta para el plan${d.last4 ? ` (${d.brand ? `${String(d.brand)} ` : ''}terminada en ${String(d.last4)})` : ''}`,
+        `Kept the card for the plan${d.last4 ? ` (${d.brand ? `${brand(d.brand)} ` : ''}ending ${String(d.last4)})` : ''}`,
+        `Guardó la tarjeta para el plan${d.last4 ? ` (${d.brand ? `${brand(d.brand)} ` : ''}terminada en ${String(d.last4)})` : ''}`,
       );
       break;
     case 'plan.card_missing':
@@ -302,8 +306,8 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     case 'plan.card_updated':
       out = say(
         'payment',
-        `Replaced the plan's card${d.last4 ? ` with ${d.brand ? `${String(d.brand)} ` : ''}ending ${String(d.last4)}` : ''} (verified, nothing charged)`,
-        `Cambió la tarjeta del plan${d.last4 ? ` por ${d.brand ? `${String(d.brand)} ` : ''}terminada en ${String(d.last4)}` : ''} (verificada, sin cobro)`,
+        `Replaced the plan's card${d.last4 ? ` with ${d.brand ? `${brand(d.brand)} ` : ''}ending ${String(d.last4)}` : ''} (verified, nothing charged)`,
+        `Cambió la tarjeta del plan${d.last4 ? ` por ${d.brand ? `${brand(d.brand)} ` : ''}terminada en ${String(d.last4)}` : ''} (verificada, sin cobro)`,
         Number(d.retrying) > 0
           ? `${String(d.retrying)} declined instalment(s) retried at once / reintento inmediato`
           : null,
@@ -379,6 +383,20 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         typeof d.transactionId === 'string' ? d.transactionId : null,
         'transaction',
       );
+      break;
+    // Issue 29, item 4 (decision 0219): every action a link's timeline can show has words; none shows its code.
+    case 'payment.session_requested':
+      out = say(
+        'payment',
+        `Asked the card gateway for a payment form${d.amountCents ? ` (${money(d.amountCents)})` : ''}`,
+        `Pidió a la pasarela un formulario de pago${d.amountCents ? ` (${money(d.amountCents)})` : ''}`,
+      );
+      break;
+    case 'steps.rebuilt':
+      out = say('step', 'Started the steps again', 'Comenzó los pasos de nuevo');
+      break;
+    case 'steps.continue_check':
+      out = say('other', 'Came back to continue the steps', 'Volvió para continuar los pasos');
       break;
     // Refunds, reconciliation, receipts and notices in words, not raw action names (issue 29, item 11).
     case 'payment.refund_requested':
@@ -534,6 +552,38 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     case 'steps.read':
       out = say('step', 'Opened the steps', 'Abrió los pasos');
       break;
+    case 'payment.receipt_resent':
+      out = say(
+        'message',
+        `Sent the receipt again by ${d.channel === 'sms' ? 'SMS' : 'e-mail'}`,
+        `Reenvió el recibo por ${d.channel === 'sms' ? 'SMS' : 'correo electrónico'}`,
+      );
+      break;
+    case 'messaging.opted_out':
+      out = say(
+        'message',
+        `Asked for no more ${d.channel === 'email' ? 'e-mails' : 'text messages'}`,
+        `Pidió no recibir más ${d.channel === 'email' ? 'correos' : 'SMS'}`,
+      );
+      break;
+    case 'messaging.opted_in':
+      out = say(
+        'message',
+        `Accepted ${d.channel === 'email' ? 'e-mails' : 'text messages'} again`,
+        `Aceptó de nuevo ${d.channel === 'email' ? 'correos' : 'SMS'}`,
+      );
+      break;
+    case 'staff.notified':
+      out = say(
+        'message',
+        d.kind === 'paid'
+          ? 'E-mailed the practice that the link was paid'
+          : 'E-mailed the practice that a payment needs attention',
+        d.kind === 'paid'
+          ? 'Avisó por correo a la práctica que el enlace se pagó'
+          : 'Avisó por correo a la práctica que un pago necesita atención',
+      );
+      break;
     case 'admin.link_viewed':
       out = say('staff_read', 'Viewed the link', 'Vio el enlace');
       break;
@@ -557,10 +607,9 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         doc ? `Abrió ${doc.es}` : 'Abrió un documento',
       );
       break;
-    default: {
-      const words = row.action.replace(/[._]/g, ' ');
-      out = say(row.actor_type === 'staff' ? 'staff_action' : 'other', words, words);
-    }
+    default:
+      // An action without words yet reads as an event; its code stays available as the note (decision 0219).
+      out = say(row.actor_type === 'staff' ? 'staff_action' : 'other', 'Other event', 'Otro evento', row.action);
   }
   const [category, said, note, noteKind] = out;
   const st = row.delivery_status ? DELIVERY[row.delivery_status] : undefined;

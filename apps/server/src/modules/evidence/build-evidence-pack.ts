@@ -1,4 +1,4 @@
-import { formatUsd } from '@paylink/shared';
+import { cardBrandName, formatUsd, PaymentSource } from '@paylink/shared';
 import { PDFDocument } from 'pdf-lib';
 import type { AppContext } from '../../context.js';
 import { writeAudit, type Actor, STAFF_READ_ACTIONS } from '../../lib/audit.js';
@@ -11,15 +11,6 @@ import { listRefundsForLink } from '../refunds/index.js';
 import { ownBytes, PdfWriter, listLinkSubmissions, listSubmissionFiles, sha256Hex } from '../signing/index.js';
 import { EVIDENCE_TEXTS, type EvidenceLang } from './evidence-texts.js';
 
-const BRAND_NAMES: Record<string, string> = {
-  visa: 'Visa',
-  mastercard: 'Mastercard',
-  amex: 'American Express',
-  discover: 'Discover',
-  jcb: 'JCB',
-  diners: 'Diners Club',
-  unionpay: 'UnionPay',
-};
 /** Signed documents attached in full, in this order. */
 const ATTACH_ORDER = ['contract', 'invoice', 'payment_authorization'];
 
@@ -93,13 +84,17 @@ export async function buildEvidencePack(
   w.text(t.subtitle(practice.name), { size: 10, gap: 10, color: 0.3 });
   w.row(t.generated, utc(new Date()));
   w.row(t.link, link.id);
-  w.row(t.cardholder, `${link.first_name} ${link.last_name}`);
-  if (payment.payor_full_name) w.row(t.payor, payment.payor_full_name);
+  w.row(t.patient, `${link.first_name} ${link.last_name}`);
+  // Who paid is the payment's source, not whether a name was typed on the card form: a patient's payment keeps the
+  // name on their card in payor_full_name too (issue 29, item 4; decision 0219).
+  const byPayor = payment.payment_source_id === PaymentSource.Payor;
+  w.row(t.paidBy, byPayor ? t.paidByPayor(payment.payor_full_name ?? '') : t.paidByPatient);
+  if (payment.payor_full_name) w.row(t.nameOnCard, payment.payor_full_name);
   w.rule();
 
   // Payment
   w.heading(t.payment, 2, { size: 14, gap: 6 });
-  const brand = payment.card_brand ? (BRAND_NAMES[payment.card_brand] ?? payment.card_brand.toUpperCase()) : t.card;
+  const brand = cardBrandName(payment.card_brand) || t.card;
   w.row(t.amount, `${formatUsd(payment.amount_cents, 'en-US')} USD`);
   w.row(t.date, utc(payment.paid_at!));
   w.row(t.card, payment.card_last4 ? t.ending(brand, payment.card_last4) : brand);

@@ -251,6 +251,38 @@ describe('GET /api/admin/links/:id/evidence.pdf', () => {
   });
 });
 
+describe('who paid, in the evidence pack (issue 29, item 4)', () => {
+  it('a patient’s payment names the patient as who paid, never as a payor', async () => {
+    const first = (await pdfText(pdf))[0]!.replace(/\s+/g, ' ');
+    expect(first).toMatch(/Paid by The patient/);
+    expect(first).toMatch(/Name on the card Ana Garcia/);
+    // Only the standing words on the terms ("The patient (or payor) signed …") may name a payor.
+    expect(first.replaceAll('The patient (or payor)', '')).not.toMatch(/payor/i);
+  });
+
+  it('a payor’s payment names the payor as who paid', async () => {
+    const link = await createLinkAtPaymentStep(env.ctx, { amountDollars: 600, source: 2 });
+    const t = await requestSessionToken(env, link);
+    expect(t.statusCode, t.body).toBe(200);
+    const { pay } = await payWithSandbox(env.gatewayOrigin, {
+      sessionToken: t.body,
+      card: '4000000000000002',
+      amountCents: link.amountCents,
+    });
+    const paid = await confirm(env, link, pay!.ssl_txn_id!, {
+      payorFullName: 'Paula Payor',
+      payorEmail: 'p@example.com',
+    });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const r = await env.app.inject({ url: `/api/admin/links/${link.linkId}/evidence.pdf`, headers: admin });
+    expect(r.statusCode, r.body.slice(0, 300)).toBe(200);
+    const first = (await pdfText(r.rawPayload))[0]!.replace(/\s+/g, ' ');
+    expect(first).toMatch(/Paid by Paula Payor, the payor/);
+    const es = await env.app.inject({ url: `/api/admin/links/${link.linkId}/evidence.pdf?lang=es`, headers: admin });
+    expect((await pdfText(es.rawPayload))[0]!.replace(/\s+/g, ' ')).toMatch(/Pagado por Paula Payor, el pagador/);
+  });
+});
+
 describe('the evidence pack of a payment plan link', () => {
   it('has the card-on-file agreement’s words, version, time, IP and browser, and the instalments', async () => {
     const link = await createLinkAtPaymentStep(env.ctx, { amountDollars: 500 });

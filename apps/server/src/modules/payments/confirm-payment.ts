@@ -264,7 +264,14 @@ export async function recordApproval(
     transaction: txn,
   });
 
-  const receipt = await queueReceipt(tx, { ...o, paid, payorPays, payorName, payorEmail });
+  const receipt = await queueReceipt(tx, {
+    ...o,
+    paid,
+    payorPays,
+    payorName,
+    payorEmail,
+    receiptEmail: input.receiptEmail,
+  });
   // The patient hears that their payor paid (issue 16, item 7); the payor got the receipt.
   if (payorPays) {
     await queuePayorPaidNotice(tx, {
@@ -292,24 +299,28 @@ export async function recordApproval(
  * (unless it opted out); with neither, nothing is sent and the confirmation says so. Queued in the recording
  * transaction; what was sent is kept on the payment for the confirmation page.
  */
-async function queueReceipt(
+export async function queueReceipt(
   tx: Queryable,
   o: {
     actor: Actor;
-    input: ConfirmPaymentInput;
     link: LinkRow;
+    /** The approved payment (its transaction id, card and time are the receipt's). */
     paid: PaymentRow;
-    txn: GatewayTransaction;
     payorPays: boolean;
     payorName: string | null;
     payorEmail: string | null;
+    /** The address the patient typed on the payment page ('' = by SMS); absent = the one on file. */
+    receiptEmail?: string;
     practiceFallback?: Partial<PracticeInfo>;
     timeZone?: string;
     plans?: LinkPlans;
+    /** The audit action: the first receipt, or a staff member's resend (issue 29, item 4). */
+    action?: 'payment.receipt_queued' | 'payment.receipt_resent';
   },
 ): Promise<PaymentReceipt & { address: string | null }> {
-  const { link, paid, txn, payorPays } = o;
-  const patientEmail = o.input.receiptEmail !== undefined ? o.input.receiptEmail : link.email;
+  const { link, paid, payorPays } = o;
+  const action = o.action ?? 'payment.receipt_queued';
+  const patientEmail = o.receiptEmail !== undefined ? o.receiptEmail : link.email;
   const email = (payorPays ? o.payorEmail || link.email : patientEmail)?.trim();
   const phone = link.phone?.trim();
   const practice = await loadPracticeInfo(tx, o.practiceFallback);
@@ -320,7 +331,7 @@ async function queueReceipt(
     paidAt: new Date(paid.paid_at!),
     cardBrand: paid.card_brand,
     cardLast4: paid.card_last4,
-    transactionId: txn.txnId,
+    transactionId: paid.transaction_id ?? '',
     approvalCode: paid.approval_code ?? '',
     paidBy: payorPays ? o.payorName : null,
     timeZone: o.timeZone,
@@ -341,7 +352,7 @@ async function queueReceipt(
     });
     await writeAudit(tx, {
       ...o.actor,
-      action: 'payment.receipt_queued',
+      action,
       linkId: link.id,
       details: { outboxId: id, channel: 'email', recipient, language: link.language },
     });
@@ -357,7 +368,7 @@ async function queueReceipt(
     });
     await writeAudit(tx, {
       ...o.actor,
-      action: 'payment.receipt_queued',
+      action,
       linkId: link.id,
       details: { outboxId: id, channel: 'sms', recipient: 'patient', language: link.language },
     });

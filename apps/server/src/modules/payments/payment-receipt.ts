@@ -1,4 +1,4 @@
-import { formatUsd, planScheduleLine, type Language } from '@paylink/shared';
+import { cardBrandName, formatUsd, planScheduleLine, type Language } from '@paylink/shared';
 import type { PlanReceiptTerms } from '../../context.js';
 import { renderEmail } from '../../messages/index.js';
 import type { PracticeInfo } from '../../messages/index.js';
@@ -18,16 +18,6 @@ export interface ReceiptFacts {
   /** A plan link's deposit: the balance's schedule and the card-on-file agreement as accepted (issue 28). */
   plan?: PlanReceiptTerms | null;
 }
-
-const BRAND_NAMES: Record<string, string> = {
-  visa: 'Visa',
-  mastercard: 'Mastercard',
-  amex: 'American Express',
-  discover: 'Discover',
-  jcb: 'JCB',
-  diners: 'Diners Club',
-  unionpay: 'UnionPay',
-};
 
 const T = {
   en: {
@@ -68,7 +58,7 @@ const T = {
 
 export function renderReceipt(f: ReceiptFacts): { subject: string; text: string; html: string } {
   const t = T[f.lang] ?? T.en;
-  const brand = f.cardBrand ? (BRAND_NAMES[f.cardBrand] ?? f.cardBrand.toUpperCase()) : t.cardWord;
+  const brand = cardBrandName(f.cardBrand) || t.cardWord;
   const date = new Intl.DateTimeFormat(t.locale, {
     dateStyle: 'long',
     ...(f.timeZone ? { timeZone: f.timeZone } : {}),

@@ -1,5 +1,6 @@
 import { patientRoutes } from '@paylink/shared';
 import { practiceTimeZone } from '../app-config/index.js';
+import { practiceFromConfig } from './receipt-routes.js';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { assertLinkAccess, requirePatient } from '../../http/guards.js';
@@ -94,13 +95,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
         gateway: ctx.providers.gateway,
         actor: auditContext(request),
         input: request.body,
-        practiceFallback: {
-          name: ctx.config.PRACTICE_NAME,
-          senderName: ctx.config.senderName,
-          supportPhone: ctx.config.PRACTICE_PHONE,
-          supportEmail: ctx.config.PRACTICE_EMAIL,
-          logoUrl: ctx.config.PRACTICE_LOGO_URL ?? null,
-        },
+        practiceFallback: practiceFromConfig(ctx),
         timeZone: await practiceTimeZone(ctx.db, ctx.config),
         plans: ctx.linkPlans,
       });

@@ -1,5 +1,6 @@
 import {
   agreementWords,
+  cardBrandName,
   cardOnFileAgreement,
   PLAN_NOTICE_DAYS,
   planScheduleLine,
@@ -12,15 +13,6 @@ import { loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
 import { findCurrentCard } from './card-queries.js';
 import { findPlanByLink } from './plans-queries.js';
 
-const BRAND_NAMES: Record<string, string> = {
-  visa: 'Visa',
-  mastercard: 'Mastercard',
-  amex: 'American Express',
-  discover: 'Discover',
-  jcb: 'JCB',
-  diners: 'Diners Club',
-  unionpay: 'UnionPay',
-};
 const LOCALE = { en: 'en-US', es: 'es-US' } as const;
 
 export interface PlanRecordInstallment {
@@ -111,7 +103,7 @@ async function rebuildAgreement(
 ): Promise<{ title: string; paragraphs: string[] }> {
   const pr = practice.loaded ?? (await loadPracticeInfo(q, practice.fallback));
   const card = await findCurrentCard(q, linkId);
-  const brand = card?.brand ? (BRAND_NAMES[card.brand] ?? card.brand.toUpperCase()) : null;
+  const brand = card?.brand ? cardBrandName(card.brand) : null;
   return cardOnFileAgreement[lang]({
     practice: pr.name,
     practicePhone: pr.supportPhone,

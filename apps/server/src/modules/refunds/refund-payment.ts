@@ -3,14 +3,15 @@ import { sql } from 'kysely';
 import type { Db, Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
-import { AppError, notFound } from '../../lib/errors.js';
+import { AppError } from '../../lib/errors.js';
 import type { CardGateway, GatewayReversal } from '../../providers/gateway/types.js';
-import { findLink, findPayment, findPaymentById, type LinkRow, type PaymentRow } from '../links/index.js';
+import { findPaymentById, type LinkRow, type PaymentRow } from '../links/index.js';
 import { enqueueMessage, loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
 import { emitWebhookEvent } from '../../messages/emit-event.js';
 import { markRefundSucceeded, reservedCents, toRefund, type RefundRow } from './refund-queries.js';
 import { renderRefundReceipt } from './refund-receipt.js';
-import { lookUpCharge, reverseCharge, reversalKind } from './reverse-charge.js';
+import { findChargeToRefund } from './refund-options.js';
+import { reverseCharge, reversalKind } from './reverse-charge.js';
 
 export interface RefundPaymentOptions {
   db: Db;
@@ -37,16 +38,7 @@ export interface RefundPaymentOptions {
  */
 export async function refundPayment(opts: RefundPaymentOptions): Promise<RefundResult> {
   const { db } = opts;
-  const link = await findLink(db, opts.linkId);
-  if (!link) throw notFound('No link with this id.');
-  const payment = await findPayment(db, link.id);
-  if (!payment || payment.status !== 'approved' || !payment.transaction_id) {
-    throw new AppError('not_paid', 'This link has no approved payment to refund.');
-  }
-
-  const txn = await lookUpCharge(opts.gateway, payment.transaction_id);
-  if (!txn)
-    throw new AppError('gateway_unknown_transaction', 'The card gateway does not know this payment’s transaction.');
+  const { link, payment, txn } = await findChargeToRefund(opts);
   const settled = txn.settled;
 
   const refund = await db.transaction(async (tx) => {

@@ -5,6 +5,7 @@ import { auditContext } from '../../lib/audit.js';
 import { requireStaff } from '../../http/require-staff.js';
 import { errorResponses } from '../../http/route-support.js';
 import { listLinkRefunds } from './list-link-refunds.js';
+import { refundOptions } from './refund-options.js';
 import { refundPayment } from './refund-payment.js';
 import { refundInstallment } from './refund-installment.js';
 import { listFlaggedApprovals } from './list-flagged-approvals.js';
@@ -84,6 +85,30 @@ export async function refundRoutes(app: FastifyInstance, ctx: AppContext): Promi
       });
       return reply.status(201).send(result);
     },
+  );
+
+  route(
+    app,
+    consoleRoutes.refundOptions,
+    {
+      preHandler: money,
+      schema: {
+        tags,
+        summary: 'Whether the payment can be refunded in part today, or only voided in full (billing and admin)',
+        description:
+          'Asks the gateway whether the sale has settled: before settlement only a void of the whole amount is ' +
+          'possible (voidOnly). The refund dialog says so at its Review step.',
+        security: STAFF_SECURITY,
+        response: errorResponses(401, 403, 404, 409, 502),
+      },
+    },
+    async (request) =>
+      refundOptions({
+        db: ctx.db,
+        gateway: ctx.providers.gateway,
+        actor: auditContext(request),
+        linkId: request.params.id,
+      }),
   );
 
   route(

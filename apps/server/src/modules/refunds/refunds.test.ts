@@ -120,6 +120,29 @@ describe('POST /api/admin/links/:id/refund', () => {
     expect(rows.rowCount).toBe(0);
   });
 
+  it('tells before any refund whether the payment can only be voided in full today (issue 29, item 4)', async () => {
+    const { link, txnId } = await paidLink(500);
+    const options = () => env.app.inject({ url: `/api/admin/links/${link.linkId}/refund-options`, headers: billing });
+    const before = await options();
+    expect(before.statusCode, before.body).toBe(200);
+    expect(before.json()).toEqual({ settled: false, voidOnly: true });
+    await settle(txnId);
+    expect((await options()).json()).toEqual({ settled: true, voidOnly: false });
+    expect(
+      (await env.app.inject({ url: `/api/admin/links/${link.linkId}/refund-options`, headers: coordinator }))
+        .statusCode,
+    ).toBe(403);
+    const unpaid = await createLinkAtPaymentStep(env.ctx, { amountDollars: 500 });
+    const r = await env.app.inject({ url: `/api/admin/links/${unpaid.linkId}/refund-options`, headers: billing });
+    expect(r.statusCode).toBe(409);
+    expect(r.json().error).toBe('not_paid');
+    const reads = await db().query(
+      `select 1 from audit_event where link_id = $1 and action = 'admin.refund_options_viewed' and actor_type = 'staff'`,
+      [link.linkId],
+    );
+    expect(reads.rowCount).toBe(2);
+  });
+
   it('after settlement: partial returns up to the total, then more than the rest is refused', async () => {
     const { link, txnId } = await paidLink(500);
     await settle(txnId);

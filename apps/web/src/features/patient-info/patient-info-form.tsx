@@ -6,7 +6,7 @@
 import { useId, useState } from 'react';
 import { useNavigate } from '../../lib/router';
 import { useTranslation } from '../../i18n';
-import { patientEndpoints, PaymentSource, PaymentType, amountRule } from '@paylink/shared';
+import { patientEndpoints, PaymentSource, PaymentType, amountRule, formatPhoneNumber } from '@paylink/shared';
 import { useAppDispatch, useAppSelector } from '../../store/hooks';
 import { ButtonSpinner } from '../../components/spinner';
 import { isSessionValid } from '../../store/auth-slice';
@@ -15,7 +15,6 @@ import { setSteps } from '../../store/step-production-slice';
 import { setContinue } from '../../store/continue-slice';
 import { type ApiError, call } from '../../lib/api-client';
 import { useApiFailure } from '../../lib/use-api-failure';
-import { formatPhone } from '../../lib/format-phone';
 import { AmountField, amountVerdict } from './amount-field';
 
 const str = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
@@ -96,7 +95,7 @@ export function PatientInfoForm(props: { patient: PatientRecord; onError: (e: Ap
         <div className="row g-3">
           {readOnly.map(([field, label, autoComplete]) => {
             const raw = String(patient[field] ?? '').trim();
-            const value = field === 'phone' ? formatPhone(raw) : raw;
+            const value = field === 'phone' ? formatPhoneNumber(raw) : raw;
             return (
               <div key={field} className={field === 'address' || field === 'email' ? 'col-12' : 'col-12 col-sm-6'}>
                 <label htmlFor={`pi-${field}`} className="form-label">
