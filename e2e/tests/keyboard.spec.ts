@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { expectVisibleFocus, focused } from '../support/focus.js';
 import {
   CARDS,
+  answerChallenge,
   choosePayment,
   expectConfirmation,
   expectRoute,
@@ -10,9 +12,11 @@ import {
   openLink,
   payNow,
   signDocumentStep,
+  paymentDialog,
   signInBySms,
   submitPatientInfo,
   uploadIdStep,
+  walkToPayment,
   type Flow,
 } from '../support/flows.js';
 import { test } from '../support/test.js';
@@ -68,4 +72,87 @@ test('deposit journey by keyboard only, typed signatures, attempted 3-D Secure c
   await expectConfirmation(f, { amount: '$1,000.00' });
   const mouse = await page.evaluate(() => (window as unknown as { __mouseUsed?: boolean }).__mouseUsed ?? false);
   assert.equal(mouse, false, 'the journey used no mouse');
+});
+
+/**
+ * Issue 29, item 5: the 3-D Secure challenge by keyboard. Focus moves into the challenge once its frame has loaded,
+ * the page behind is inert (Tab never reaches it), and when the challenge closes focus goes to the payment page's
+ * status, then to the result (the failure dialog, then the card number; or the confirmation page's heading). At no
+ * point does focus fall to <body> on the payment page: a sampler records every animation frame in which it does.
+ */
+test('3-D Secure challenge by keyboard: focus in the challenge, the page behind inert, focus never on <body>', async ({
+  product,
+  admin,
+  page,
+}) => {
+  const link = await admin.createLink({ firstName: 'Ava', lastName: 'Martinez' });
+  const f: Flow = { page, product, link, lng: 'en', keyboard: true };
+  await page.addInitScript(() => {
+    const w = window as unknown as { __bodyFocus: string[]; __sampling: boolean };
+    w.__bodyFocus = [];
+    const sample = () => {
+      if (w.__sampling && location.pathname === '/paymentauthorization' && document.hasFocus()) {
+        const el = document.activeElement;
+        if (!el || el === document.body)
+          w.__bodyFocus.push(
+            `${Math.round(performance.now())} ms${document.getElementById('elavon-3ds-lightbox') ? ', challenge open' : ''}${document.querySelector('.modal') ? ', dialog open' : ''}`,
+          );
+      }
+      requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+  });
+  await walkToPayment(f, { type: 1, source: 1, amount: '1000' });
+  const challengeFrame = (u: string) => u.startsWith(product.gatewayOrigin);
+  const lightbox = page.locator('#elavon-3ds-lightbox');
+  const appRoot = page.locator('#root');
+
+  for (const answer of ['fail', 'authenticate'] as const) {
+    await fillCard(f, { number: CARDS.challenge });
+    await page.evaluate(() => ((window as unknown as { __sampling: boolean }).__sampling = true));
+    await payNow(f);
+
+    // The challenge opens: focus inside it (on its first button), the page behind inert.
+    await lightbox.waitFor();
+    await expectVisibleFocus(
+      page,
+      `${answer}: focus in the challenge once it has loaded`,
+      (x) => challengeFrame(x.frameUrl) && x.tag === 'button',
+    );
+    assert.equal(
+      await appRoot.evaluate((el) => (el as HTMLElement).inert),
+      true,
+      'the page behind the challenge is inert',
+    );
+    for (const key of ['Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+      await page.keyboard.press(key);
+      const inPage = await page.evaluate(() => document.getElementById('root')!.contains(document.activeElement));
+      assert.equal(
+        inPage,
+        false,
+        `${answer}: ${key} reached the page behind the challenge (${JSON.stringify(await focused(page))})`,
+      );
+    }
+    await answerChallenge(f, answer);
+    await lightbox.waitFor({ state: 'detached' });
+
+    if (answer === 'fail') {
+      // The challenge closed: focus leaves it for the failure dialog's OK button, then the card number to change.
+      const dialog = paymentDialog(f);
+      await dialog.waitFor();
+      await expectVisibleFocus(
+        page,
+        "the failure dialog's OK button",
+        (x) => x.tag === 'button' && !challengeFrame(x.frameUrl),
+      );
+      await page.keyboard.press('Enter');
+      await dialog.waitFor({ state: 'hidden' });
+      await expectVisibleFocus(page, 'the card number after the dialog', (x) => x.tag === 'input');
+    } else {
+      await expectConfirmation(f, { amount: '$1,000.00' });
+      await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+    }
+    const drops = await page.evaluate(() => (window as unknown as { __bodyFocus: string[] }).__bodyFocus);
+    assert.deepEqual(drops, [], `${answer}: focus fell to <body> on the payment page`);
+  }
 });
