@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { uniquePhone } from '../support/admin.js';
+import { createStaff } from '../support/console.js';
 import { expectVisibleFocus, focused } from '../support/focus.js';
 import {
   CARDS,
@@ -15,6 +17,7 @@ import {
   paymentDialog,
   signInBySms,
   submitPatientInfo,
+  tabTo,
   uploadIdStep,
   walkToPayment,
   type Flow,
@@ -154,5 +157,117 @@ test('3-D Secure challenge by keyboard: focus in the challenge, the page behind 
     }
     const drops = await page.evaluate(() => (window as unknown as { __bodyFocus: string[] }).__bodyFocus);
     assert.deepEqual(drops, [], `${answer}: focus fell to <body> on the payment page`);
+  }
+});
+
+/** Tab to a field, replace its text by typing. */
+async function typeByKeyboard(page: Page, field: Locator, value: string): Promise<void> {
+  await tabTo(page, field);
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Backspace');
+  if (value) await page.keyboard.type(value);
+}
+/** Tab to a control and press Enter. */
+async function pressByKeyboard(page: Page, control: Locator): Promise<void> {
+  await tabTo(page, control);
+  await page.keyboard.press('Enter');
+}
+async function signInByKeyboard(page: Page, baseUrl: string, who: { email: string; password: string }) {
+  await page.goto(`${baseUrl}/console/sign-in`);
+  await typeByKeyboard(page, page.getByLabel('E-mail'), who.email);
+  await typeByKeyboard(page, page.getByLabel('Password'), who.password);
+  await pressByKeyboard(page, page.getByRole('button', { name: 'Sign in' }));
+  await page.getByRole('heading', { level: 1, name: 'Links' }).waitFor();
+}
+
+/**
+ * Issue 29, item 6: the console by keyboard. After each answer the button pressed is disabled or gone; focus goes to
+ * the answer (the wrong-password error, the created link's heading, "Sent", the refund's refusal, the refund done),
+ * with a visible outline, never <body>.
+ */
+test('console by keyboard: wrong password, create and send a link, a refused and a done refund; focus on each answer', async ({
+  product,
+  admin,
+  openSession,
+}) => {
+  const coordinator = await createStaff(product, 'coordinator');
+  const desk = { viewport: { width: 1280, height: 900 } };
+  {
+    const { page, close } = await openSession({ label: 'coordinator', ...desk });
+    await page.goto(`${product.baseUrl}/console/sign-in`);
+    await typeByKeyboard(page, page.getByLabel('E-mail'), coordinator.email);
+    await typeByKeyboard(page, page.getByLabel('Password'), 'not-the-password');
+    await pressByKeyboard(page, page.getByRole('button', { name: 'Sign in' }));
+    await expectVisibleFocus(page, 'the wrong-password error', (x) =>
+      x.text.includes('The e-mail or password is wrong.'),
+    );
+    await typeByKeyboard(page, page.getByLabel('Password'), coordinator.password);
+    await pressByKeyboard(page, page.getByRole('button', { name: 'Sign in' }));
+    await page.getByRole('heading', { level: 1, name: 'Links' }).waitFor();
+
+    await pressByKeyboard(page, page.getByRole('link', { name: 'New link' }));
+    await page.getByRole('heading', { level: 1, name: 'New link' }).waitFor();
+    const phone = uniquePhone();
+    const fields: [string, string][] = [
+      ['First name', 'Mia'],
+      ['Last name', `Keyboard${Date.now() % 100000}`],
+      ['Mobile phone', `(${phone.slice(2, 5)}) ${phone.slice(5, 8)}-${phone.slice(8)}`],
+      ['Address', '12 Palm Street'],
+      ['City', 'Miami'],
+      ['ZIP code', '33101'],
+    ];
+    for (const [label, value] of fields) await typeByKeyboard(page, page.getByLabel(label, { exact: true }), value);
+    await typeByKeyboard(page, page.getByLabel('State', { exact: true }), 'FL');
+    await pressByKeyboard(page, page.getByRole('button', { name: 'Create link' }));
+    await expectVisibleFocus(
+      page,
+      'the created link heading',
+      (x) => x.tag === 'h2' && x.text === 'Send it to the patient',
+    );
+    await pressByKeyboard(page, page.getByRole('button', { name: 'Send by SMS' }));
+    await expectVisibleFocus(page, 'the sent status', (x) => x.role === 'status' && x.text.startsWith('Sent by SMS'));
+    await close();
+  }
+
+  // A paid link that has not settled: a partial refund is refused (only a full void today), the full one is done.
+  const link = await admin.createLink({ firstName: 'Leo', lastName: 'Refundkeys' });
+  {
+    const { page, close } = await openSession({ label: 'patient' });
+    const f: Flow = { page, product, link, lng: 'en' };
+    await walkToPayment(f, { type: 1, source: 1, amount: '500' });
+    await fillCard(f, { number: CARDS.visaFrictionless });
+    await payNow(f);
+    await expectConfirmation(f, { amount: '$500.00' });
+    await close();
+  }
+  const billing = await createStaff(product, 'billing');
+  {
+    const { page, close } = await openSession({ label: 'billing', ...desk });
+    await signInByKeyboard(page, product.baseUrl, billing);
+    await page.goto(`${product.baseUrl}/console/links/${link.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Leo Refundkeys' }).waitFor();
+    const card = page.getByRole('region', { name: 'Refunds and evidence' });
+    await card.getByText('No refunds yet.').waitFor();
+    await pressByKeyboard(page, card.getByRole('button', { name: 'Refund…' }));
+    const dialog = page.getByRole('dialog', { name: 'Refund or void this payment' });
+    await dialog.waitFor();
+    await typeByKeyboard(page, dialog.getByLabel('Amount to refund (US dollars)'), '100');
+    await typeByKeyboard(page, dialog.getByLabel(/^Reason/), 'Consultation fee returned');
+    await pressByKeyboard(page, dialog.getByRole('button', { name: 'Review' }));
+    const confirm = page.getByRole('dialog', { name: 'Confirm the refund' });
+    await pressByKeyboard(page, confirm.getByRole('button', { name: 'Refund $100.00' }));
+    await expectVisibleFocus(page, 'the refused refund', (x) => x.role === 'alert' && /settled/.test(x.text));
+
+    await pressByKeyboard(page, confirm.getByRole('button', { name: 'Back' }));
+    await typeByKeyboard(page, dialog.getByLabel('Amount to refund (US dollars)'), '');
+    await pressByKeyboard(page, dialog.getByRole('button', { name: 'Review' }));
+    await pressByKeyboard(page, confirm.getByRole('button', { name: 'Refund $500.00' }));
+    await confirm.waitFor({ state: 'hidden' });
+    await expectVisibleFocus(
+      page,
+      'the refund done',
+      (x) => x.role === 'status' && x.text === 'The payment was voided ($500.00).',
+    );
+    await close();
   }
 });
