@@ -13,6 +13,7 @@
 import { useRef, useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from '../../i18n';
+import { ModalBox } from '../../components/modal-box';
 import { declineMessageText } from './decline-message';
 import type { PaymentOutcome } from './gateway/run-payment';
 
@@ -35,6 +36,8 @@ export function PaymentModal(props: { outcome: FailedOutcome | null; onClose: ()
       // The page decides where focus goes (the control that opened the modal is disabled by then).
       restoreFocus={false}
       centered
+      // Closes for good even when OK is pressed while it is still fading in (see ModalBox).
+      dialogAs={ModalBox}
       aria-labelledby="payment-modal-title"
       onKeyDown={(e: React.KeyboardEvent) => {
         // One control: Tab and Shift+Tab stay on it instead of leaving the modal.
