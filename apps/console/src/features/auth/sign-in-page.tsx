@@ -12,6 +12,7 @@ import { Loading, useErrorMessage } from '../../shared/components/query-state';
 import { signInBodySchema } from '../../shared/api/contract';
 import { SESSION_QUERY_KEY, signIn, type SessionInfo } from '../../shared/session/session-api';
 import { useSession } from '../../shared/session/use-session';
+import { useFocusWhen } from '../../shared/lib/focus';
 import { AuthShell } from './auth-shell';
 
 type Credentials = { email: string; password: string };
@@ -96,6 +97,8 @@ function PasswordStep(props: { onDone: (s: SessionInfo) => void; onCodeRequired:
   const { t } = useTranslation();
   const failureText = useSignInFailure();
   const [failure, setFailure] = useState<string | null>(null);
+  // A refusal takes focus (Sign in is disabled while it was asked): the keyboard user is at the message.
+  const failureRef = useFocusWhen<HTMLDivElement>(failure);
   const form = useForm<Credentials>({
     resolver: zodResolver(credentialsSchema),
     defaultValues: { email: '', password: '' },
@@ -132,7 +135,7 @@ function PasswordStep(props: { onDone: (s: SessionInfo) => void; onCodeRequired:
         autoComplete="current-password"
       />
       {failure && (
-        <div id="sign-in-failure" className="alert alert-danger" role="alert">
+        <div id="sign-in-failure" ref={failureRef} tabIndex={-1} className="alert alert-danger" role="alert">
           {failure}
         </div>
       )}
@@ -149,6 +152,7 @@ function CodeStep(props: { credentials: Credentials; onDone: (s: SessionInfo) =>
   const failureText = useSignInFailure();
   const [failure, setFailure] = useState<string | null>(null);
   const [recovery, setRecovery] = useState(false);
+  const failureRef = useFocusWhen<HTMLDivElement>(failure);
   const form = useForm<{ code: string }>({ resolver: zodResolver(codeSchema), defaultValues: { code: '' } });
   const { errors, isSubmitting } = form.formState;
 
@@ -176,7 +180,7 @@ function CodeStep(props: { credentials: Credentials; onDone: (s: SessionInfo) =>
         autoComplete="one-time-code"
       />
       {failure && (
-        <div className="alert alert-danger" role="alert">
+        <div ref={failureRef} tabIndex={-1} className="alert alert-danger" role="alert">
           {failure}
         </div>
       )}

@@ -18,6 +18,7 @@ import { planTemplateLabel } from '../../shared/lib/plan-template-label';
 import { FormField } from '../../shared/forms/form-field';
 import { PageTitle } from '../../shared/components/page-title';
 import { useErrorMessage } from '../../shared/components/query-state';
+import { useFocusWhen } from '../../shared/lib/focus';
 import { createLink } from './link-actions-api';
 import { SendPanel } from './send-panel';
 
@@ -147,6 +148,14 @@ export function NewLinkPage() {
   return (
     <>
       <PageTitle>{t('newLink.title')}</PageTitle>
+      {/* Mounted before the link exists, so screen readers announce "Link created" when it appears. */}
+      <div aria-live="polite">
+        {created && (
+          <div className="alert alert-success" role="status">
+            {t('newLink.created', { name: `${created.values.firstName} ${created.values.lastName}` })}
+          </div>
+        )}
+      </div>
       {created ? (
         <Created created={created} onAnother={() => setCreated(null)} />
       ) : (
@@ -159,13 +168,12 @@ export function NewLinkPage() {
 function Created(props: { created: { id: string; url: string; values: FormValues }; onAnother: () => void }) {
   const { t } = useTranslation();
   const { id, url, values } = props.created;
+  // "Create link" is gone with the form: focus goes to the result's heading (never <body>).
+  const heading = useFocusWhen<HTMLHeadingElement>(id);
   return (
     <section className="card" aria-labelledby="created-heading">
       <div className="card-body">
-        <div className="alert alert-success" role="status">
-          {t('newLink.created', { name: `${values.firstName} ${values.lastName}` })}
-        </div>
-        <h2 id="created-heading" className="h5">
+        <h2 id="created-heading" ref={heading} tabIndex={-1} className="h5">
           {t('newLink.sendTitle')}
         </h2>
         <p className="mb-2">
@@ -192,6 +200,7 @@ function NewLinkForm(props: { onCreated: (c: { id: string; url: string; values: 
   const queryClient = useQueryClient();
   const errorMessage = useErrorMessage();
   const [failure, setFailure] = useState<string | null>(null);
+  const failureRef = useFocusWhen<HTMLDivElement>(failure);
   const form = useForm<FormValues>({
     resolver,
     defaultValues: EMPTY,
@@ -354,7 +363,7 @@ function NewLinkForm(props: { onCreated: (c: { id: string; url: string; values: 
         </fieldset>
 
         {failure && (
-          <div className="alert alert-danger" role="alert">
+          <div ref={failureRef} tabIndex={-1} className="alert alert-danger" role="alert">
             {failure}
           </div>
         )}

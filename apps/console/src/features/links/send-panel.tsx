@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useErrorMessage } from '../../shared/components/query-state';
 import { copyText } from '../../shared/lib/copy-text';
+import { useFocusWhen } from '../../shared/lib/focus';
 import { sendLink, type SendChannel } from './link-actions-api';
 
 /** Send by SMS / e-mail (POST /api/admin/links/:id/send, through the outbox) or copy the personal link. */
@@ -20,6 +21,10 @@ export function SendPanel(props: { id: string; url: string; phone: string; email
       void queryClient.invalidateQueries({ queryKey: ['board'] });
     },
   });
+  // The send button is disabled while sending: focus goes to the answer (sent, or why not), never <body>.
+  const sent = sentBy && !send.isPending && !send.error ? send.submittedAt : 0;
+  const sentRef = useFocusWhen<HTMLDivElement>(sent);
+  const errorRef = useFocusWhen<HTMLDivElement>(send.error);
   const channelName = (c: SendChannel) => (c === 'sms' ? 'SMS' : t('newLink.email').toLowerCase());
   return (
     <div>
@@ -54,12 +59,12 @@ export function SendPanel(props: { id: string; url: string; phone: string; email
       </div>
       <div aria-live="polite" className="mt-2">
         {sentBy && !send.isPending && !send.error && (
-          <div className="alert alert-success mb-0" role="status">
+          <div ref={sentRef} tabIndex={-1} className="alert alert-success mb-0" role="status">
             {t('newLink.sent', { channel: channelName(sentBy) })}
           </div>
         )}
         {send.error && (
-          <div className="alert alert-danger mb-0" role="alert">
+          <div ref={errorRef} tabIndex={-1} className="alert alert-danger mb-0" role="alert">
             {errorMessage(send.error)}
           </div>
         )}

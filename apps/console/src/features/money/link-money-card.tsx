@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConsoleLinkDetail, RefundResult } from '../../shared/api/contract';
 import { ErrorAlert, Loading } from '../../shared/components/query-state';
@@ -27,6 +27,9 @@ function MoneyCard(props: { link: ConsoleLinkDetail }) {
   const refunds = useLinkRefunds(props.link.id, paid);
   const [open, setOpen] = useState(false);
   const [done, setDone] = useState<RefundResult | null>(null);
+  // After a refund, focus goes to what it did (the Refund button may be gone: everything was given back).
+  const doneStatus = useRef<HTMLDivElement>(null);
+  const refundedNow = useRef(false);
   const refunded = p?.refunded ?? 0;
   const remaining = p ? remainingCents({ amount: p.amount, refunded }) : 0;
 
@@ -46,7 +49,7 @@ function MoneyCard(props: { link: ConsoleLinkDetail }) {
             </p>
             <div aria-live="polite">
               {done && (
-                <div className="alert alert-success py-2" role="status">
+                <div ref={doneStatus} tabIndex={-1} className="alert alert-success py-2" role="status">
                   {done.kind === 'void'
                     ? t('money.refund.doneVoid', { amount: formatMoney(done.amount) })
                     : t('money.refund.doneReturn', { amount: formatMoney(done.amount) })}
@@ -92,7 +95,11 @@ function MoneyCard(props: { link: ConsoleLinkDetail }) {
               }}
               onClose={(result) => {
                 setOpen(false);
+                refundedNow.current = !!result;
                 if (result) setDone(result);
+              }}
+              onExited={() => {
+                if (refundedNow.current) doneStatus.current?.focus();
               }}
             />
           </>

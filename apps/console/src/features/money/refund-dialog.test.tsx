@@ -220,7 +220,7 @@ describe('an unsettled payment at the Review step (issue 29, item 4)', () => {
     api.on(OPTIONS, json({ settled: false, voidOnly: true }));
     const { user } = await open({ target: fresh, lng: 'es' });
     await waitFor(() => expect(api.sent(OPTIONS)).toHaveLength(1));
-    await user.type(screen.getByLabelText(/^Importe a reembolsar/), '50');
+    await user.type(screen.getByLabelText(/^Monto a reembolsar/), '50');
     await user.type(screen.getByLabelText(/^Motivo/), 'cortesía');
     await user.click(screen.getByRole('button', { name: 'Revisar' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(

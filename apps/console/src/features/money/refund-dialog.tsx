@@ -12,6 +12,7 @@ import { formatCard, formatMoney } from '../../shared/lib/format';
 import { newIdempotencyKey, refundLink, useRefundOptions } from './money-api';
 import { checkRefundAmount, remainingCents, toRefundBody } from './refund-amount';
 import { useErrorMessage } from '../../shared/components/query-state';
+import { useFocusWhen } from '../../shared/lib/focus';
 
 export interface RefundTarget {
   linkId: string;
@@ -42,7 +43,17 @@ const refundFormSchema = (remaining: number) =>
  * Refund or void a link's payment: amount (empty = everything left) and a required reason, then a confirmation step.
  * The Idempotency-Key is made when the dialog opens, so a retry after an error or a double click is the same refund.
  */
-export function RefundDialog(props: { show: boolean; target: RefundTarget; onClose: (done?: RefundResult) => void }) {
+export function RefundDialog(props: {
+  show: boolean;
+  target: RefundTarget;
+  onClose: (done?: RefundResult) => void;
+  /**
+   * Called once the dialog has gone. A caller that gives it puts focus on its own "refunded" status after a refund
+   * (the dialog then does not send focus back to the Refund button, which may be gone); otherwise, and after a
+   * cancel, focus goes back to the button that opened the dialog.
+   */
+  onExited?: () => void;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const errorMessage = useErrorMessage();
@@ -56,12 +67,14 @@ export function RefundDialog(props: { show: boolean; target: RefundTarget; onClo
   const amountText = useWatch({ control: form.control, name: 'amount' });
   // Asked as the dialog opens, so the Review step can say what the gateway allows before anything is confirmed.
   const options = useRefundOptions(props.target.linkId, props.show);
+  const [restoreFocus, setRestoreFocus] = useState(true);
 
   const mutation = useMutation({
     mutationFn: (body: { amount?: number; reason: string }) => refundLink(props.target.linkId, body, key),
     onSuccess: async (result) => {
       await queryClient.invalidateQueries({ queryKey: ['link', props.target.linkId] });
       await queryClient.invalidateQueries({ queryKey: ['payments'] });
+      setRestoreFocus(!props.onExited);
       props.onClose(result);
     },
     onSettled: () => void queryClient.invalidateQueries({ queryKey: ['link', props.target.linkId, 'refunds'] }),
@@ -83,13 +96,18 @@ export function RefundDialog(props: { show: boolean; target: RefundTarget; onClo
     form.reset(EMPTY);
     setStep('form');
     mutation.reset();
+    setRestoreFocus(true);
   };
+  // A refusal takes focus (the confirm button is disabled while it was asked): the keyboard user is at the message.
+  const errorRef = useFocusWhen<HTMLDivElement>(mutation.error);
 
   return (
     <Modal
       show={props.show}
       onHide={() => !mutation.isPending && props.onClose()}
       onEnter={reset}
+      onExited={props.onExited}
+      restoreFocus={restoreFocus}
       aria-labelledby={`${id}-title`}
       centered
     >
@@ -160,7 +178,7 @@ export function RefundDialog(props: { show: boolean; target: RefundTarget; onClo
             </>
           )}
           {mutation.error && (
-            <div className="alert alert-danger mt-3 mb-0" role="alert">
+            <div ref={errorRef} tabIndex={-1} className="alert alert-danger mt-3 mb-0" role="alert">
               {errorMessage(mutation.error)}
             </div>
           )}

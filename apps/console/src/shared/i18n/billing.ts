@@ -41,7 +41,7 @@ export const billingEs: Dictionary<typeof billingEn> = {
   },
   refund: {
     voidOnlyPartial:
-      'Este pago aún no se ha liquidado, así que hoy solo se puede cancelar (anular) por completo: {{total}}. Vuelva y deje el importe vacío para anularlo todo, o reembolse una parte cuando la pasarela liquide el lote (normalmente el siguiente día hábil).',
+      'Este pago aún no se ha liquidado, así que hoy solo se puede cancelar (anular) por completo: {{total}}. Vuelva y deje el monto vacío para anularlo todo, o reembolse una parte cuando la pasarela liquide el lote (normalmente el siguiente día hábil).',
     voidOnlyFull: 'Este pago aún no se ha liquidado: se cancelará (anulará) por completo, {{total}}.',
   },
 };

@@ -165,7 +165,7 @@ const es: typeof en = {
   userAgent: 'Navegador (user agent)',
   noAgreement: 'El enlace tiene un plan de pagos pero no hay registro de la aceptación para guardar la tarjeta.',
   installments: 'Cuotas',
-  installmentColumns: ['#', 'Vence', 'Importe', 'Estado', 'ID de transacción'],
+  installmentColumns: ['#', 'Vence', 'Monto', 'Estado', 'ID de transacción'],
   installmentStatuses: {
     scheduled: 'programada',
     notified: 'paciente avisado',

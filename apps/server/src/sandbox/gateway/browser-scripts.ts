@@ -108,12 +108,29 @@ export function webSdkScript(origin: string): string {
       frame.height = String(size[1]);
       frame.style.cssText = 'border:0;background:#fff;max-width:100%;border-radius:4px;';
       overlay.appendChild(frame);
+      // A modal lightbox: the page behind it is inert while it is open (Tab and screen readers stay in it).
+      var inerted = [];
+      Array.prototype.forEach.call(document.body.children, function (el) {
+        if (el !== overlay && !el.inert) {
+          el.inert = true;
+          inerted.push(el);
+        }
+      });
       document.body.appendChild(overlay);
+      // Focus the frame at once, and its page once loaded (the issuer's page focuses its first control).
       frame.focus();
+      frame.addEventListener('load', function () {
+        frame.focus();
+        if (frame.contentWindow) frame.contentWindow.focus();
+      });
       function done() {
         window.removeEventListener('message', onMessage);
+        inerted.forEach(function (el) { el.inert = false; });
         if (overlay.parentNode) overlay.parentNode.removeChild(overlay);
-        if (previousFocus && previousFocus.focus) previousFocus.focus();
+        // Back to what had focus, when it still can take it (the page may have disabled or removed it).
+        if (previousFocus && previousFocus !== document.body && previousFocus.isConnected && !previousFocus.disabled) {
+          previousFocus.focus();
+        }
       }
       function onMessage(event) {
         var d = event.data;
@@ -187,7 +204,15 @@ export function challengePage(opts: {
 <input type="hidden" name="lng" value="${lang}">
 <button class="ok" type="submit" name="action" value="authenticate" autofocus>${x.authenticate}</button>
 <button class="fail" type="submit" name="action" value="fail">${x.fail}</button>
-</form>`;
+</form>
+<script>
+/* Browsers ignore autofocus in another site's frame, and a frame without focus cannot take it: once the payment page
+   focuses this frame, its first button takes focus. */
+var first = document.querySelector('[autofocus]');
+function focusFirst() { if (first && (!document.activeElement || document.activeElement === document.body)) first.focus(); }
+window.addEventListener('focus', focusFirst);
+focusFirst();
+</script>`;
   return markup`<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>${x.title}</title><style>${raw(PAGE_STYLE)}</style></head><body><main>${body}</main></body></html>`.toString();
 }

@@ -80,6 +80,8 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
   const frameRef = useRef<HTMLIFrameElement>(null);
   const payButton = useRef<HTMLButtonElement>(null);
   const closedKind = useRef<string | undefined>(undefined);
+  // The payment's status line: focus waits here while PAY NOW is locked (issue 29, item 5; decision 0220).
+  const status = useRef<HTMLParagraphElement>(null);
   const documentUrl = paymentSource === PaymentSource.Payor ? (nav.step?.documentUrl ?? null) : null;
   const { signed } = useSigningMessage({ signOrigin: config.signOrigin, frameRef, documentUrl });
   const fail = useApiFailure();
@@ -135,6 +137,11 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
   useEffect(() => {
     if (!injected) loadGateway(config.gateway).catch(() => undefined);
   }, [injected, config.gateway]);
+
+  // PAY NOW unlocked again while focus still waits on the status line (nothing else took it): back to PAY NOW.
+  useEffect(() => {
+    if (!payment.submitting && document.activeElement === status.current) payButton.current?.focus();
+  }, [payment.submitting]);
 
   const planError = plan.status === 'error' ? plan.error : null;
   useEffect(() => {
@@ -207,7 +214,10 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    if (payEnabled) void payment.submit(form);
+    if (!payEnabled) return;
+    // PAY NOW is about to be locked (disabled): focus goes to the status line that says what happens, never <body>.
+    status.current?.focus();
+    void payment.submit(form);
   };
 
   const expiryError = shown('ExpirationDate');
@@ -547,6 +557,15 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
               {t('plan.agreementChanged')}
             </p>
           )}
+          {/* Mounted before its message, so screen readers announce it; focus waits here while PAY NOW is locked. */}
+          <p
+            ref={status}
+            tabIndex={-1}
+            role="status"
+            className={processing ? 'alert alert-info mt-3' : 'visually-hidden'}
+          >
+            {processing ? t('processingStatus') : ''}
+          </p>
           {payment.checking && (
             <p className="alert alert-info mt-3" role="status">
               {t('checkingLastPayment')}

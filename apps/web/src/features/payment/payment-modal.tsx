@@ -10,9 +10,10 @@
  * completed"); "Card Declined" is kept for declines (decision 0163). Tab stays on the OK button while the modal is
  * open, and once it has closed `onExited` lets the page put focus on a sensible control.
  */
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { useTranslation } from '../../i18n';
+import { ModalBox } from '../../components/modal-box';
 import { declineMessageText } from './decline-message';
 import type { PaymentOutcome } from './gateway/run-payment';
 
@@ -20,17 +21,23 @@ export type FailedOutcome = Exclude<PaymentOutcome, { kind: 'approved' }>;
 
 export function PaymentModal(props: { outcome: FailedOutcome | null; onClose: () => void; onExited?: () => void }) {
   const { t } = useTranslation('payment');
-  const { outcome } = props;
+  // While the modal fades out its content stays (the outcome is already null): focus stays on OK until `onExited`
+  // moves it, instead of falling to <body> with the removed button (issue 29, item 5).
+  const [last, setLast] = useState(props.outcome);
+  if (props.outcome && props.outcome !== last) setLast(props.outcome);
+  const outcome = props.outcome ?? last;
   const isDecline = outcome?.kind === 'declined' || outcome?.kind === 'error';
   const okButton = useRef<HTMLButtonElement>(null);
   return (
     <Modal
-      show={outcome !== null}
+      show={props.outcome !== null}
       onHide={props.onClose}
       onExited={() => props.onExited?.()}
       // The page decides where focus goes (the control that opened the modal is disabled by then).
       restoreFocus={false}
       centered
+      // Closes for good even when OK is pressed while it is still fading in (see ModalBox).
+      dialogAs={ModalBox}
       aria-labelledby="payment-modal-title"
       onKeyDown={(e: React.KeyboardEvent) => {
         // One control: Tab and Shift+Tab stay on it instead of leaving the modal.

@@ -40,6 +40,7 @@ import { PlanAgreement, planAgreementWords } from './plan-agreement';
 import { loadGateway } from './gateway/load-gateway';
 import { runPayment } from './gateway/run-payment';
 import type { GatewayGlobals } from './gateway/types';
+import { focusSoon } from '../../lib/focus';
 import './payment.css';
 
 type Fields = Pick<CardForm, 'FullName' | 'CardNumber' | 'ExpirationDate' | 'Cvc' | 'BillingZip'>;
@@ -132,7 +133,7 @@ function UpdateCard(props: Props & { linkId: string }) {
   const set = (k: keyof Fields, v: string) => setForm((f) => ({ ...f, [k]: v }));
   const say = (next: Phase) => {
     setPhase(next);
-    requestAnimationFrame(() => status.current?.focus());
+    focusSoon(status.current);
   };
   const apiMessage = (e: unknown) => {
     const b = e instanceof ApiError ? (e.body as { message?: unknown } | null) : null;

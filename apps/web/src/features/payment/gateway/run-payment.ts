@@ -1,4 +1,5 @@
 import { eciToSslEciInd, isThreeDSFailure } from '@paylink/shared';
+import { withContainedChallenge } from '../../../lib/focus';
 import type { CardForm } from '../card-form';
 import { expiryToYYMM, splitFullName } from '../card-rules';
 import type { GatewayGlobals, GatewayResponse, ThreeDSRequest, ThreeDSResult } from './types';
@@ -100,7 +101,13 @@ export async function runPayment(opts: RunPaymentOptions): Promise<PaymentOutcom
       challengeWindowSize: '02',
       displayMode: 'lightbox',
     };
-    const result = (await sdk.web3dsFlow(request)) ?? {};
+    // The SDK's challenge lightbox holds keyboard focus, the page behind it inert (issue 29, item 5; decision 0220);
+    // focus comes back to what had it (the page's status), else to the page's heading.
+    const result =
+      (await withContainedChallenge(
+        () => sdk.web3dsFlow(request),
+        () => document.querySelector<HTMLElement>('main h1, h1'),
+      )) ?? {};
     if (isThreeDSFailure(result.transStatus)) return { kind: 'threeDSFailed', result };
     return await pay(opts.gateway, opts, result);
   } catch (e) {
