@@ -255,8 +255,9 @@ test('console by keyboard: wrong password, create and send a link, a refused and
     await typeByKeyboard(page, dialog.getByLabel(/^Reason/), 'Consultation fee returned');
     await pressByKeyboard(page, dialog.getByRole('button', { name: 'Review' }));
     const confirm = page.getByRole('dialog', { name: 'Confirm the refund' });
-    await pressByKeyboard(page, confirm.getByRole('button', { name: 'Refund $100.00' }));
+    // Unsettled: the Review step refuses a part before anything is sent, and focus is on why.
     await expectVisibleFocus(page, 'the refused refund', (x) => x.role === 'alert' && /settled/.test(x.text));
+    assert.equal(await confirm.getByRole('button', { name: 'Refund $100.00' }).isDisabled(), true);
 
     await pressByKeyboard(page, confirm.getByRole('button', { name: 'Back' }));
     await typeByKeyboard(page, dialog.getByLabel('Amount to refund (US dollars)'), '');

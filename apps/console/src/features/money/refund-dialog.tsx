@@ -100,6 +100,8 @@ export function RefundDialog(props: {
   };
   // A refusal takes focus (the confirm button is disabled while it was asked): the keyboard user is at the message.
   const errorRef = useFocusWhen<HTMLDivElement>(mutation.error);
+  // At Review, a partial amount on an unsettled payment is refused before anything is sent: focus on why.
+  const voidOnlyRef = useFocusWhen<HTMLDivElement>(step !== 'form' && partialRefused);
 
   return (
     <Modal
@@ -165,6 +167,8 @@ export function RefundDialog(props: {
             <>
               {voidOnly && (
                 <div
+                  ref={partialRefused ? voidOnlyRef : undefined}
+                  tabIndex={partialRefused ? -1 : undefined}
                   className={`alert ${partialRefused ? 'alert-warning' : 'alert-info'} mb-3`}
                   role={partialRefused ? 'alert' : 'status'}
                   data-testid="void-only"
