@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPglite, openPostgres, statementName, type Db } from './client.js';
+import { DatabaseUnavailableError, openPglite, openPostgres, statementName, type Db } from './client.js';
 
 /**
  * The embedded database shares the server's event loop (issue 17, decision 0175): while statements queue up, the
@@ -167,6 +168,45 @@ describe.skipIf(!process.env.DATABASE_URL)(
         expect(warnings.length).toBeLessThanOrEqual(1);
       } finally {
         await db5.close();
+      }
+    });
+  },
+);
+
+describe.skipIf(!process.env.DATABASE_URL)(
+  'a connection PgBouncer drops (needs DATABASE_URL through PgBouncer)',
+  () => {
+    // PgBouncer ends a client with 08P01 when its server connection dies, when no server connection comes within
+    // query_wait_timeout, or when an operator kills the database (here): a 503 to retry, not a 500.
+    it('is DatabaseUnavailableError, and the pool serves the next statement', async (t) => {
+      const url = process.env.DATABASE_URL!;
+      if (!(await isPgBouncer(url))) t.skip();
+      const name = `paylink_kill_${randomBytes(5).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      const u = new URL(url);
+      u.pathname = `/${name}`;
+      const killed = openPostgres(u.toString(), 2);
+      const console = new URL(url);
+      console.pathname = '/pgbouncer';
+      const bouncer = new pg.Client({ connectionString: console.toString() });
+      await bouncer.connect();
+      try {
+        const sleeping = killed.query('select pg_sleep(2)').then(
+          () => null,
+          (err: unknown) => err,
+        );
+        await new Promise((r) => setTimeout(r, 300));
+        await bouncer.query(`kill ${name}`);
+        await bouncer.query(`resume ${name}`).catch(() => undefined);
+        expect(await sleeping).toBeInstanceOf(DatabaseUnavailableError);
+        expect((await killed.query<{ n: number }>('select 1 as n')).rows).toEqual([{ n: 1 }]);
+      } finally {
+        await killed.close();
+        await bouncer.end();
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
       }
     });
   },

@@ -57,8 +57,23 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
-/** SQLSTATE classes and socket errors that mean "the connection is gone", not "the query is wrong". */
-const CONNECTION_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08003', '08006', '08001', '08004']);
+/**
+ * SQLSTATE classes and socket errors that mean "the connection is gone", not "the query is wrong". 08P01 is what
+ * PgBouncer answers when it drops a client: its server connection died, no server connection came within
+ * query_wait_timeout, the database was paused or killed (decision 0227).
+ */
+const CONNECTION_SQLSTATES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08003',
+  '08006',
+  '08001',
+  '08004',
+  '08P01',
+]);
 const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH']);
 function isConnectionError(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
