@@ -126,14 +126,14 @@ export async function loadBaseline(
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    // The product's pool size (DATABASE_POOL_MAX, as the product reads it; 20 by default).
+    // The product's pool size (DATABASE_POOL_MAX, as the product reads it; 10 by default).
     [
       '--import',
       'tsx',
       'scripts/bench/baseline-server.ts',
       String(port),
       databaseUrl,
-      process.env.DATABASE_POOL_MAX ?? '20',
+      process.env.DATABASE_POOL_MAX ?? '10',
     ],
     {
       cwd: ROOT,

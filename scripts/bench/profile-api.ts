@@ -95,7 +95,7 @@ try {
       'scripts/bench/baseline-server.ts',
       String(port),
       product.env.DATABASE_URL!,
-      process.env.DATABASE_POOL_MAX ?? '20',
+      process.env.DATABASE_POOL_MAX ?? '10',
     ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
   );

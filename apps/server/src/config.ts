@@ -59,10 +59,11 @@ const envSchema = z.object({
   PUBLIC_URL: origin.optional(),
   DATABASE_URL: optional,
   /**
-   * Connections to the PostgreSQL server per process. Each patient read commits its audit row; the server flushes
-   * commits waiting together in one write, so more connections in flight mean more reads per flush (issue 17).
+   * Connections to the PostgreSQL server per process; each process opens one more for the audit batch's insert. 10 + 1
+   * lets eight processes share PostgreSQL's default 100 connections with room left for psql and backups; the patient
+   * reads' audit rows commit in batches (decision 0179), so 20 was no faster than 10 (docs/scaling.md, decision 0227).
    */
-  DATABASE_POOL_MAX: int(20, 1, 500),
+  DATABASE_POOL_MAX: int(10, 1, 500),
   PAYLINK_DATA_DIR: z.string().default('./data'),
   /** 'sandbox' allows unconfigured providers (sandbox stand-ins); 'production' demands real credentials. */
   PAYLINK_MODE: z.enum(['sandbox', 'production']).optional(),
@@ -180,7 +181,10 @@ const envSchema = z.object({
   RATE_LIMIT_VITALS_PER_MINUTE: int(60, 0, 1_000_000),
   RATE_LIMIT_STAFF_LOGIN_PER_MINUTE: int(20, 0, 1_000_000),
   RATE_LIMIT_CSP_REPORT_PER_MINUTE: int(30, 0, 1_000_000),
-  /** Shared rate-limit counters for several processes (e.g. redis://127.0.0.1:6379); empty: in memory per process. */
+  /**
+   * Rate-limit counters in Redis (e.g. redis://127.0.0.1:6379). Empty: in PostgreSQL with DATABASE_URL (shared by every
+   * process on the database, decision 0194), in memory with the embedded database (one process per data dir).
+   */
   REDIS_URL: optional,
   /**
    * Address ranges webhooks may be sent to although they are not public (issue 26), comma-separated CIDR: a receiver

@@ -58,6 +58,7 @@ async function main() {
     databaseUrl: config.DATABASE_URL,
     dataDir: config.dataDir,
     poolMax: config.DATABASE_POOL_MAX,
+    warn: (message) => log.warn(message),
   });
   const applied = await migrate(db);
   if (applied.length) log.info({ applied }, 'migrations applied');

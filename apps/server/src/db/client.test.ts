@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPglite, openPostgres, type Db } from './client.js';
+import { DatabaseUnavailableError, openPglite, openPostgres, statementName, type Db } from './client.js';
 
 /**
  * The embedded database shares the server's event loop (issue 17, decision 0175): while statements queue up, the
@@ -102,3 +104,110 @@ describe.skipIf(!process.env.DATABASE_URL)('a PostgreSQL server: priority statem
     await expect(pgDb.query('select 1', [], { priority: true })).rejects.toThrow();
   });
 });
+
+/** PgBouncer answers `show version` on its admin database, `pgbouncer`; PostgreSQL has no such database. */
+async function isPgBouncer(url: string): Promise<boolean> {
+  const u = new URL(url);
+  u.pathname = '/pgbouncer';
+  const c = new pg.Client({ connectionString: u.toString() });
+  try {
+    await c.connect();
+    await c.query('show version');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+describe.skipIf(!process.env.DATABASE_URL)(
+  'named statements behind a transaction-mode pooler (needs DATABASE_URL)',
+  () => {
+    const sql = 'select $1::int + 1 as n';
+    const warnings: string[] = [];
+    const open = (max: number) => openPostgres(process.env.DATABASE_URL!, max, { warn: (m) => warnings.push(m) });
+
+    // What PgBouncer < 1.21 does to a named statement, reproduced on one PostgreSQL connection: the name prepared by
+    // someone else on the server connection (42P05), then gone from it though this client prepared it (26000). Through
+    // PgBouncer the setup's own `prepare` lands on any server connection: there the next test is the proof.
+    it('answers a statement whose name the connection refuses, then sends it unnamed, telling once', async (t) => {
+      if (await isPgBouncer(process.env.DATABASE_URL!)) t.skip();
+      warnings.length = 0;
+      const already = open(1);
+      try {
+        await already.query(`prepare ${statementName(sql)} (int) as ${sql}`);
+        expect((await already.query<{ n: number }>(sql, [1], { prepared: true })).rows).toEqual([{ n: 2 }]);
+        expect((await already.query<{ n: number }>(sql, [2], { prepared: true })).rows).toEqual([{ n: 3 }]);
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toMatch(/42P05.*transaction mode/);
+      } finally {
+        await already.close();
+      }
+      const gone = open(1);
+      try {
+        expect((await gone.query<{ n: number }>(sql, [1], { prepared: true })).rows).toEqual([{ n: 2 }]);
+        await gone.query(`deallocate ${statementName(sql)}`);
+        expect((await gone.query<{ n: number }>(sql, [3], { prepared: true })).rows).toEqual([{ n: 4 }]);
+        expect(warnings).toHaveLength(2);
+        expect(warnings[1]).toMatch(/26000/);
+      } finally {
+        await gone.close();
+      }
+    });
+
+    // Through PgBouncer (CI's PgBouncer step) this meets both refusals for real; on PostgreSQL itself it never warns.
+    it('answers 200 named statements at once on a pool of 5', async () => {
+      warnings.length = 0;
+      const db5 = open(5);
+      try {
+        const rows = await Promise.all(
+          Array.from({ length: 200 }, (_, i) => db5.query<{ n: number }>(sql, [i], { prepared: true })),
+        );
+        expect(rows.map((r) => r.rows[0]!.n)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+        expect(warnings.length).toBeLessThanOrEqual(1);
+      } finally {
+        await db5.close();
+      }
+    });
+  },
+);
+
+describe.skipIf(!process.env.DATABASE_URL)(
+  'a connection PgBouncer drops (needs DATABASE_URL through PgBouncer)',
+  () => {
+    // PgBouncer ends a client with 08P01 when its server connection dies, when no server connection comes within
+    // query_wait_timeout, or when an operator kills the database (here): a 503 to retry, not a 500.
+    it('is DatabaseUnavailableError, and the pool serves the next statement', async (t) => {
+      const url = process.env.DATABASE_URL!;
+      if (!(await isPgBouncer(url))) t.skip();
+      const name = `paylink_kill_${randomBytes(5).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      const u = new URL(url);
+      u.pathname = `/${name}`;
+      const killed = openPostgres(u.toString(), 2);
+      const console = new URL(url);
+      console.pathname = '/pgbouncer';
+      const bouncer = new pg.Client({ connectionString: console.toString() });
+      await bouncer.connect();
+      try {
+        const sleeping = killed.query('select pg_sleep(2)').then(
+          () => null,
+          (err: unknown) => err,
+        );
+        await new Promise((r) => setTimeout(r, 300));
+        await bouncer.query(`kill ${name}`);
+        await bouncer.query(`resume ${name}`).catch(() => undefined);
+        expect(await sleeping).toBeInstanceOf(DatabaseUnavailableError);
+        expect((await killed.query<{ n: number }>('select 1 as n')).rows).toEqual([{ n: 1 }]);
+      } finally {
+        await killed.close();
+        await bouncer.end();
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      }
+    });
+  },
+);

@@ -57,8 +57,23 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
-/** SQLSTATE classes and socket errors that mean "the connection is gone", not "the query is wrong". */
-const CONNECTION_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08003', '08006', '08001', '08004']);
+/**
+ * SQLSTATE classes and socket errors that mean "the connection is gone", not "the query is wrong". 08P01 is what
+ * PgBouncer answers when it drops a client: its server connection died, no server connection came within
+ * query_wait_timeout, the database was paused or killed (decision 0227).
+ */
+const CONNECTION_SQLSTATES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08003',
+  '08006',
+  '08001',
+  '08004',
+  '08P01',
+]);
 const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH']);
 function isConnectionError(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
@@ -78,7 +93,7 @@ const unavailableOr = (err: unknown) => (isConnectionError(err) ? new DatabaseUn
 
 /** One name per statement text: the same name with another text on one connection is an error in node-postgres. */
 const statementNames = new Map<string, string>();
-function statementName(sql: string): string {
+export function statementName(sql: string): string {
   let name = statementNames.get(sql);
   if (!name) {
     name = `paylink_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
@@ -101,25 +116,55 @@ function newPool(url: string, max: number): pg.Pool {
   return pool;
 }
 
-export function openPostgres(url: string, poolMax = 20): Db {
+/**
+ * What a named statement meets behind a pooler in transaction mode that does not carry prepared statements across
+ * its server connections (PgBouncer before 1.21, or 1.21+ with max_prepared_statements = 0): the name prepared on
+ * another server connection (26000), or already prepared there by another client (42P05). Either is refused at Parse
+ * or Bind, before anything runs, so the statement can be sent again unnamed (decision 0227).
+ */
+const POOLER_STATEMENT_SQLSTATES = new Set(['26000', '42P05']);
+
+export interface PostgresOptions {
+  /** Told once when named statements are turned off for this pool (a transaction-mode pooler stands in between). */
+  warn?: (message: string) => void;
+}
+
+/** Connections per process by default: DATABASE_POOL_MAX's default (docs/scaling.md has the arithmetic). */
+export const DEFAULT_POOL_MAX = 10;
+
+export function openPostgres(url: string, poolMax = DEFAULT_POOL_MAX, opts: PostgresOptions = {}): Db {
   const pool = newPool(url, poolMax);
   // `priority` statements: one connection of their own, opened on first use (one more than DATABASE_POOL_MAX).
   let priorityPool: pg.Pool | undefined;
   let closed = false;
-  const wrap = (c: () => pg.Pool | pg.PoolClient): Queryable => ({
+  // Named statements until a pooler refuses one; then unnamed for the life of the pool.
+  let named = true;
+  const wrap = (c: () => pg.Pool | pg.PoolClient, inTransaction: boolean): Queryable => ({
     async query<T>(sql: string, params: unknown[] = [], options: QueryOptions = {}) {
+      const name = options.prepared && named ? statementName(sql) : undefined;
       try {
-        const name = options.prepared ? statementName(sql) : undefined;
         const r = await c().query(name ? { name, text: sql, values: params } : { text: sql, values: params });
         return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
       } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        // Inside a transaction the refusal has aborted it: the caller's transaction fails and may be retried whole.
+        if (name && !inTransaction && typeof code === 'string' && POOLER_STATEMENT_SQLSTATES.has(code)) {
+          if (named) {
+            named = false;
+            opts.warn?.(
+              `PostgreSQL refused a named prepared statement (${code}): a pooler in transaction mode stands in ` +
+                'between (PgBouncer < 1.21, or max_prepared_statements = 0). Statements are sent unnamed from now on.',
+            );
+          }
+          return wrap(c, inTransaction).query<T>(sql, params, { ...options, prepared: false });
+        }
         throw unavailableOr(err);
       }
     },
   });
-  const base = wrap(() => pool);
+  const base = wrap(() => pool, false);
   // After close() the ended pool answers, so a priority statement fails as any other instead of connecting again.
-  const priority = wrap(() => (closed ? pool : (priorityPool ??= newPool(url, 1))));
+  const priority = wrap(() => (closed ? pool : (priorityPool ??= newPool(url, 1))), false);
   return {
     kind: 'postgres',
     query: (sql, params, options) => (options?.priority ? priority : base).query(sql, params, options),
@@ -140,7 +185,7 @@ export function openPostgres(url: string, poolMax = 20): Db {
       try {
         await client.query('BEGIN');
         const tx: Transaction = {
-          ...wrap(() => client),
+          ...wrap(() => client, true),
           // No parameters: node-postgres uses the simple query protocol, which runs several statements.
           exec: async (sql) => {
             try {
@@ -270,8 +315,10 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   };
 }
 
-export async function openDb(opts: { databaseUrl?: string; dataDir: string; poolMax?: number }): Promise<Db> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolMax);
+export async function openDb(
+  opts: { databaseUrl?: string; dataDir: string; poolMax?: number } & PostgresOptions,
+): Promise<Db> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolMax, { warn: opts.warn });
   const dir = path.join(opts.dataDir, 'pglite');
   // A fresh data dir starts as a copy of the build's migrated template when there is one (decision 0181).
   restoreTemplate(dir);
