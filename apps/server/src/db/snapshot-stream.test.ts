@@ -40,7 +40,12 @@ beforeAll(async () => {
           await write(batch.map((r) => `${r.i},${r.v}\r\n`).join(''));
         }
       },
-      { buffer: 16 << 10, pgliteBuffer: 16 << 10 },
+      {
+        buffer: 16 << 10,
+        pgliteBuffer: 16 << 10,
+        // As the exports do: the rolled-back audit row is written again, on its own.
+        onCut: async () => void (await db.query(`insert into stream_audit (note) values ($1)`, [`cut ${n}`])),
+      },
     );
     return reply.type('text/csv').send(stream);
   });
@@ -86,15 +91,22 @@ describe('a streamed download', () => {
     if (r.status === 200) expect(r.complete).toBe(false);
     else expect(r.status).toBe(500);
     expect(r.body).not.toContain('\r\n20001,20001\r\n');
-    // The failed transaction wrote nothing.
-    const audit = await db.query(`select 1 from stream_audit where note = 'rows 20001'`);
-    expect(audit.rowCount).toBe(0);
+    // The failed transaction wrote nothing; when bytes had gone out, onCut recorded the read on its own.
+    expect((await db.query(`select 1 from stream_audit where note = 'rows 20001'`)).rowCount).toBe(0);
+    if (r.status === 200) {
+      let cut = 0;
+      for (let i = 0; i < 50 && cut === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        cut = (await db.query(`select 1 from stream_audit where note = 'cut 20001'`)).rowCount;
+      }
+      expect(cut).toBe(1);
+    }
   });
 
   it('an error before the first byte is an ordinary error answer', async () => {
     const r = await get('/rows.csv?n=10&failFirst=1');
     expect(r.status).toBe(500);
-    expect((await db.query(`select 1 from stream_audit where note = 'rows 10'`)).rowCount).toBe(0);
+    expect((await db.query(`select 1 from stream_audit where note like '% 10'`)).rowCount).toBe(0);
   });
 
   it('a reader that goes away ends the read and keeps what the transaction wrote (the audit row)', async () => {
