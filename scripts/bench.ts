@@ -4,7 +4,9 @@
  *  - bytes per route from Chromium's network log (/auth, /patientinfo; gzip and on the wire);
  *  - Lighthouse mobile on /auth and /patientinfo, 3 runs each (`--lighthouse-runs=N`): the median of each figure,
  *    as Lighthouse's own guidance on variability advises, with every run kept in results.json;
- *  - the console's board and funnel at 10,000 links (embedded database, through the app);
+ *  - every console call at 100,000 and 1,000,000 links (`--console-sizes=`): a kept, SQL-seeded database per size on
+ *    DATABASE_URL's server, the product's server started as `npm run serve` does, real HTTP, RSS for the funnel and
+ *    the CSV exports (scripts/bench/console.ts; `--reseed` seeds again);
  *  - API load (autocannon, loopback, ~15 s per endpoint) on PGlite, on PostgreSQL (a fresh database on
  *    DATABASE_URL's server, default postgres://postgres@127.0.0.1:5432/postgres) and a bare Fastify + pg baseline;
  *  - the plan scheduler charging 10,000 due instalments through the sandbox gateway (PostgreSQL: a fresh database on
@@ -12,7 +14,7 @@
  * Prints each figure with its goal (and the ratio to the baseline), writes bench/results.json.
  *
  *   npm run bench [-- --no-build] [--only=start,bundle,lighthouse,console,api,plans] [--seconds=15] [--api=pglite,postgres]
- *                 [--lighthouse-runs=3]
+ *                 [--lighthouse-runs=3] [--console-sizes=100000,1000000] [--reseed]
  * docs/performance.md explains the figures.
  */
 import { execFileSync } from 'node:child_process';
@@ -23,7 +25,7 @@ import { measureBundles, type RouteBundle } from './bench/bundle.js';
 import { runLighthouse, type LighthouseFigure } from './bench/lighthouse.js';
 import { loadBaseline, loadProduct, type ApiRun, type LoadFigure } from './bench/api.js';
 import { measureStart } from './bench/start.js';
-import { measureConsole } from './bench/console.js';
+import { consoleTable, measureConsole, sizeLabel, type ConsoleFigure } from './bench/console.js';
 import { startProduct } from './bench/product.js';
 import { measurePlans } from './bench/plans.js';
 import { createLink } from '../e2e/support/admin.js';
@@ -38,6 +40,8 @@ const lighthouseRuns = Math.max(1, Number(arg('lighthouse-runs') ?? 3));
 /** Which databases the API load runs on (`--api=pglite` skips PostgreSQL and the baseline). */
 const apiTargets = new Set((arg('api') ?? 'pglite,postgres').split(','));
 const PG_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** `--console-sizes=100000,1000000`: links per console run (a database kept per size; `--reseed` seeds again). */
+const consoleSizes = (arg('console-sizes') ?? '100000,1000000').split(',').map(Number);
 /** The scheduler step runs only on a PostgreSQL server named by DATABASE_URL (read now: later steps unset it). */
 const PLANS_DATABASE_URL = process.env.DATABASE_URL;
 
@@ -186,21 +190,27 @@ async function main() {
   }
 
   if (only.has('console')) {
+    // PostgreSQL on DATABASE_URL's server (default local), a kept database per size (decision 0228).
     delete process.env.DATABASE_URL;
-    console.log('\nConsole at 10,000 links (embedded database, median of 5)...');
-    const c = await measureConsole(10_000);
-    results.console = c;
-    for (const call of c.calls) {
-      const goal = call.name.startsWith('funnel') ? '≤ 3000' : '≤ 500';
-      const limit = call.name.startsWith('funnel') ? 3000 : 500;
-      check(
-        `console ${call.name} @10k`,
-        call.status === 200 ? call.medianMs : Number.NaN,
-        'ms',
-        goal,
-        (v) => v <= limit,
-      );
+    const figures: ConsoleFigure[] = [];
+    for (const links of consoleSizes) {
+      console.log(`\nConsole at ${links.toLocaleString('en-US')} links (PostgreSQL, real HTTP, median of 5)...`);
+      const c = await measureConsole({ links, databaseUrl: PG_URL, reseed: process.argv.includes('--reseed') });
+      figures.push(c);
+      for (const call of c.calls) {
+        const grew = call.rssBeforeMb === undefined ? undefined : call.rssPeakMb! - call.rssBeforeMb;
+        check(
+          `console ${call.name} @${sizeLabel(links)}`,
+          call.status === 200 ? call.medianMs : Number.NaN,
+          'ms',
+          call.goal,
+          () => call.ok,
+          grew === undefined ? undefined : `RSS ${call.rssBeforeMb} → ${call.rssPeakMb} MB`,
+        );
+      }
     }
+    results.console = figures;
+    console.log(`\n${consoleTable(figures)}`);
   }
 
   if (only.has('api')) {

@@ -12,6 +12,11 @@ function cell(v: CsvCell): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** One row with its CRLF: a streamed export writes these one after another (decision 0228). */
+export function csvRow(cells: CsvCell[]): string {
+  return `${cells.map(cell).join(',')}\r\n`;
+}
+
 export function toCsv(header: string[], rows: CsvCell[][]): string {
-  return [header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n') + '\r\n';
+  return [header, ...rows].map(csvRow).join('');
 }

@@ -111,6 +111,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Prom
         },
       },
       async (request, reply) => {
+        // Streamed (decision 0228): the headers go with the first rows; an error after them cuts the download.
         const csv = await exportPaymentsCsv({
           ctx,
           actor: auditContext(request),
@@ -118,11 +119,14 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Prom
           query: request.query,
         });
         const day = new Date().toISOString().slice(0, 10);
-        return reply
-          .type('text/csv; charset=utf-8; header=present')
-          .header('content-disposition', `attachment; filename="paylink-payments-${day}.csv"`)
-          .header('cache-control', 'no-store')
-          .send(csv);
+        return (
+          reply
+            .type('text/csv; charset=utf-8; header=present')
+            .header('content-disposition', `attachment; filename="paylink-payments-${day}.csv"`)
+            .header('cache-control', 'no-store')
+            // A stream is sent as it is (fastify skips the serializer); the table's answer is its text.
+            .send(csv as unknown as string)
+        );
       },
     );
 

@@ -1,8 +1,10 @@
+import type { Readable } from 'node:stream';
 import { paymentRefundState, type PaymentReport, type paymentReportQuerySchema } from '@paylink/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
+import { cursorBatches, snapshotStream } from '../../db/snapshot-stream.js';
 import type { Row } from '../../db/typed.js';
-import { writeAudit, type Actor } from '../../lib/audit.js';
+import { AUDIT_COLUMNS, auditParams, writeAudit, type Actor } from '../../lib/audit.js';
 import { practiceTimeZone } from '../app-config/index.js';
 import { toStaffPayment } from './staff-link-queries.js';
 
@@ -80,11 +82,13 @@ function filters(q: Query, staffId: string, timeZone: string, params: unknown[])
   return `where ${where.join(' and ')}`;
 }
 
-const SELECT = `select p.link_id, l.first_name, l.last_name, p.status, p.amount_cents, p.payment_type_id,
+const COLUMNS = `p.link_id, l.first_name, l.last_name, p.status, p.amount_cents, p.payment_type_id,
     p.payment_source_id, p.payor_full_name, p.payor_email, p.card_brand, p.card_last4, p.transaction_id, p.approval_code,
     p.refunded_cents, ${FAILED_ATTEMPTS} as failed_attempts,
-    u.id as coord_id, u.name as coord_name, u.email as coord_email, p.created_at, p.paid_at
-  from payment p join link l on l.id = p.link_id left join staff_user u on u.id = l.created_by`;
+    u.id as coord_id, u.name as coord_name, u.email as coord_email, p.created_at, p.paid_at`;
+const FROM = 'from payment p join link l on l.id = p.link_id left join staff_user u on u.id = l.created_by';
+const SELECT = `select ${COLUMNS}
+  ${FROM}`;
 
 const toRow = (r: ReportRow): PaymentReport['rows'][0] => ({
   linkId: r.link_id,
@@ -205,11 +209,11 @@ interface InstallmentCsvRow {
   n: number;
   installment_count: number;
   due_on: string;
-  amount_cents: number;
+  amount_cents: number | string; // bigint
   status: 'paid' | 'refunded' | 'failed';
   attempts: number;
   gateway_txn_id: string | null;
-  refunded_cents: number;
+  refunded_cents: number | string; // bigint
   card_brand: string | null;
   card_last4: string | null;
   coord_email: string | null;
@@ -253,119 +257,172 @@ function installmentFilters(q: Query, staffId: string, timeZone: string, params:
   return `where ${where.join(' and ')}`;
 }
 
+const INSTALLMENT_FROM = `from plan_installment i join payment_plan pp on pp.id = i.plan_id join link l on l.id = pp.link_id
+  left join stored_card c on c.link_id = l.id and c.replaced_at is null
+  left join staff_user u on u.id = l.created_by`;
 const INSTALLMENT_SELECT = `select l.id as link_id, l.first_name, l.last_name, i.n, pp.installment_count,
     to_char(i.due_on, 'YYYY-MM-DD') as due_on, i.amount_cents, i.status, i.attempts, i.gateway_txn_id,
     i.refunded_cents, c.brand as card_brand, c.last4 as card_last4, u.email as coord_email, i.created_at, i.paid_at,
     ${I_AT} as at, pp.total_cents as plan_total_cents, pp.balance_cents as plan_balance_cents
-  from plan_installment i join payment_plan pp on pp.id = i.plan_id join link l on l.id = pp.link_id
-  left join stored_card c on c.link_id = l.id and c.replaced_at is null
-  left join staff_user u on u.id = l.created_by`;
+  ${INSTALLMENT_FROM}`;
+
+/** A deposit or balance row of the export: the report's columns and its link's plan (one per link at most). */
+type ExportRow = ReportRow & { plan_total_cents: number | string | null; plan_balance_cents: number | string | null };
+
+/** Rows of a cursor one at a time, for merging two cursors that are each in export order. */
+async function rowsOf<T>(batches: AsyncGenerator<T[]>) {
+  let batch: T[] = [];
+  let i = 0;
+  let done = false;
+  const peek = async (): Promise<T | undefined> => {
+    while (i >= batch.length && !done) {
+      const next = await batches.next();
+      if (next.done) done = true;
+      else [batch, i] = [next.value, 0];
+    }
+    return batch[i];
+  };
+  await peek();
+  return { peek, shift: () => batch[i++] };
+}
+
+const paymentLine = (r: ExportRow) =>
+  csvLine([
+    r.link_id,
+    r.first_name,
+    r.last_name,
+    r.status,
+    dollars(r.amount_cents),
+    r.payment_type_id === 1 ? 'deposit' : 'payment',
+    r.payment_source_id === 2 ? 'payor' : 'patient',
+    r.payor_full_name,
+    r.card_brand,
+    r.card_last4,
+    r.transaction_id,
+    r.approval_code,
+    r.failed_attempts,
+    r.coord_email,
+    new Date(r.created_at).toISOString(),
+    r.paid_at ? new Date(r.paid_at).toISOString() : null,
+    null,
+    null,
+    null,
+    dollars(r.refunded_cents),
+    maybeDollars(r.plan_total_cents),
+    maybeDollars(r.plan_balance_cents),
+    r.status === 'approved' ? paymentRefundState(r.amount_cents, r.refunded_cents) : null,
+    r.status === 'approved' ? dollars(r.amount_cents - r.refunded_cents) : dollars(0),
+  ]);
+
+const installmentLine = (i: InstallmentCsvRow) => {
+  const paid = i.status !== 'failed';
+  // bigint columns: node-postgres answers strings, and "2500" >= "100000" as strings called a partial refund whole.
+  const amount = Number(i.amount_cents);
+  const refunded = Number(i.refunded_cents);
+  return csvLine([
+    i.link_id,
+    i.first_name,
+    i.last_name,
+    paid ? 'approved' : 'failed',
+    dollars(amount),
+    'installment',
+    'patient',
+    null,
+    i.card_brand,
+    i.card_last4,
+    i.gateway_txn_id,
+    null,
+    paid ? Math.max(0, i.attempts - 1) : i.attempts,
+    i.coord_email,
+    new Date(i.created_at).toISOString(),
+    i.paid_at ? new Date(i.paid_at).toISOString() : null,
+    `${i.n}/${i.installment_count}`,
+    i.due_on,
+    i.status,
+    dollars(refunded),
+    maybeDollars(i.plan_total_cents),
+    maybeDollars(i.plan_balance_cents),
+    paid ? paymentRefundState(amount, refunded) : null,
+    dollars(paid ? amount - refunded : 0),
+  ]);
+};
+
+/** Lines are sent in chunks of about this many characters. */
+const CHUNK = 64 << 10;
 
 /**
  * Every matching payment as CSV (no paging; amounts in dollars, ISO 8601 UTC times, card brand + last 4 only), with
- * each plan's instalment charges as rows of their own (payment_type `installment`), newest first together.
+ * each plan's instalment charges as rows of their own (payment_type `installment`), newest first together. Streamed
+ * from two cursors in one snapshot (issue 30; decision 0228), merged as the report lists them: by the millisecond,
+ * a payment before an instalment of the same millisecond, each cursor's own order otherwise. The audit row (its count
+ * and every link id, first seen first) is written by the database from the same snapshot before the first byte, so
+ * the server never holds the whole list.
  */
 export async function exportPaymentsCsv(opts: {
   ctx: AppContext;
   actor: Actor;
   staffId: string;
   query: Query;
-}): Promise<string> {
+}): Promise<Readable> {
   const { ctx, query } = opts;
   const timeZone = await practiceTimeZone(ctx.db, ctx.config);
   const params: unknown[] = [];
   const where = filters(query, opts.staffId, timeZone, params);
   const iParams: unknown[] = [];
   const iWhere = installmentFilters(query, opts.staffId, timeZone, iParams);
-  return ctx.db.transaction(async (tx) => {
-    const rows = await tx.query<ReportRow>(`${SELECT} ${where} order by ${AT} desc, p.id desc`, params);
-    // The plan of each payment's link, for the plan columns of a deposit row.
-    const plans = await tx.query<{ link_id: string; total_cents: number; balance_cents: number | null }>(
-      'select link_id, total_cents, balance_cents from payment_plan where link_id = any($1::text[])',
-      [rows.rows.map((r) => r.link_id)],
-    );
-    const planOf = new Map(plans.rows.map((p) => [p.link_id, p]));
-    const installments = await tx.query<InstallmentCsvRow>(
-      `${INSTALLMENT_SELECT} ${iWhere} order by ${I_AT} desc, i.id desc`,
-      iParams,
-    );
-    const linkIds = [...new Set([...rows.rows, ...installments.rows].map((r) => r.link_id))];
-    await writeAudit(tx, {
-      ...opts.actor,
-      action: 'admin.payments_exported',
-      details: {
-        count: rows.rows.length + installments.rows.length,
-        installments: installments.rows.length,
-        filters: { ...query, limit: undefined, offset: undefined },
-        linkIds,
-      },
-    });
-    const lines: { at: number; line: string }[] = [];
-    for (const r of rows.rows) {
-      lines.push({
-        at: new Date(r.paid_at ?? r.created_at).getTime(),
-        line: csvLine([
-          r.link_id,
-          r.first_name,
-          r.last_name,
-          r.status,
-          dollars(r.amount_cents),
-          r.payment_type_id === 1 ? 'deposit' : 'payment',
-          r.payment_source_id === 2 ? 'payor' : 'patient',
-          r.payor_full_name,
-          r.card_brand,
-          r.card_last4,
-          r.transaction_id,
-          r.approval_code,
-          r.failed_attempts,
-          r.coord_email,
-          new Date(r.created_at).toISOString(),
-          r.paid_at ? new Date(r.paid_at).toISOString() : null,
-          null,
-          null,
-          null,
-          dollars(r.refunded_cents),
-          maybeDollars(planOf.get(r.link_id)?.total_cents ?? null),
-          maybeDollars(planOf.get(r.link_id)?.balance_cents ?? null),
-          r.status === 'approved' ? paymentRefundState(r.amount_cents, r.refunded_cents) : null,
-          r.status === 'approved' ? dollars(r.amount_cents - r.refunded_cents) : dollars(0),
-        ]),
-      });
-    }
-    for (const i of installments.rows) {
-      const paid = i.status !== 'failed';
-      lines.push({
-        at: new Date(i.at).getTime(),
-        line: csvLine([
-          i.link_id,
-          i.first_name,
-          i.last_name,
-          paid ? 'approved' : 'failed',
-          dollars(i.amount_cents),
-          'installment',
-          'patient',
-          null,
-          i.card_brand,
-          i.card_last4,
-          i.gateway_txn_id,
-          null,
-          paid ? Math.max(0, i.attempts - 1) : i.attempts,
-          i.coord_email,
-          new Date(i.created_at).toISOString(),
-          i.paid_at ? new Date(i.paid_at).toISOString() : null,
-          `${i.n}/${i.installment_count}`,
-          i.due_on,
-          i.status,
-          dollars(i.refunded_cents),
-          maybeDollars(i.plan_total_cents),
-          maybeDollars(i.plan_balance_cents),
-          paid ? paymentRefundState(i.amount_cents, i.refunded_cents) : null,
-          dollars(paid ? i.amount_cents - i.refunded_cents : 0),
-        ]),
-      });
-    }
-    // Newest first, as the report lists them; a stable sort keeps each query's own order for equal times.
-    lines.sort((a, b) => b.at - a.at);
-    return csvLine(CSV_HEADER) + lines.map((l) => l.line).join('');
-  });
+  // The audit statement numbers both filters' parameters after its own.
+  const aParams: unknown[] = [...auditParams({ ...opts.actor, action: 'admin.payments_exported' })];
+  const add = (v: unknown) => `$${aParams.push(v)}`;
+  const filtersJson = JSON.stringify({ ...query, limit: undefined, offset: undefined });
+  const auditSql = `with ids as (
+      select p.link_id, 1 as src, row_number() over (order by ${AT} desc, p.id desc) as rn
+        ${FROM} ${filters(query, opts.staffId, timeZone, aParams)}
+      union all
+      select l.id, 2, 1e15 + row_number() over (order by ${I_AT} desc, i.id desc)
+        ${INSTALLMENT_FROM} ${installmentFilters(query, opts.staffId, timeZone, aParams)})
+    insert into audit_event (${AUDIT_COLUMNS})
+    select $1, $2, $3, $4, $5, $6, jsonb_build_object(
+      'count', (select count(*) from ids)::int,
+      'installments', (select count(*) from ids where src = 2)::int,
+      'filters', ${add(filtersJson)}::jsonb,
+      'linkIds', coalesce((select jsonb_agg(link_id order by rn)
+        from (select link_id, min(rn) as rn from ids group by link_id) x), '[]'::jsonb))`;
+  const audit = () => ctx.db.transaction((tx) => tx.query(auditSql, aParams));
+  return snapshotStream(
+    ctx.db,
+    async (tx, write) => {
+      await tx.query(auditSql, aParams);
+      const payments = await rowsOf(
+        cursorBatches<ExportRow>(
+          tx,
+          `select ${COLUMNS}, pp.total_cents as plan_total_cents, pp.balance_cents as plan_balance_cents
+             ${FROM} left join payment_plan pp on pp.link_id = p.link_id ${where} order by ${AT} desc, p.id desc`,
+          params,
+        ),
+      );
+      const installments = await rowsOf(
+        cursorBatches<InstallmentCsvRow>(
+          tx,
+          `${INSTALLMENT_SELECT} ${iWhere} order by ${I_AT} desc, i.id desc`,
+          iParams,
+        ),
+      );
+      let out = csvLine(CSV_HEADER);
+      for (;;) {
+        const p = await payments.peek();
+        const i = await installments.peek();
+        if (!p && !i) break;
+        // Newest first; the same millisecond keeps the payment first (the stable sort of the in-memory export).
+        const takePayment = p && (!i || new Date(p.paid_at ?? p.created_at).getTime() >= new Date(i.at).getTime());
+        out += takePayment ? paymentLine(payments.shift()!) : installmentLine(installments.shift()!);
+        if (out.length >= CHUNK) {
+          await write(out);
+          out = '';
+        }
+      }
+      await write(out);
+    },
+    // The snapshot rolled back after rows went out: the audit row is written again, on its own.
+    { onCut: async () => void (await audit()) },
+  );
 }
