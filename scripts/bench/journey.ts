@@ -11,8 +11,8 @@
  * superuser on DATABASE_URL; otherwise the statement figures are n/a and the bench says why.
  *
  * What is not the journey is taken out, and said: the test harness's reads of the sandbox outbox (to read the sign-in
- * code; their statements are measured on their own and subtracted) and the background workers' polling at the rate
- * measured while idle just before.
+ * code; their statements are measured on their own and subtracted) and the background workers' polls (the statements
+ * seen while idle just before; see withoutPolls).
  */
 import fs from 'node:fs';
 import pg from 'pg';
@@ -32,7 +32,7 @@ export interface JourneyFigures {
   largest: { url: string; kb: number; encoding: string | null }[];
   /** Every response: its URL, bytes on the wire (headers + body as sent) and content-encoding. */
   transfers: { url: string; bytes: number; encoding: string | null }[];
-  /** Statements PostgreSQL logged for the journey (harness and idle polling taken out), or undefined when unreadable. */
+  /** Statements PostgreSQL logged for the journey (harness and background polls taken out), or undefined when unreadable. */
   statements?: number;
   transactions?: number;
   /** What was taken out, and the raw window. */
@@ -74,6 +74,8 @@ async function findLog(admin: pg.Client, given: string | undefined): Promise<{ f
 
 interface Statement {
   sql: string;
+  /** The backend that ran it (a transaction's statements share one). */
+  pid: string;
 }
 
 /** The statements logged for `user@database` in the log's bytes from `from` on. */
@@ -86,13 +88,13 @@ function statementsSince(file: string, from: number, who: string): Statement[] {
     const out: Statement[] = [];
     let current: Statement | undefined;
     // A statement's text runs on until the next line with a log prefix (multi-line SQL has none).
-    const prefixed = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)? \S+ \[\d+\] /;
+    const prefixed = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)? \S+ \[(\d+)\] /;
     for (const line of buf.toString('utf8').split('\n')) {
       if (prefixed.test(line)) {
         current = undefined;
         if (!line.includes(` ${who} `)) continue;
         const m = /LOG:\s+(?:statement|execute [^:]+):\s(.*)$/.exec(line);
-        if (m) out.push((current = { sql: m[1]! }));
+        if (m) out.push((current = { sql: m[1]!, pid: prefixed.exec(line)![2]! }));
       } else if (current) current.sql += ` ${line.trim()}`;
     }
     return out;
@@ -103,12 +105,41 @@ function statementsSince(file: string, from: number, who: string): Statement[] {
 
 const logSize = (file: string) => fs.statSync(file).size;
 const isBegin = (s: Statement) => /^\s*(begin|start transaction)\b/i.test(s.sql);
+const isEnd = (s: Statement) => /^\s*(commit|rollback|end)\b/i.test(s.sql);
 const normalise = (sql: string) =>
   sql
     .replace(/\s+/g, ' ')
     .replace(/'[^']*'/g, "'…'")
     .trim()
     .slice(0, 140);
+
+/**
+ * Takes out the background workers' polls (the statements seen while the product was idle: outbox, webhooks,
+ * reconciliation...): each such statement alone, and each transaction made of nothing else. What a poll then does
+ * for the journey (sending the receipt) stays counted.
+ */
+function withoutPolls(all: Statement[], polls: Set<string>): { kept: Statement[]; dropped: number } {
+  const open = new Map<string, Statement[]>();
+  const kept: Statement[] = [];
+  let dropped = 0;
+  const isPoll = (s: Statement) => polls.has(normalise(s.sql));
+  for (const s of all) {
+    const tx = open.get(s.pid);
+    if (isBegin(s)) open.set(s.pid, [s]);
+    else if (tx) {
+      tx.push(s);
+      if (isEnd(s)) {
+        open.delete(s.pid);
+        const inner = tx.slice(1, -1);
+        if (inner.length > 0 && inner.every(isPoll)) dropped += tx.length;
+        else kept.push(...tx);
+      }
+    } else if (isPoll(s)) dropped++;
+    else kept.push(s);
+  }
+  for (const tx of open.values()) kept.push(...tx);
+  return { kept, dropped };
+}
 
 /** Waits until the log has stopped growing for our role (the server writes asynchronously). */
 async function settleLog(file: string): Promise<void> {
@@ -151,24 +182,21 @@ export async function measureJourney(databaseUrl: string, opts: { pgLog?: string
   const browser = await launchBrowser();
   try {
     const link = await createLink(product);
-    let idlePerSecond = 0;
-    let idleBeginsPerSecond = 0;
+    const polls = new Set<string>();
     let perOutboxRead = 0;
     if (log.file) {
-      // Background workers' polling while nothing happens (5 s), and one outbox read alone.
+      // What the background workers run while nothing happens (5 s), and one outbox read alone.
       await settleLog(log.file);
       const t0 = logSize(log.file);
-      const idleStart = performance.now();
       await new Promise((r) => setTimeout(r, 5000));
       await settleLog(log.file);
-      const idle = statementsSince(log.file, t0, who);
-      const idleSeconds = (performance.now() - idleStart) / 1000;
-      idlePerSecond = idle.length / idleSeconds;
-      idleBeginsPerSecond = idle.filter(isBegin).length / idleSeconds;
+      for (const st of statementsSince(log.file, t0, who)) {
+        if (!isBegin(st) && !isEnd(st)) polls.add(normalise(st.sql));
+      }
       const t1 = logSize(log.file);
       await realFetch(`${product.baseUrl}/api/dev/outbox?to=${encodeURIComponent(link.phone)}`).then((r) => r.text());
       await settleLog(log.file);
-      perOutboxRead = statementsSince(log.file, t1, who).length;
+      perOutboxRead = withoutPolls(statementsSince(log.file, t1, who), polls).kept.length;
     }
 
     // One journey: a new browser (cold cache) on a new link, the server as it is.
@@ -250,14 +278,14 @@ export async function measureJourney(databaseUrl: string, opts: { pgLog?: string
       };
       if (log.file) {
         await settleLog(log.file);
-        const all = statementsSince(log.file, from, who);
+        const logged = statementsSince(log.file, from, who);
+        const { kept: all, dropped } = withoutPolls(logged, polls);
         const harness = outboxReads * perOutboxRead;
-        const idle = Math.round(idlePerSecond * seconds);
-        figures.statements = all.length - harness - idle;
-        figures.transactions = all.filter(isBegin).length - Math.round(idleBeginsPerSecond * seconds);
+        figures.statements = all.length - harness;
+        figures.transactions = all.filter(isBegin).length;
         figures.statementNotes =
-          `logged ${all.length}, less ${harness} for the harness's ${outboxReads} outbox reads ` +
-          `and ${idle} of idle polling (${idlePerSecond.toFixed(1)}/s over ${figures.seconds} s)`;
+          `logged ${logged.length}, less ${dropped} of background polls and ${harness} for the harness's ` +
+          `${outboxReads} outbox reads`;
         const counts = new Map<string, number>();
         for (const s of all) counts.set(normalise(s.sql), (counts.get(normalise(s.sql)) ?? 0) + 1);
         figures.logged = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([sql, count]) => ({ count, sql }));
