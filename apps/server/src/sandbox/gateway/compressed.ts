@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { acceptedEncoding } from '../../lib/compress-response.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -7,18 +8,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * Accept-Encoding. Its two scripts are fixed for the life of the process: compressed once (Brotli 11) with an ETag;
  * asked with the `?v=` of their current text they are kept for good (immutable), otherwise revalidated.
  */
-type Encoding = 'br' | 'gzip';
-
-/** Brotli, else gzip, when the browser accepts it (q=0 refuses). */
-export function acceptedEncoding(header: string | string[] | undefined): Encoding | undefined {
-  const accepts = (name: string) =>
-    String(header ?? '')
-      .split(',')
-      .map((p) => p.trim().toLowerCase())
-      .some((p) => p.split(';')[0] === name && !/;\s*q=0(\.0*)?$/.test(p));
-  return accepts('br') ? 'br' : accepts('gzip') ? 'gzip' : undefined;
-}
-
 export interface FixedAsset {
   body: Buffer;
   br: Buffer;
@@ -54,19 +43,4 @@ export function sendFixed(
   const encoding = acceptedEncoding(request.headers['accept-encoding']);
   if (encoding) reply.header('content-encoding', encoding);
   return reply.send(encoding ? asset[encoding] : asset.body);
-}
-
-/** Pages and answers made per request (the 3-D Secure challenge page): compressed when worth it (≥ 1 KB). */
-export function compressDynamic(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
-  if (typeof payload !== 'string' || payload.length < 1024 || reply.hasHeader('content-encoding')) return payload;
-  const type = String(reply.getHeader('content-type') ?? '');
-  if (!/^(text\/|application\/(json|javascript|xml))/.test(type)) return payload;
-  const encoding = acceptedEncoding(request.headers['accept-encoding']);
-  reply.header('vary', 'accept-encoding');
-  if (!encoding) return payload;
-  reply.header('content-encoding', encoding);
-  reply.removeHeader('content-length');
-  return encoding === 'br'
-    ? brotliCompressSync(payload, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
-    : gzipSync(payload, { level: 6 });
 }

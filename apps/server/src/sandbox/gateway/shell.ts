@@ -3,7 +3,7 @@ import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import { controlCharField } from '../../lib/control-chars.js';
-import { compressDynamic } from './compressed.js';
+import { compressDynamic } from '../../lib/compress-response.js';
 import { ERROR_CODE, convergeError } from '../../providers/gateway/converge-protocol.js';
 
 /**
