@@ -266,6 +266,7 @@ async function main() {
       console.log('\nDeposit journey: skipped (set DATABASE_URL to a PostgreSQL server).');
     } else {
       console.log('\nOne deposit journey in headless Chromium (PostgreSQL, statements from its log)...');
+      process.env.DATABASE_URL = PLANS_DATABASE_URL; // earlier steps unset it; the product's database is dropped with it
       const j = await measureJourney(PLANS_DATABASE_URL, { pgLog: arg('pg-log') });
       results.journey = j;
       for (const [origin, o] of Object.entries(j.byOrigin))

@@ -167,7 +167,9 @@ export async function measureJourney(databaseUrl: string, opts: { pgLog?: string
   const saved = process.env.DATABASE_URL;
   process.env.DATABASE_URL = benchUrl.toString();
   const product = await startProduct();
-  process.env.DATABASE_URL = saved;
+  // Back to the caller's (an unset variable stays unset: `= undefined` would store the string "undefined").
+  if (saved === undefined) delete process.env.DATABASE_URL;
+  else process.env.DATABASE_URL = saved;
   const database = new URL(product.env.DATABASE_URL!).pathname.slice(1);
   const who = `${ROLE}@${database}`;
 
@@ -303,5 +305,10 @@ export async function measureJourney(databaseUrl: string, opts: { pgLog?: string
     globalThis.fetch = realFetch;
     await browser.close();
     await product.stop();
+    // The role goes with its database (it owned nothing else).
+    const admin2 = new pg.Client({ connectionString: databaseUrl });
+    await admin2.connect();
+    await admin2.query(`drop role if exists ${ROLE}`).catch(() => undefined);
+    await admin2.end();
   }
 }
