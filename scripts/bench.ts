@@ -9,11 +9,14 @@
  *    the CSV exports (scripts/bench/console.ts; `--reseed` seeds again);
  *  - API load (autocannon, loopback, ~15 s per endpoint) on PGlite, on PostgreSQL (a fresh database on
  *    DATABASE_URL's server, default postgres://postgres@127.0.0.1:5432/postgres) and a bare Fastify + pg baseline;
+ *  - one whole deposit journey in headless Chromium on PostgreSQL (DATABASE_URL's server; skipped without it):
+ *    requests, bytes down and the SQL statements PostgreSQL logged for it (scripts/bench/journey.ts);
  *  - the plan scheduler charging 10,000 due instalments through the sandbox gateway (PostgreSQL: a fresh database on
  *    DATABASE_URL's server; skipped without DATABASE_URL): the time and the server's peak RSS.
  * Prints each figure with its goal (and the ratio to the baseline), writes bench/results.json.
  *
- *   npm run bench [-- --no-build] [--only=start,bundle,lighthouse,console,api,plans] [--seconds=15] [--api=pglite,postgres]
+ *   npm run bench [-- --no-build] [--only=start,bundle,lighthouse,console,api,plans,journey]
+ *                 [--pg-log=/var/log/postgresql/postgresql-15-main.log] [--seconds=15] [--api=pglite,postgres]
  *                 [--lighthouse-runs=3] [--console-sizes=100000,1000000] [--reseed]
  * docs/performance.md explains the figures.
  */
@@ -28,11 +31,12 @@ import { measureStart } from './bench/start.js';
 import { consoleTable, measureConsole, sizeLabel, type ConsoleFigure } from './bench/console.js';
 import { startProduct } from './bench/product.js';
 import { measurePlans } from './bench/plans.js';
+import { measureJourney } from './bench/journey.js';
 import { createLink } from '../e2e/support/admin.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-const only = new Set((arg('only') ?? 'start,bundle,lighthouse,console,api,plans').split(','));
+const only = new Set((arg('only') ?? 'start,bundle,lighthouse,console,api,plans,journey').split(','));
 /** `--plans=N`: due instalments for the scheduler step (default 10,000). */
 const planCount = Number(arg('plans') ?? 10_000);
 const seconds = Number(arg('seconds') ?? 15);
@@ -264,6 +268,25 @@ async function main() {
       check('plans: server RSS before', p.idleRssMb, 'MB', '(info)', () => true);
       check('plans: server peak RSS while charging', p.peakRssMb, 'MB', '≤ 250', (v) => v <= 250);
       check('plans: server CPU per instalment', p.serverCpuMsPerInstalment, 'ms', '(info)', () => true);
+    }
+  }
+
+  if (only.has('journey')) {
+    if (!PLANS_DATABASE_URL) {
+      console.log('\nDeposit journey: skipped (set DATABASE_URL to a PostgreSQL server).');
+    } else {
+      console.log('\nOne deposit journey in headless Chromium (PostgreSQL, statements from its log)...');
+      process.env.DATABASE_URL = PLANS_DATABASE_URL; // earlier steps unset it; the product's database is dropped with it
+      const j = await measureJourney(PLANS_DATABASE_URL, { pgLog: arg('pg-log') });
+      results.journey = j;
+      for (const [origin, o] of Object.entries(j.byOrigin))
+        console.log(`  ${origin.padEnd(10)} ${o.requests} requests, ${o.kb} KB`);
+      for (const l of j.largest) console.log(`  ${String(l.kb).padStart(7)} KB ${l.encoding ?? '-'} ${l.url}`);
+      for (const r of j.repeated ?? []) console.log(`  ${String(r.count).padStart(3)}× ${r.sql}`);
+      check('journey: requests', j.requests, '', '(info; was 68)', () => true, `${j.seconds} s`);
+      check('journey: bytes down (transfer)', j.transferKb, 'KB', '≤ 300', (v) => v <= 300);
+      check('journey: SQL statements', j.statements, '', '≤ 120', (v) => v <= 120, j.statementNotes);
+      check('journey: SQL transactions', j.transactions, '', '(info; was 29)', () => true);
     }
   }
 

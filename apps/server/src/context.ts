@@ -29,8 +29,11 @@ export interface AppContext {
 export interface StepDocuments {
   /** Creates the missing document of each document step and sets its URL (through links' setStepDocumentUrl). */
   prepare(tx: Queryable, o: { linkId: string }): Promise<void>;
-  /** Whether the step's document is signed (steps without a document are). */
-  isComplete(tx: Queryable, o: { linkId: string; linkStepId: number }): Promise<boolean>;
+  /**
+   * Whether the step's document is signed (steps without a document are). `routePath`: the step's route as the caller
+   * just read it from this link's steps in the same transaction (saves reading it again, issue 30).
+   */
+  isComplete(tx: Queryable, o: { linkId: string; linkStepId: number; routePath?: string }): Promise<boolean>;
 }
 
 /**

@@ -464,9 +464,47 @@ function renderReflow(holder: HTMLElement, paras: Para[]) {
   );
 }
 
+/** Text (phones) or printed pages (wider screens), and a switch between them. */
+function setupViewSwitch(textHolder: HTMLElement, holder: HTMLElement, onPages: () => void) {
+  const textBtn = $('view-text');
+  const pagesBtn = $('view-pages');
+  const setView = (view: 'text' | 'pages') => {
+    textBtn.setAttribute('aria-pressed', String(view === 'text'));
+    pagesBtn.setAttribute('aria-pressed', String(view === 'pages'));
+    textHolder.hidden = view !== 'text';
+    $('text-view-note').hidden = view !== 'text';
+    holder.hidden = view !== 'pages';
+    if (view === 'pages') onPages();
+  };
+  textBtn.addEventListener('click', () => setView('text'));
+  pagesBtn.addEventListener('click', () => setView('pages'));
+  $('view-switch').hidden = false;
+  // Phones start with the text; wider screens with the pages as printed.
+  setView(document.documentElement.clientWidth < NARROW ? 'text' : 'pages');
+}
+
 async function setupPdfViewer() {
   const holder = maybe('pdf-pages');
   if (!holder) return;
+  const textHolder = maybe('pdf-text');
+  // The server sent the contract's text (issue 30): pdf.js (439 KB with its worker) loads only for the pages.
+  if (textHolder?.hasAttribute('data-from-server')) {
+    textHolder.lang = document.documentElement.lang;
+    // Nothing is loading until the pages are asked for.
+    holder.removeAttribute('aria-busy');
+    let pages: Promise<void> | undefined;
+    setupViewSwitch(textHolder, holder, () => {
+      if (pages) return;
+      holder.setAttribute('aria-busy', 'true');
+      pages = loadPages(holder, false);
+    });
+    return;
+  }
+  await loadPages(holder, true);
+}
+
+/** pdf.js, the pages drawn to the holder's width; `readText`: the text view too, from pdf.js's text layer. */
+async function loadPages(holder: HTMLElement, readText: boolean) {
   const statusEl = maybe('pdf-status');
   try {
     // A URL on this origin, not a module to bundle: the typed name keeps TypeScript from resolving it.
@@ -521,26 +559,12 @@ async function setupPdfViewer() {
     new ResizeObserver(renderAll).observe(holder);
 
     // A PDF with a text layer can be read as text; a scan keeps the pages only.
-    const paras = reflowText(pagesItems);
+    const paras = readText ? reflowText(pagesItems) : [];
     const textHolder = maybe('pdf-text');
     if (textHolder && paras.reduce((n, p) => n + p.text.length, 0) > 40) {
       renderReflow(textHolder, paras);
       textHolder.lang = document.documentElement.lang;
-      const textBtn = $('view-text');
-      const pagesBtn = $('view-pages');
-      const setView = (view: 'text' | 'pages') => {
-        textBtn.setAttribute('aria-pressed', String(view === 'text'));
-        pagesBtn.setAttribute('aria-pressed', String(view === 'pages'));
-        textHolder.hidden = view !== 'text';
-        $('text-view-note').hidden = view !== 'text';
-        holder.hidden = view !== 'pages';
-        if (view === 'pages') renderAll();
-      };
-      textBtn.addEventListener('click', () => setView('text'));
-      pagesBtn.addEventListener('click', () => setView('pages'));
-      $('view-switch').hidden = false;
-      // Phones start with the text; wider screens with the pages as printed.
-      setView(document.documentElement.clientWidth < NARROW ? 'text' : 'pages');
+      setupViewSwitch(textHolder, holder, renderAll);
     } else {
       renderAll();
     }

@@ -91,6 +91,19 @@ function isConnectionError(err: unknown): boolean {
 
 const unavailableOr = (err: unknown) => (isConnectionError(err) ? new DatabaseUnavailableError(err) : err);
 
+/** The database each open transaction runs on (per-process caches key on the database, not on one transaction). */
+const owners = new WeakMap<Queryable, Db>();
+
+/** The database `q` runs on: itself for a database, the owning database for a transaction. */
+export function databaseOf(q: Queryable): Queryable {
+  return owners.get(q) ?? q;
+}
+
+/** True when `q` is a transaction: what it writes may still roll back. */
+export function inTransaction(q: Queryable): boolean {
+  return owners.has(q);
+}
+
 /** One name per statement text: the same name with another text on one connection is an error in node-postgres. */
 const statementNames = new Map<string, string>();
 export function statementName(sql: string): string {
@@ -165,7 +178,7 @@ export function openPostgres(url: string, poolMax = DEFAULT_POOL_MAX, opts: Post
   const base = wrap(() => pool, false);
   // After close() the ended pool answers, so a priority statement fails as any other instead of connecting again.
   const priority = wrap(() => (closed ? pool : (priorityPool ??= newPool(url, 1))), false);
-  return {
+  const db: Db = {
     kind: 'postgres',
     query: (sql, params, options) => (options?.priority ? priority : base).query(sql, params, options),
     async transaction(fn) {
@@ -195,6 +208,7 @@ export function openPostgres(url: string, poolMax = DEFAULT_POOL_MAX, opts: Post
             }
           },
         };
+        owners.set(tx, db);
         const result = await fn(tx);
         await client.query('COMMIT');
         return result;
@@ -219,6 +233,7 @@ export function openPostgres(url: string, poolMax = DEFAULT_POOL_MAX, opts: Post
       await Promise.all([pool.end(), priorityPool?.end()]);
     },
   };
+  return db;
 }
 
 /** PGlite's shared buffers (PostgreSQL's default is 128 MB). */
@@ -288,13 +303,13 @@ export async function openPglite(dataDir?: string): Promise<Db> {
     // PGlite reports affectedRows 0 for SELECT; node-postgres reports the row count.
     return { rows: r.rows, rowCount: Math.max(r.affectedRows ?? 0, r.rows.length) };
   };
-  return {
+  const wrapped: Db = {
     kind: 'pglite',
     query: <T>(sql: string, params: unknown[] = []) => turns.exclusive(() => run<T>(db, sql, params)),
     transaction: (fn) =>
       turns.exclusive(() =>
-        db.transaction((tx) =>
-          fn({
+        db.transaction((tx) => {
+          const t: Transaction = {
             async query<T>(sql: string, params: unknown[] = []) {
               await turns.nextTurn();
               return run<T>(tx, sql, params);
@@ -303,8 +318,10 @@ export async function openPglite(dataDir?: string): Promise<Db> {
               await turns.nextTurn();
               await tx.exec(sql);
             },
-          }),
-        ),
+          };
+          owners.set(t, wrapped);
+          return fn(t);
+        }),
       ),
     async exec(sql) {
       await turns.exclusive(() => db.exec(sql));
@@ -313,6 +330,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       await db.close();
     },
   };
+  return wrapped;
 }
 
 export async function openDb(

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.js';
-import type { Row } from '../db/typed.js';
+import { practiceRows } from '../lib/practice-rows.js';
 
 /**
  * What messages say about the practice: the single `practice` row H1 seeds from PRACTICE_* config, with the
@@ -15,24 +15,22 @@ export interface PracticeInfo {
 }
 
 export async function loadPracticeInfo(q: Queryable, fallback?: Partial<PracticeInfo>): Promise<PracticeInfo> {
-  // One row from two tables with coalesce: plain SQL, typed by the practice table's own row type.
-  const r = await q.query<
-    Pick<Row<'practice'>, 'name' | 'sender_name' | 'support_phone' | 'support_email' | 'logo_url'>
-  >(
-    `select coalesce(o.name, p.name) as name,
-       case when p.sender_name = p.name then coalesce(o.name, p.name) else p.sender_name end as sender_name,
-       coalesce(o.support_phone, p.support_phone) as support_phone,
-       coalesce(o.support_email, p.support_email) as support_email,
-       coalesce(o.logo_url, p.logo_url) as logo_url
-     from (select 1) one left join practice p on p.id = 1 left join practice_override o on o.id = 1`,
-  );
-  const row = r.rows[0];
-  const name = row?.name ?? fallback?.name ?? 'Paylink';
-  return {
+  // The two rows from this process's copy (issue 30: read on nearly every request); the override wins, as coalesce.
+  const { practice: p, override: o } = await practiceRows(q);
+  const name = o?.name ?? p?.name ?? null;
+  const row = {
     name,
-    senderName: row?.sender_name || fallback?.senderName || name,
-    supportPhone: row?.support_phone ?? fallback?.supportPhone ?? '',
-    supportEmail: row?.support_email ?? fallback?.supportEmail ?? '',
-    logoUrl: row?.logo_url ?? fallback?.logoUrl ?? null,
+    sender_name: p ? (p.sender_name === p.name ? name : p.sender_name) : null,
+    support_phone: o?.support_phone ?? p?.support_phone ?? null,
+    support_email: o?.support_email ?? p?.support_email ?? null,
+    logo_url: o?.logo_url ?? p?.logo_url ?? null,
+  };
+  const shown = row.name ?? fallback?.name ?? 'Paylink';
+  return {
+    name: shown,
+    senderName: row.sender_name || fallback?.senderName || shown,
+    supportPhone: row.support_phone ?? fallback?.supportPhone ?? '',
+    supportEmail: row.support_email ?? fallback?.supportEmail ?? '',
+    logoUrl: row.logo_url ?? fallback?.logoUrl ?? null,
   };
 }

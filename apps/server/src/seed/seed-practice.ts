@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Queryable } from '../db/client.js';
+import { forgetPracticeRows } from '../lib/practice-rows.js';
 
 /** The practice row (id 1) follows PRACTICE_* config on every boot. */
 export async function seedPractice(q: Queryable, config: Config): Promise<void> {
@@ -20,4 +21,5 @@ export async function seedPractice(q: Queryable, config: Config): Promise<void> 
       config.PRACTICE_LOGO_URL ?? null,
     ],
   );
+  forgetPracticeRows(q);
 }

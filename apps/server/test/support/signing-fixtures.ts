@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { stepRoutesFor, type PaymentSourceId } from '@paylink/shared';
 import type { Queryable } from '../../src/db/client.js';
 import { newLinkId } from '../../src/lib/ids.js';
+import { forgetPracticeRows } from '../../src/lib/practice-rows.js';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFStream, PDFString, StandardFonts } from 'pdf-lib';
 
 /** Test support: a link with a payment choice and its step list, as the step-list use case leaves them. */
@@ -17,6 +18,7 @@ export async function seedLinkWithSteps(
   await db.query(`insert into practice (id, name, support_phone, support_email, sender_name)
     values (1, 'Bella Vista Plastic Surgery', '(555) 010-0123', 'billing@bellavista.example', 'Bella Vista')
     on conflict (id) do nothing`);
+  forgetPracticeRows(db); // written behind the app's back: its per-process copy must not hide it
   await db.query(
     `insert into link (id, first_name, last_name, address, city, state, zip_code, phone, email, payor_name, payor_email,
        procedure_description, sign_in_method, expires_at)

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appConfigSchema } from '@paylink/shared';
 import { apiHeaders, createTestApp } from '../../../test/support/context.js';
 import { staffToken } from '../../seed/seed-staff.js';
+import { forgetPracticeRows } from '../../lib/practice-rows.js';
 
 describe('GET /api/config', () => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -34,6 +35,8 @@ describe('GET /api/config', () => {
        on conflict (id) do update set name = excluded.name, support_phone = excluded.support_phone,
          support_email = excluded.support_email, logo_url = excluded.logo_url`,
     );
+    // Written in SQL, behind the app: what seedPractice and the console's change do after their write (decision 0225).
+    forgetPracticeRows(t.ctx.db);
     const r = await t.app.inject({ method: 'GET', url: '/api/config', headers: apiHeaders(t.ctx) });
     expect(r.json().practice).toEqual({
       name: 'Renamed Clinic',

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
 import { typed, type Row } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
+import { forgetPracticeRows, practiceRows } from '../../lib/practice-rows.js';
 import type { Actor } from '../../lib/audit.js';
 import { messageZoneFor, type MessageZoneSource } from '../../lib/time-zones.js';
 
@@ -20,13 +21,13 @@ function defaultSettings(config: Config): PracticeSettings {
   };
 }
 
-async function loadOverride(q: Queryable): Promise<OverrideRow | null> {
-  return (await typed(q).selectFrom('practice_override').selectAll().where('id', '=', 1).executeTakeFirst()) ?? null;
-}
-
-export async function practiceSettings(q: Queryable, config: Config) {
+/**
+ * The effective settings, the env's defaults and the console's overrides. From this process's copy (issue 30,
+ * decision 0225: a change from another process shows within PRACTICE_ROWS_TTL_MS); `fresh` reads the database now.
+ */
+export async function practiceSettings(q: Queryable, config: Config, opts: { fresh?: boolean } = {}) {
   const defaults = defaultSettings(config);
-  const o = await loadOverride(q);
+  const o: OverrideRow | null = (await practiceRows(q, opts)).override;
   const overrides = {
     name: o?.name ?? null,
     phone: o?.support_phone ?? null,
@@ -62,7 +63,7 @@ export async function updatePracticeSettings(
   q: Queryable,
   opts: { config: Config; actor: Actor; userId: string; changes: Partial<Record<keyof typeof COLUMNS, string | null>> },
 ) {
-  const before = await practiceSettings(q, opts.config);
+  const before = await practiceSettings(q, opts.config, { fresh: true });
   const db = typed(q);
   await db
     .insertInto('practice_override')
@@ -78,7 +79,8 @@ export async function updatePracticeSettings(
     .set({ ...sets, updated_at: sql`now()`, updated_by: opts.userId })
     .where('id', '=', 1)
     .execute();
-  const after = await practiceSettings(q, opts.config);
+  forgetPracticeRows(q);
+  const after = await practiceSettings(q, opts.config, { fresh: true });
   const short = (v: string | null) => (v && v.length > 200 ? `${v.slice(0, 40)}…(${v.length} chars)` : v);
   const changed = Object.fromEntries(
     (Object.keys(COLUMNS) as (keyof typeof COLUMNS)[])

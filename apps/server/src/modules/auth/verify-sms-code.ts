@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
-import { requireUsableLink } from '../links/index.js';
+import { LinkStateError } from '../../lib/errors.js';
+import type { LinkRow } from '../links/index.js';
 import { issueSession, type PatientSession } from '../../http/session-tokens.js';
 import { auditAuth, type AuditActor } from './auth-audit.js';
 import { AuthError, tooManyRequests } from './auth-errors.js';
@@ -22,10 +23,20 @@ export async function verifySmsCode(
   opts: { linkId: string; code: string; actor: AuditActor },
 ): Promise<PatientSession & { token: string }> {
   const action = 'auth.sms.verify';
-  const link = await linkForSignIn(ctx.db, { linkId: opts.linkId, method: 'sms', actor: opts.actor, action });
-  const codeHashes = await otpHashes(ctx, link.id, opts.code);
-  const outcome = await ctx.db.transaction<Outcome>(async (tx) => {
-    await requireUsableLink(tx, link.id, { signIn: true }); // cancelled or expired meanwhile: no session
+  // Hash before the transaction: the key lookup must not run on another connection while it is open (PGlite).
+  const codeHashes = await otpHashes(ctx, opts.linkId, opts.code);
+  let refused: LinkStateError | undefined;
+  const outcome = await ctx.db.transaction<Outcome | { kind: 'refused' }>(async (tx) => {
+    // The link read once, in the transaction that opens the session (issue 30): usable, signing in by SMS. A refusal
+    // commits its audit row and is thrown after the commit.
+    let link: LinkRow;
+    try {
+      link = await linkForSignIn(tx, { linkId: opts.linkId, method: 'sms', actor: opts.actor, action });
+    } catch (err) {
+      if (!(err instanceof LinkStateError)) throw err;
+      refused = err;
+      return { kind: 'refused' };
+    }
     const r = await tx.query<{
       id: string;
       code_hash: string;
@@ -69,6 +80,8 @@ export async function verifySmsCode(
   });
 
   switch (outcome.kind) {
+    case 'refused':
+      throw refused!;
     case 'ok':
       return outcome.session;
     case 'expired':

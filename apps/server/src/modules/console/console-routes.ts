@@ -2,6 +2,7 @@ import { type StaffRole, consoleRoutes as routeTable } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { auditContext, writeAudit } from '../../lib/audit.js';
+import { forgetPracticeRows } from '../../lib/practice-rows.js';
 import { ROLES, requireStaff } from '../../http/require-staff.js';
 import { allowEmptyJsonBodies, errorResponses } from '../../http/route-support.js';
 import { boardChanges, queryBoard } from './board.js';
@@ -204,7 +205,8 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Prom
           response: errorResponses(401),
         },
       },
-      async () => practiceSettings(ctx.db, ctx.config),
+      // Fresh: the admin's screen shows what is stored, not this process's copy (decision 0225).
+      async () => practiceSettings(ctx.db, ctx.config, { fresh: true }),
     );
 
     route(
@@ -219,15 +221,19 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Prom
           response: errorResponses(400, 401, 403),
         },
       },
-      async (request) =>
-        ctx.db.transaction((tx) =>
+      async (request) => {
+        const after = await ctx.db.transaction((tx) =>
           updatePracticeSettings(tx, {
             config: ctx.config,
             actor: auditContext(request),
             userId: request.staff!.userId,
             changes: request.body,
           }),
-        ),
+        );
+        // Again after the commit: a read between the change and its commit may have kept the old rows.
+        forgetPracticeRows(ctx.db);
+        return after;
+      },
     );
 
     route(

@@ -116,12 +116,14 @@ export async function moveStep(
   const { link, statusId } = o;
   const state = linkState(link);
   if (state !== 'active') throw new AppError('link_not_active', NOT_ACTIVE[state]!);
-  const step = await findStep(tx, o.linkStepId);
-  if (!step) throw notFound('No such step.');
-  if (step.link_id !== link.id) throw forbidden('This step belongs to another link.');
-
+  // The link's steps, read once (the link is locked): the step is among them, or it is unknown or another link's.
   const steps = await listSteps(tx, link.id);
-  const index = steps.findIndex((s) => s.id === step.id);
+  const index = steps.findIndex((s) => s.id === o.linkStepId);
+  const step = steps[index];
+  if (!step) {
+    if (!(await findStep(tx, o.linkStepId))) throw notFound('No such step.');
+    throw forbidden('This step belongs to another link.');
+  }
   const result: UpdateStepResult = {
     linkStepId: step.id,
     linkStepStatusId: statusId,
@@ -140,7 +142,7 @@ export async function moveStep(
     statusId === StepStatus.Completed &&
     step.status_id !== StepStatus.Completed &&
     DocumentStepRoutes.includes(step.route_path as StepRoute) &&
-    !(await o.documents.isComplete(tx, { linkId: link.id, linkStepId: step.id }))
+    !(await o.documents.isComplete(tx, { linkId: link.id, linkStepId: step.id, routePath: step.route_path }))
   ) {
     throw new AppError('document_not_signed', 'Sign the document before continuing.');
   }

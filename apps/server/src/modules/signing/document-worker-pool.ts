@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { buildSignedPdf, type SignedPdfInput } from './build-signed-pdf.js';
 import type { CleanResult } from './clean-contract-pdf.js';
+import type { ContractPara } from './contract-text.js';
 import { UploadRefused } from './normalise-upload.js';
 import type normaliseTask from './document-worker.js';
 
@@ -76,4 +77,23 @@ export async function signedPdfInWorker(input: SignedPdfInput): Promise<Uint8Arr
     if (queueFull(err)) return buildSignedPdf(input);
     throw err;
   }
+}
+
+/**
+ * The contract's reflowed text for the frame (contract-text.ts), once per contract per process (the same file serves
+ * every link that got it). Null when it has none or could not be made now (queue full, a damaged file): the frame then
+ * reads the text in the browser, as before.
+ */
+const contractTexts = new Map<string, Promise<ContractPara[] | null>>();
+export function contractTextInWorker(bytes: Uint8Array, sha256: string): Promise<ContractPara[] | null> {
+  let entry = contractTexts.get(sha256);
+  if (!entry) {
+    entry = (workerPool().run({ bytes }, { name: 'contractTextTask' }) as Promise<ContractPara[] | null>).catch(() => {
+      contractTexts.delete(sha256);
+      return null;
+    });
+    if (contractTexts.size >= 32) contractTexts.delete(contractTexts.keys().next().value!);
+    contractTexts.set(sha256, entry);
+  }
+  return entry;
 }

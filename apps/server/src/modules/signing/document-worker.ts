@@ -1,5 +1,6 @@
 import { buildSignedPdf, type SignedPdfInput } from './build-signed-pdf.js';
 import { cleanContractPdf } from './clean-contract-pdf.js';
+import { contractText } from './contract-text.js';
 import { UploadRefused, normaliseUpload } from './normalise-upload.js';
 
 /**
@@ -21,4 +22,8 @@ export function cleanContract(task: { bytes: Uint8Array; maxPages: number }) {
 
 export function signedPdf(input: SignedPdfInput) {
   return buildSignedPdf(input);
+}
+
+export function contractTextTask(task: { bytes: Uint8Array }) {
+  return contractText(task.bytes);
 }

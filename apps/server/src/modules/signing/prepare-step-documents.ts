@@ -72,9 +72,10 @@ export async function prepareStepDocuments(
  */
 export async function isStepDocumentComplete(
   tx: Queryable,
-  { linkId, linkStepId }: { linkId: string; linkStepId: number },
+  { linkId, linkStepId, routePath: known }: { linkId: string; linkStepId: number; routePath?: string },
 ): Promise<boolean> {
-  const routePath = await findStepRoute(tx, linkStepId, linkId);
+  // A caller that read the step from this link's steps in its transaction passes its route; else it is read here.
+  const routePath = known ?? (await findStepRoute(tx, linkStepId, linkId));
   if (routePath === null) return false;
   const kind = KIND_BY_ROUTE[routePath];
   if (!kind) return true;

@@ -2,6 +2,7 @@ import { joinHtml, markup, raw, type SafeHtml } from '../../lib/escape.js';
 import { authorizationModel, expectedSigner, invoiceModel, type DocumentData } from './documents.js';
 import { formatDate, TEXTS, type Lang, type Texts } from './sign-texts.js';
 import type { SubmissionFileRow } from './submission-queries.js';
+import type { ContractPara } from './contract-text.js';
 
 /** JSON inside <script type="application/json">: no way to close the element from the data. */
 const jsonForHtml = (v: unknown) => JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
@@ -62,7 +63,21 @@ function invoiceSection(d: DocumentData, t: Texts, lang: Lang): SafeHtml {
 </section>`;
 }
 
-function contractSection(t: Texts, pdfUrl: string, fallback: boolean): SafeHtml {
+/** The reflowed text as the frame would have built it from pdf.js (headings, paragraphs, small print). */
+function reflowedText(paras: ContractPara[]): SafeHtml {
+  return joinHtml(
+    paras.map((p) =>
+      p.kind === 'h'
+        ? markup`<h2>${p.text}</h2>`
+        : p.kind === 'small'
+          ? markup`<p class="small">${p.text}</p>`
+          : markup`<p>${p.text}</p>`,
+    ),
+    '\n',
+  );
+}
+
+function contractSection(t: Texts, pdfUrl: string, fallback: boolean, text: ContractPara[] | null): SafeHtml {
   // The practice has no contract in the reader's language: say so before the English pages (issue 16, item 3).
   const note = fallback ? markup`<p class="notice lang-note" id="contract-lang-note">${t.contractInEnglish}</p>\n` : '';
   // Phones (issue 16, item 1): the contract's text reflowed at a legible size (pdf-text), the printed pages on demand,
@@ -78,7 +93,7 @@ ${note}<div class="doc-tools">
   <button type="button" class="toggle" id="view-pages" aria-pressed="false" aria-controls="pdf-pages">${t.viewPages}</button>
 </div>
 <p class="hint" id="text-view-note" hidden>${t.textViewNote}</p>
-<div id="pdf-text" class="pdf-text" hidden></div>
+<div id="pdf-text" class="pdf-text"${text ? raw(' data-from-server=""') : ''} hidden>${text ? reflowedText(text) : ''}</div>
 <div id="pdf-pages" class="pdf-pages" data-src="${pdfUrl}" aria-busy="true">
   <p class="muted" id="pdf-status" role="status">${t.pdfLoading}</p>
 </div>
@@ -206,6 +221,8 @@ export interface PageInput {
   previousTyped?: PreviousTyped | null;
   /** The contract is the English one shown to a Spanish reader. */
   contractFallback?: boolean;
+  /** The contract's text reflowed on the server (contract-text.ts); null: the frame reads it with pdf.js. */
+  contractText?: ContractPara[] | null;
 }
 
 /** The signing page for one submission: the document, then the signature or upload form. */
@@ -218,7 +235,7 @@ export function renderSigningPage(p: PageInput): string {
   const pdfUrl = `${p.base}/document.pdf?lng=${p.lang}`;
   let doc: SafeHtml | '' = '';
   if (kind === 'invoice') doc = invoiceSection(p.data, t, p.lang);
-  if (kind === 'contract') doc = contractSection(t, pdfUrl, p.contractFallback === true);
+  if (kind === 'contract') doc = contractSection(t, pdfUrl, p.contractFallback === true, p.contractText ?? null);
   if (kind === 'payment_authorization') doc = authorizationSection(p.data, t, p.lang);
   const done = markup`<div id="done" class="done" role="status" ${completed ? '' : 'hidden'}>
 <h2>${t.done.title}</h2><p>${isId ? t.done.uploaded : t.done.signed}</p></div>`;

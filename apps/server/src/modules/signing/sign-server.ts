@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { recordRoutes } from '../../http/route-inventory.js';
 import { compressedFiles } from '../../http/static-assets.js';
+import { compressDynamic } from '../../lib/compress-response.js';
 import { asAppError, httpErrorOf, httpStatusOf } from '../../http/errors.js';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import helmet from '@fastify/helmet';
@@ -14,6 +15,7 @@ import { AppError } from '../../lib/errors.js';
 import { writeAudit } from '../../lib/audit.js';
 import { CompleteRefused, completeSubmission } from './complete-submission.js';
 import { contractForSubmission } from './contracts.js';
+import { contractTextInWorker } from './document-worker-pool.js';
 import {
   ASSETS_DIR,
   buildOriginalPdf,
@@ -168,6 +170,8 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
     const isPage = request.method === 'GET' && /^\/s\/[^/?]+(\?|$)/.test(request.url);
     reply.header('cross-origin-resource-policy', isPage ? 'cross-origin' : 'same-origin');
   });
+  // The frame's pages (6–9 KB of HTML each, five per journey) and answers, compressed per request (issue 30).
+  app.addHook('onSend', async (request, reply, payload) => compressDynamic(request, reply, payload));
 
   app.setErrorHandler((thrown: Error & { code?: string; statusCode?: number }, request, reply) => {
     const error = asAppError(thrown);
@@ -237,7 +241,8 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
     const { token } = tokenParams.parse(request.params);
     const lang = requestLang(request);
     try {
-      const html = await ctx.db.transaction(async (tx) => {
+      let contractPdf: { bytes: Uint8Array; sha256: string } | undefined;
+      const page = await ctx.db.transaction(async (tx) => {
         const { submission, link } = await resolveSubmission(tx, token, { allowCompleted: true });
         const data = await loadDocumentData(tx, submission, link);
         const files = await listSubmissionFiles(tx, submission.id);
@@ -247,7 +252,9 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
         const contract =
           submission.kind === 'contract' ? await contractForSubmission(tx, contractCtx, submission, lang) : null;
         if (!isId && submission.status === 'pending') {
-          documentSha256 = sha256Hex(await buildOriginalPdf(data, lang, { contract: contract?.bytes }));
+          const original = await buildOriginalPdf(data, lang, { contract: contract?.bytes });
+          documentSha256 = sha256Hex(original);
+          if (submission.kind === 'contract') contractPdf = { bytes: original, sha256: documentSha256 };
           previousTyped = await previousTypedSignature(tx, {
             linkId: link.id,
             kinds: sameSignerKinds(submission.kind),
@@ -261,7 +268,7 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
           action: 'document.viewed',
           details: { submissionId: submission.id, kind: submission.kind, status: submission.status },
         });
-        return renderSigningPage({
+        return {
           lang,
           data,
           base: `/s/${token}`,
@@ -271,8 +278,12 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
           files,
           contractFallback: contract?.fallback ?? false,
           previousTyped,
-        });
+        };
       });
+      // The contract's text for phones, made off the event loop and after the transaction (issue 30): the frame then
+      // loads pdf.js only to show the printed pages.
+      const contractParas = contractPdf ? await contractTextInWorker(contractPdf.bytes, contractPdf.sha256) : null;
+      const html = renderSigningPage({ ...page, contractText: contractParas });
       return reply.type('text/html; charset=utf-8').send(html);
     } catch (err) {
       if (err instanceof SubmissionRefused) return refusalPage(reply, lang, err);

@@ -234,6 +234,21 @@ describe('signing pages', () => {
     expect((await sign.inject({ method: 'GET', url: '/assets/sign.ts' })).statusCode).toBe(404);
   });
 
+  it("sends the contract's text in the page, compressed, so a phone needs pdf.js only for the printed pages (issue 30)", async () => {
+    const l = await preparedLink();
+    const url = `/s/${l.token(StepRoutes.contract)}`;
+    const plain = await sign.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toContain('<div id="pdf-text" class="pdf-text" data-from-server="" hidden><p');
+    expect(plain.body).toMatch(/<h2>Patient Financial Agreement and Consent<\/h2>/);
+    const br = await sign.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    // The same page (the request id in the audit differs, not the HTML), a fraction of its size.
+    expect(brotliDecompressSync(br.rawPayload).toString()).toContain('data-from-server');
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+  });
+
   it('sends its scripts compressed, as the browser asks, and revalidates them with an ETag (issue 30)', async () => {
     const url = '/assets/pdfjs/pdf.min.mjs';
     const plain = await sign.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });

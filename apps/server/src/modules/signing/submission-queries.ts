@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
+import { practiceRows } from '../../lib/practice-rows.js';
 import type { Queryable } from '../../db/client.js';
 import { typed, type Row } from '../../db/typed.js';
 import type { ContractSnapshot, SignatureMethod, SubmissionKind } from './types.js';
@@ -222,16 +223,13 @@ export interface PracticeRow {
 
 /** The practice as documents name it: the console's overrides (practice_override) win over the env-seeded row. */
 export async function practiceForDocuments(q: Queryable): Promise<PracticeRow | undefined> {
-  return typed(q)
-    .selectFrom('practice as p')
-    .leftJoin('practice_override as o', (join) => join.on('o.id', '=', 1))
-    .select(({ fn, ref }) => [
-      fn.coalesce('o.name', ref('p.name')).as('name'),
-      fn.coalesce('o.support_phone', ref('p.support_phone')).as('support_phone'),
-      fn.coalesce('o.support_email', ref('p.support_email')).as('support_email'),
-    ])
-    .where('p.id', '=', 1)
-    .executeTakeFirst();
+  const { practice: p, override: o } = await practiceRows(q);
+  if (!p) return undefined;
+  return {
+    name: o?.name ?? p.name,
+    support_phone: o?.support_phone ?? p.support_phone,
+    support_email: o?.support_email ?? p.support_email,
+  };
 }
 
 export type PaymentChoice = Pick<Row<'payment'>, 'amount_cents' | 'payment_type_id' | 'payment_source_id'>;

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { authenticator } from 'otplib';
 import { databaseKey, keyRing, type SecretSource } from '../../lib/secret-keys.js';
+import { forgetSecrets } from '../../lib/secrets.js';
 
 /**
  * TOTP (RFC 6238, 6 digits, 30 s) with otplib (docs/decisions/0132). A code is accepted one step either side of now
@@ -87,6 +88,7 @@ export async function resealTotpSecrets(src: SecretSource): Promise<number> {
     }
     // Codes and sign-in tokens are hashed with the configured key too: the per-database keys are no longer needed.
     await tx.query(`delete from app_secret where name in ('staff-totp', 'auth-otp')`);
+    forgetSecrets(src.db, ['staff-totp', 'auth-otp']);
     return rows.rows.length;
   });
 }

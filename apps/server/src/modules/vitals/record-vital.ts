@@ -15,13 +15,16 @@ export function normaliseRoute(route: string): string | null {
 export async function recordVital(q: Queryable, vital: VitalInput, opts: { maxRows?: number } = {}): Promise<boolean> {
   const route = normaliseRoute(vital.route);
   if (!route) return false;
-  const r = await q.query<{ id: string }>(
-    `insert into web_vital (route, name, value, rating, navigation_type) values ($1, $2, $3, $4, $5) returning id`,
-    [route, vital.name, vital.value, vital.rating ?? null, vital.navigationType ?? null],
-  );
-  // A public endpoint must not grow a table without bound: keep the newest maxRows (a primary-key range delete).
+  const params = [route, vital.name, vital.value, vital.rating ?? null, vital.navigationType ?? null];
+  const insert = `insert into web_vital (route, name, value, rating, navigation_type) values ($1, $2, $3, $4, $5)`;
+  // A public endpoint must not grow a table without bound: keep the newest maxRows (a primary-key range delete), in
+  // the insert's own statement (issue 30: one statement per metric, not two).
   if (opts.maxRows) {
-    await q.query('delete from web_vital where id <= $1::bigint - $2::bigint', [r.rows[0]!.id, opts.maxRows]);
-  }
+    await q.query(
+      `with ins as (${insert} returning id)
+       delete from web_vital where id <= (select id from ins) - $6::bigint`,
+      [...params, opts.maxRows],
+    );
+  } else await q.query(insert, params);
   return true;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiHeaders, createTestApp } from '../../../test/support/context.js';
-import { normaliseRoute } from './record-vital.js';
+import { normaliseRoute, recordVital } from './record-vital.js';
 
 describe('POST /api/vitals', () => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -11,6 +11,16 @@ describe('POST /api/vitals', () => {
 
   const post = (payload: unknown, headers = apiHeaders(t.ctx)) =>
     t.app.inject({ method: 'POST', url: '/api/vitals', headers, payload: payload as object });
+
+  it("keeps the newest maxRows, in the insert's own statement", async () => {
+    for (let i = 0; i < 5; i++)
+      await recordVital(t.ctx.db, { name: 'INP', value: 100 + i, route: '/cap' }, { maxRows: 3 });
+    const rows = await t.ctx.db.query<{ value: number }>(
+      `select value from web_vital where route = '/cap' order by id`,
+    );
+    expect(rows.rows.map((r) => Number(r.value))).toEqual([102, 103, 104]);
+    await t.ctx.db.query(`delete from web_vital`);
+  });
 
   it('stores a metric per route, without the query string', async () => {
     const r = await post({ name: 'LCP', value: 1234.5, rating: 'good', route: '/auth', navigationType: 'navigate' });

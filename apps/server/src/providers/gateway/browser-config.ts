@@ -1,3 +1,4 @@
+import { sandboxScriptsVersion } from '../../lib/sandbox-gateway-scripts.js';
 import type { Config } from '../../config.js';
 
 /** Where the browser loads the gateway's scripts from; the page's CSP allows exactly these origins. */
@@ -27,9 +28,11 @@ const CONVERGE_BROWSER_DEFAULTS: Record<'demo' | 'production', GatewayBrowserCon
 export function gatewayBrowserConfig(config: Config): GatewayBrowserConfig {
   if (config.sandbox.gateway) {
     const base = config.gatewayOrigin;
+    // Versioned by their text: the sandbox gateway lets browsers keep them for good (issue 30).
+    const v = sandboxScriptsVersion(base);
     return {
-      checkoutJsUrl: `${base}/hosted-payments/Checkout.js`,
-      threeDSSdkUrl: `${base}/3ds2/web-sdk.js`,
+      checkoutJsUrl: `${base}/hosted-payments/Checkout.js?v=${v}`,
+      threeDSSdkUrl: `${base}/3ds2/web-sdk.js?v=${v}`,
       threeDSBaseUrl: `${base}/3ds2`,
     };
   }

@@ -14,6 +14,8 @@ import {
 } from '../../providers/gateway/converge-protocol.js';
 import { INVALID_CREDS, SESSION_GONE, credentialsMatch, formFields, str, txnFields } from './answers.js';
 import { checkoutScript } from './browser-scripts.js';
+import { fixedAsset, sendFixed } from './compressed.js';
+import { sandboxScriptsVersion } from '../../lib/sandbox-gateway-scripts.js';
 import {
   SESSION_FLAG,
   SESSION_MINUTES,
@@ -104,8 +106,10 @@ export function hostedPaymentRoutes(opts: {
     return reply.type('text/plain; charset=utf-8').send(token);
   });
 
-  app.get('/hosted-payments/Checkout.js', async (_req, reply) =>
-    reply.type('application/javascript; charset=utf-8').send(checkoutScript(origin)),
+  const checkout = fixedAsset(checkoutScript(origin), 'application/javascript; charset=utf-8');
+  const version = sandboxScriptsVersion(origin);
+  app.get<{ Querystring: { v?: string } }>('/hosted-payments/Checkout.js', async (request, reply) =>
+    sendFixed(request, reply, checkout, version),
   );
 
   // Checkout.js getEFSToken: a 3-D Secure token for this session.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newLinkId } from '../../lib/ids.js';
 import { payWithSandbox, startPaymentTestEnv, type PaymentTestEnv } from '../../../test/support/payment-fixtures.js';
 import { sandboxGatewayCredentials } from '../../providers/gateway/sandbox.js';
+import { gatewayBrowserConfig } from '../../providers/gateway/browser-config.js';
 import { INVALID_CARD_MESSAGE, TEST_CARDS } from './test-cards.js';
 
 let env: PaymentTestEnv;
@@ -265,5 +266,30 @@ describe('sandbox gateway: sessions, credentials and queries', () => {
     expect(ok.headers.get('access-control-allow-origin')).toBe(env.ctx.config.publicUrl);
     const other = await pre('https://evil.example');
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('sends its scripts compressed and kept for good under their versioned URL (issue 30)', async () => {
+    const urls = gatewayBrowserConfig(env.ctx.config);
+    for (const url of [urls.checkoutJsUrl, urls.threeDSSdkUrl]) {
+      expect(url).toMatch(/\?v=[\w-]{16}$/);
+      // Node's fetch decodes what it is sent.
+      const r = await fetch(url, { headers: { 'accept-encoding': 'br, gzip' } });
+      expect(r.headers.get('content-encoding')).toBe('br');
+      expect(r.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(r.headers.get('vary')).toMatch(/accept-encoding/i);
+      const etag = r.headers.get('etag')!;
+      expect(await r.text()).toMatch(/ConvergeEmbeddedPayment|Elavon3DSWebSDK/);
+      // Another version (or none): revalidated, never kept for good.
+      const old = await fetch(url.replace(/\?v=.*/, '?v=old'), { headers: { 'accept-encoding': 'gzip' } });
+      expect(old.headers.get('cache-control')).toBe('no-cache');
+      expect(old.headers.get('content-encoding')).toBe('gzip');
+      const same = await fetch(url, { headers: { 'if-none-match': etag } });
+      expect(same.status).toBe(304);
+      const plain = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
+      expect(plain.headers.get('content-encoding')).toBeNull();
+    }
+    // Everything else stays uncached.
+    const health = await fetch(`${env.gatewayOrigin}/healthz`);
+    expect(health.headers.get('cache-control')).toBe('no-store');
   });
 });

@@ -3,10 +3,12 @@ import cors from '@fastify/cors';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import { controlCharField } from '../../lib/control-chars.js';
+import { compressDynamic } from '../../lib/compress-response.js';
 import { ERROR_CODE, convergeError } from '../../providers/gateway/converge-protocol.js';
 
 /**
- * The sandbox gateway's HTTP shell: form bodies, CORS and security headers for the app's origin only, no caching,
+ * The sandbox gateway's HTTP shell: form bodies, CORS and security headers for the app's origin only, no caching
+ * (but for its versioned scripts), compressed answers,
  * and errors in Converge's shape that never echo their cause.
  */
 export async function sandboxShell(opts: { logger: FastifyBaseLogger; publicUrl: string }): Promise<FastifyInstance> {
@@ -37,8 +39,10 @@ export async function sandboxShell(opts: { logger: FastifyBaseLogger; publicUrl:
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'cross-origin' },
   });
-  app.addHook('onSend', async (_req, reply) => {
-    reply.header('cache-control', 'no-store');
+  // Nothing kept by default; the scripts say otherwise (compressed.ts). Pages and answers compressed (issue 30).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return compressDynamic(request, reply, payload);
   });
   // Control characters never reach the database (PostgreSQL refuses NUL); errors never echo their cause.
   app.addHook('preValidation', async (request, reply) => {

@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { formatUsd } from '@paylink/shared';
 import { str } from './answers.js';
 import { challengePage, webSdkScript, type ChallengeLang } from './browser-scripts.js';
+import { fixedAsset, sendFixed } from './compressed.js';
+import { sandboxScriptsVersion } from '../../lib/sandbox-gateway-scripts.js';
 import { sessionByEfs, type SandboxDb, type ThreeDSRow } from './store.js';
 import { cardBrand, eciFor, newAuthenticationValue, testCardFor } from './test-cards.js';
 
@@ -38,8 +40,10 @@ export function threeDSecureRoutes(opts: {
 }): void {
   const { app, db, origin } = opts;
 
-  app.get('/3ds2/web-sdk.js', async (_req, reply) =>
-    reply.type('application/javascript; charset=utf-8').send(webSdkScript(origin)),
+  const sdk = fixedAsset(webSdkScript(origin), 'application/javascript; charset=utf-8');
+  const version = sandboxScriptsVersion(origin);
+  app.get<{ Querystring: { v?: string } }>('/3ds2/web-sdk.js', async (request, reply) =>
+    sendFixed(request, reply, sdk, version),
   );
 
   // The challenge card answers 'C' with the challenge page's URL.
