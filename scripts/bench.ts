@@ -3,7 +3,9 @@
  *  - start time: `npm run serve` to /healthz on a fresh and on an existing data dir;
  *  - bytes per route from Chromium's network log (/auth, /patientinfo; gzip and on the wire);
  *  - Lighthouse mobile on /auth and /patientinfo, 3 runs each (`--lighthouse-runs=N`): the median of each figure,
- *    as Lighthouse's own guidance on variability advises, with every run kept in results.json;
+ *    as Lighthouse's own guidance on variability advises, with every run kept in results.json; then LCP with
+ *    devtools throttling (Chrome throttles while the page loads, the figure is observed), 5 runs each
+ *    (`--lighthouse-devtools-runs=N`, 0 skips them), against the 1.5 s goal (issue 30);
  *  - every console call at 100,000 and 1,000,000 links (`--console-sizes=`): a kept, SQL-seeded database per size on
  *    DATABASE_URL's server, the product's server started as `npm run serve` does, real HTTP, RSS for the funnel and
  *    the CSV exports (scripts/bench/console.ts; `--reseed` seeds again);
@@ -17,7 +19,7 @@
  *
  *   npm run bench [-- --no-build] [--only=start,bundle,lighthouse,console,api,plans,journey]
  *                 [--pg-log=/var/log/postgresql/postgresql-15-main.log] [--seconds=15] [--api=pglite,postgres]
- *                 [--lighthouse-runs=3] [--console-sizes=100000,1000000] [--reseed]
+ *                 [--lighthouse-runs=3] [--lighthouse-devtools-runs=5] [--console-sizes=100000,1000000] [--reseed]
  * docs/performance.md explains the figures.
  */
 import { execFileSync } from 'node:child_process';
@@ -41,6 +43,7 @@ const only = new Set((arg('only') ?? 'start,bundle,lighthouse,console,api,plans,
 const planCount = Number(arg('plans') ?? 10_000);
 const seconds = Number(arg('seconds') ?? 15);
 const lighthouseRuns = Math.max(1, Number(arg('lighthouse-runs') ?? 3));
+const lighthouseDevtoolsRuns = Math.max(0, Number(arg('lighthouse-devtools-runs') ?? 5));
 /** Which databases the API load runs on (`--api=pglite` skips PostgreSQL and the baseline). */
 const apiTargets = new Set((arg('api') ?? 'pglite,postgres').split(','));
 const PG_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -99,6 +102,7 @@ function medianFigures(runs: LighthouseFigure[][]): LighthouseFigure[] {
       speedIndexMs: of('speedIndexMs'),
       observedLcpMs: of('observedLcpMs'),
       benchmarkIndex: of('benchmarkIndex'),
+      lcpElement: first.lcpElement,
     };
   });
 }
@@ -186,6 +190,31 @@ async function main() {
             () => true,
             all('benchmarkIndex'),
           );
+        }
+        if (lighthouseDevtoolsRuns > 0) {
+          // What a slow phone sees: Chrome throttles while the page loads (issue 30); the simulated figures above stay.
+          console.log(`\nLighthouse mobile (devtools throttling), ${lighthouseDevtoolsRuns} run(s) per page...`);
+          const druns: LighthouseFigure[][] = [];
+          for (let i = 0; i < lighthouseDevtoolsRuns; i++) druns.push(await runLighthouse(product, 'devtools'));
+          const dlh = medianFigures(druns);
+          results.lighthouseDevtools = dlh;
+          results.lighthouseDevtoolsRuns = druns;
+          for (const l of dlh) {
+            const all = (key: keyof LighthouseFigure) =>
+              druns.length > 1 ? `runs ${druns.map((r) => r.find((x) => x.route === l.route)?.[key]).join(', ')}` : '';
+            const elements = [...new Set(druns.map((r) => r.find((x) => x.route === l.route)?.lcpElement))];
+            check(
+              `Lighthouse ${l.route} LCP, devtools throttling`,
+              l.lcpMs,
+              'ms',
+              '≤ 1500',
+              (v) => v <= 1500,
+              `${all('lcpMs')}; element ${elements.join(' | ')}`,
+            );
+            check(`Lighthouse ${l.route} FCP, devtools throttling`, l.fcpMs, 'ms', '(info)', () => true, all('fcpMs'));
+            check(`Lighthouse ${l.route} CLS, devtools throttling`, l.cls, '', '= 0', (v) => v === 0, all('cls'));
+            check(`Lighthouse ${l.route} score, devtools throttling`, l.score, '', '(info)', () => true, all('score'));
+          }
         }
       }
     } finally {

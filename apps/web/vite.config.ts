@@ -4,8 +4,10 @@ import { purgeCSSPlugin } from '@fullhuman/postcss-purgecss';
 import fs from 'node:fs';
 import { appShell } from '../../config/vite-preset.js';
 import { earlyCallsScript } from './src/early-calls.js';
-import { bootShellMarkup, bootShellScript, type BootPage } from './src/boot-shell.js';
+import { BOOT_SHELL_ID, bootShellMarkup, bootShellScript, type BootPage } from './src/boot-shell.js';
 import { LINK_ID_PATTERN, SIGN_IN_METHOD_META } from '../../packages/shared/src/ids.js';
+import { FIRST_SCREEN_FILE } from '../../packages/shared/src/first-screen.js';
+import { firstScreenTemplates, firstScreenTexts } from './src/first-screen.js';
 import { PERSIST_STORAGE_KEY } from './src/store/persist-key.js';
 import { LANGUAGES } from './src/i18n/index.js';
 
@@ -113,6 +115,7 @@ function bootShellInline(): Plugin {
           languages: LANGUAGES,
           persistKey: PERSIST_STORAGE_KEY,
           signInMeta: SIGN_IN_METHOD_META,
+          id: BOOT_SHELL_ID,
         });
         return html.replace('<div id="root"></div>', () => `<div id="root"></div>\n    <script>${script}</script>`);
       },
@@ -120,10 +123,32 @@ function bootShellInline(): Plugin {
   };
 }
 
+/**
+ * /auth's first screen as static HTML (decision 0226, src/first-screen.ts): the markup per language, from the app's
+ * own EN/ES translations, written to dist/first-screen.json for the server to fill and write into the page.
+ */
+function firstScreenFile(): Plugin {
+  return {
+    name: 'paylink-first-screen',
+    apply: 'build',
+    generateBundle() {
+      const templates = Object.fromEntries(
+        LANGUAGES.map((lng) => {
+          const common = JSON.parse(
+            fs.readFileSync(new URL(`./public/locales/${lng}/common.json`, import.meta.url), 'utf8'),
+          );
+          return [lng, firstScreenTemplates(firstScreenTexts(common), lng)];
+        }),
+      );
+      this.emitFile({ type: 'asset', fileName: FIRST_SCREEN_FILE, source: JSON.stringify(templates) });
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
   ...appShell({
     port: 5173,
-    plugins: [react(), inlineEntryCss(), earlyCallsInline(), bootShellInline()],
+    plugins: [react(), inlineEntryCss(), earlyCallsInline(), bootShellInline(), firstScreenFile()],
     proxy: ['/locales'],
   }),
   css: command === 'build' ? { postcss: { plugins: [purge] } } : {},

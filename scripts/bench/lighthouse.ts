@@ -1,6 +1,10 @@
 /**
- * Lighthouse mobile (its default: Moto G Power emulation, simulated slow 4G and 4× CPU throttling) on /auth and
- * /patientinfo, with Debian's Chromium (CHROME_PATH) started by chrome-launcher. /patientinfo needs a signed-in
+ * Lighthouse mobile (its default: Moto G Power emulation, slow 4G and 4× CPU throttling) on /auth and /patientinfo,
+ * with Debian's Chromium (CHROME_PATH) started by chrome-launcher. Two ways to throttle (issue 30):
+ * - `simulate` (Lighthouse's default): the page loads unthrottled and Lantern computes the figures from its trace;
+ * - `devtools`: Chrome itself throttles the network (562.5 ms round trip, 1.6 Mbps down) and the CPU (4×) while the
+ *   page loads, and the figures are what was observed: what a slow phone sees, without Lantern's guess about which
+ *   requests a paint needed (docs/performance.md). /patientinfo needs a signed-in
  * patient: we sign in through the UI in the same browser (playwright over CDP), clear the HTTP cache, and let
  * Lighthouse load the page with storage kept (the persisted state and the session cookie) but a cold cache.
  */
@@ -25,17 +29,33 @@ export interface LighthouseFigure {
   observedLcpMs: number;
   /** Lighthouse's measure of this host's CPU speed; the simulated figures scale with it (docs/performance.md). */
   benchmarkIndex: number;
+  /** The LCP element's selector as the report names it (which paint it was). */
+  lcpElement?: string;
 }
 
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'];
 
-async function audit(url: string, port: number, keepStorage: boolean): Promise<Omit<LighthouseFigure, 'route'>> {
+/** The selector of the LCP element in the `largest-contentful-paint-element` audit's details (a table of tables). */
+function lcpSelector(details: unknown): string | undefined {
+  const items = (details as { items?: { items?: { node?: { selector?: string } }[] }[] } | undefined)?.items;
+  return items?.[0]?.items?.[0]?.node?.selector;
+}
+
+export type Throttling = 'simulate' | 'devtools';
+
+async function audit(
+  url: string,
+  port: number,
+  keepStorage: boolean,
+  throttling: Throttling,
+): Promise<Omit<LighthouseFigure, 'route'>> {
   const result = await lighthouse(url, {
     port,
     output: 'json',
     logLevel: 'error',
     onlyCategories: ['performance'],
     disableStorageReset: keepStorage,
+    throttlingMethod: throttling,
   });
   if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
   const { lhr } = result;
@@ -43,7 +63,7 @@ async function audit(url: string, port: number, keepStorage: boolean): Promise<O
   // BENCH_LHR_DIR=dir keeps each full report (LCP element and phases, request chains) to see where the time goes.
   if (process.env.BENCH_LHR_DIR) {
     fs.mkdirSync(process.env.BENCH_LHR_DIR, { recursive: true });
-    const name = new URL(url).pathname.replace(/\W+/g, '') || 'root';
+    const name = (new URL(url).pathname.replace(/\W+/g, '') || 'root') + (throttling === 'devtools' ? '.devtools' : '');
     fs.writeFileSync(path.join(process.env.BENCH_LHR_DIR, `${name}.json`), JSON.stringify(lhr, null, 1));
     // The observed (unthrottled) trace too: which main-thread task is which (open it in Chrome's Performance panel).
     if (result.artifacts?.Trace) {
@@ -66,16 +86,20 @@ async function audit(url: string, port: number, keepStorage: boolean): Promise<O
         ?.observedLargestContentfulPaint ?? NaN,
     ),
     benchmarkIndex: Math.round(lhr.environment?.benchmarkIndex ?? NaN),
+    lcpElement: lcpSelector(lhr.audits['largest-contentful-paint-element']?.details),
   };
 }
 
-export async function runLighthouse(product: RunningProduct): Promise<LighthouseFigure[]> {
+export async function runLighthouse(
+  product: RunningProduct,
+  throttling: Throttling = 'simulate',
+): Promise<LighthouseFigure[]> {
   process.env.CHROME_PATH ??= process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   const chrome = await chromeLauncher.launch({ chromeFlags: CHROME_FLAGS, chromePath: process.env.CHROME_PATH });
   try {
     const out: LighthouseFigure[] = [];
     const link = await createLink(product);
-    out.push({ route: '/auth', ...(await audit(link.url, chrome.port, false)) });
+    out.push({ route: '/auth', ...(await audit(link.url, chrome.port, false, throttling)) });
 
     const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
     try {
@@ -91,7 +115,10 @@ export async function runLighthouse(product: RunningProduct): Promise<Lighthouse
       // Disconnects playwright only; chrome-launcher owns the browser.
       await browser.close().catch(() => undefined);
     }
-    out.push({ route: '/patientinfo', ...(await audit(`${product.baseUrl}/patientinfo`, chrome.port, true)) });
+    out.push({
+      route: '/patientinfo',
+      ...(await audit(`${product.baseUrl}/patientinfo`, chrome.port, true, throttling)),
+    });
     return out;
   } finally {
     chrome.kill();

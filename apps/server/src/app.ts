@@ -16,10 +16,11 @@ import { guardsBeforeValidation } from './http/guards-first.js';
 import { recordRoutes } from './http/route-inventory.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { requireApiKey } from './http/guards.js';
-import { SIGN_IN_METHOD_META, SignInMethods } from '@paylink/shared';
+import { SIGN_IN_METHOD_META, SignInMethods, escapeHtml } from '@paylink/shared';
 import {
   WEB_DIST,
   guessLanguage,
+  firstScreenPages,
   htmlVariants,
   localePreloadLink,
   pageModulePreloads,
@@ -28,7 +29,7 @@ import {
 } from './http/static-assets.js';
 import { linkRoutes } from './modules/links/index.js';
 import { adminRoutes, staffAdminRoutes } from './modules/staff/index.js';
-import { authRoutes, getSignInHint } from './modules/auth/index.js';
+import { authRoutes, getSignInHint, getSignInScreenValues } from './modules/auth/index.js';
 import { devOutboxRoutes } from './modules/outbox/index.js';
 import { paymentRoutes, receiptRoutes } from './modules/payments/index.js';
 import { patientPlanRoutes, planActionRoutes, planAdminRoutes } from './modules/plans/index.js';
@@ -45,7 +46,7 @@ import { installIdempotency } from './modules/idempotency/index.js';
 import { refundRoutes, devSettleRoutes, exportRoutes } from './modules/refunds/index.js';
 import { webhookRoutes, emitWebhookForAudit } from './modules/webhooks/index.js';
 import { evidenceRoutes } from './modules/evidence/index.js';
-import { addAuditListener } from './lib/audit.js';
+import { addAuditListener, auditContext } from './lib/audit.js';
 import { AuditBatch } from './lib/audit-batch.js';
 import { fastifyTrustProxy } from './lib/trust-proxy.js';
 
@@ -258,6 +259,8 @@ async function registerWebApp(app: FastifyInstance, ctx: AppContext, webDist: st
     path.join(webDist, 'index.html'),
     Object.fromEntries(SignInMethods.map((m) => [m, `<meta name="${SIGN_IN_METHOD_META}" content="${m}" />`])),
   );
+  // …and its first screen, title, instruction and form, as static HTML painted before any script (decision 0226).
+  const firstScreen = firstScreenPages(webDist);
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0]!;
     if (url.startsWith('/api/') || request.method !== 'GET') {
@@ -274,7 +277,33 @@ async function registerWebApp(app: FastifyInstance, ctx: AppContext, webDist: st
     reply.header('link', links.join(', '));
     if (url === '/auth') {
       const query = request.query as Record<string, unknown>;
-      const method = await getSignInHint(ctx, { linkId: query.id, oobCode: query.oobCode });
+      const hint = await getSignInHint(ctx, { linkId: query.id, oobCode: query.oobCode });
+      const method = hint?.method;
+      if (hint) {
+        const values = await getSignInScreenValues(ctx, {
+          linkId: String(query.id),
+          method: hint.method,
+          actor: auditContext(request),
+        });
+        // The masked phone goes in the head too: the app takes it from there instead of asking again.
+        const phone = values?.phone === undefined ? '' : ` data-phone="${escapeHtml(values.phone)}"`;
+        // The app's order as far as a server sees it: ?lng=, the i18next cookie, the browser's languages, then the
+        // html lang, which is the link's language here.
+        const lng = guessLanguage(request, hint.language);
+        const screen =
+          values &&
+          (await firstScreen({
+            page: hint.method === 'sms' ? 'authSms' : 'authEmail',
+            lng,
+            values,
+            headTag: `<meta name="${SIGN_IN_METHOD_META}" content="${hint.method}"${phone} />`,
+            acceptEncoding: request.headers['accept-encoding'],
+          }));
+        if (screen) {
+          reply.header('link', [localePreloadLink(lng), ...pagePreloads(url)].join(', '));
+          return sendHtmlVariant(request, reply, screen, true);
+        }
+      }
       const page = method && (await signInPage(method, request.headers['accept-encoding']));
       if (page) return sendHtmlVariant(request, reply, page);
     }

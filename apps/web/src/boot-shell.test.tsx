@@ -40,7 +40,13 @@ function configFromLocales(): BootShellConfig {
     const m = bootShellMarkup(textsOf(common));
     for (const page of Object.keys(markup) as BootPage[]) markup[page][lng] = m[page];
   }
-  return { markup, languages: LANGUAGES, persistKey: PERSIST_STORAGE_KEY, signInMeta: SIGN_IN_METHOD_META };
+  return {
+    markup,
+    languages: LANGUAGES,
+    persistKey: PERSIST_STORAGE_KEY,
+    signInMeta: SIGN_IN_METHOD_META,
+    id: BOOT_SHELL_ID,
+  };
 }
 
 const config = configFromLocales();
@@ -167,6 +173,46 @@ describe("index.html's frame of the first screen (decision 0184)", () => {
     const m = bootShellMarkup({ ...textsOf(en), patientInfoTitle: '<i>a</i> & "b"', phoneInstruction: '<b>' });
     expect(m.patientinfo).toContain('&lt;i&gt;a&lt;/i&gt; &amp; &quot;b&quot;');
     expect(m.authSms).toContain('<p>&lt;b&gt;</p>');
+  });
+
+  describe("with the server's first screen in the page (decision 0226)", () => {
+    /** The server's screen before #root, in the language it guessed. */
+    const serveScreen = (lng: string) =>
+      document.body.insertAdjacentHTML(
+        'afterbegin',
+        `<div id="${BOOT_SHELL_ID}" class="app-shell" data-first-screen="${lng}"><main><h1>served ${lng}</h1><form></form></main></div>`,
+      );
+
+    it('keeps it when the app will start in its language', () => {
+      servedMethod('sms');
+      serveScreen('en');
+      window.history.replaceState(null, '', '/auth?id=AbCdEfGhIjKlMnOpQrStUv');
+      bootShell(config);
+      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('served en');
+      expect(document.querySelectorAll(`#${BOOT_SHELL_ID}`)).toHaveLength(1);
+    });
+
+    it('another language kept in this browser: the frame in that language instead', () => {
+      servedMethod('sms');
+      serveScreen('en');
+      localStorage.setItem('i18nextLng', 'es');
+      window.history.replaceState(null, '', '/auth?id=AbCdEfGhIjKlMnOpQrStUv');
+      bootShell(config);
+      expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(es.auth.phoneTitle);
+      expect(document.querySelectorAll(`#${BOOT_SHELL_ID}`)).toHaveLength(1);
+      expect(document.querySelector('form')).toBeNull();
+      expect(document.documentElement.lang).toBe('es');
+    });
+
+    it('a persisted store (maybe signed in, sent on): removed, no frame', () => {
+      servedMethod('sms');
+      serveScreen('en');
+      signedInBefore();
+      window.history.replaceState(null, '', '/auth?id=AbCdEfGhIjKlMnOpQrStUv');
+      bootShell(config);
+      expect(frame()).toBeNull();
+      expect(document.body.innerHTML).toBe('<div id="root"></div>');
+    });
   });
 
   it("React's loading skeleton stays empty while the frame is there; the first page frame removes it", async () => {

@@ -20,6 +20,11 @@
  * frame React commits (`PageLayout`, every page's frame) removes it in a layout effect, before the browser paints:
  * the same heading at the same place, no flash and no layout shift.
  *
+ * When the server wrote /auth's first screen into the HTML (decision 0226, first-screen.ts: the title, instruction and
+ * form, in the language it guessed from the request), the script keeps it if the app will start in that language and
+ * the page is the sign-in page as above; otherwise (another language kept in this browser's storage, or a persisted
+ * store) it removes it, and paints this frame where the conditions above call for one.
+ *
  * `bootShell` runs in the page as written here (turned into text by `bootShellScript`): no imports, no closures over
  * module values. Any error leaves the page to React as before.
  */
@@ -48,6 +53,8 @@ export interface BootShellConfig {
   languages: readonly string[];
   /** The persisted store's localStorage key. */
   persistKey: string;
+  /** The frame's id, which the server's first screen shares (BOOT_SHELL_ID). */
+  id: string;
 }
 
 const escapeHtml = (s: string) =>
@@ -99,8 +106,15 @@ export function bootShell(c: BootShellConfig, w: Window = window): void {
       // A persisted store may be a signed-in patient the page sends on: no sign-in frame then.
       if ((method === 'sms' || method === 'email') && !persisted()) page = method === 'sms' ? 'authSms' : 'authEmail';
     }
+    // The server's first screen (decision 0226: /auth's form as static HTML, before #root), in the language the
+    // server guessed: kept when the app will start in that language on the same page, else this frame replaces it.
+    const served = d.getElementById(c.id);
+    const servedLng = served ? served.getAttribute('data-first-screen') : null;
     const root = d.getElementById('root');
-    if (!page || !root) return;
+    if (!page || !root) {
+      if (served) served.remove();
+      return;
+    }
     // i18n's detection order: query lng, cookie i18next, localStorage and sessionStorage i18nextLng, the browser's
     // languages, the html lang; the first supported one wins, else the first language.
     const stored = (s: () => Storage) => {
@@ -124,6 +138,23 @@ export function bootShell(c: BootShellConfig, w: Window = window): void {
         break;
       }
     }
+    if (served && servedLng === lng) {
+      // A tap on 'Get Verification code' or a sent e-mail form before the app runs is kept for the app to do once it
+      // has taken the screen over (first-screen.ts), instead of being lost.
+      const keep = (action: string | null) => {
+        if (action) served.setAttribute('data-first-screen-pending', action);
+      };
+      served.addEventListener('click', (ev) => {
+        const button = ev.target instanceof Element ? ev.target.closest('button[data-first-screen-action]') : null;
+        if (button) keep(button.getAttribute('data-first-screen-action'));
+      });
+      served.addEventListener('submit', (ev) => {
+        ev.preventDefault();
+        keep(ev.target instanceof Element ? ev.target.getAttribute('data-first-screen-action') : null);
+      });
+      return;
+    }
+    if (served) served.remove();
     const markup = c.markup[page][lng];
     if (!markup) return;
     d.documentElement.setAttribute('lang', lng);

@@ -113,6 +113,22 @@ describe('early calls: index.html starts the first screen API calls (decision 01
     expect(Object.keys(early() ?? {})).toHaveLength(2);
   });
 
+  it('the masked phone already in the page (the first screen, decision 0226): options only', async () => {
+    const meta = document.createElement('meta');
+    meta.name = 'paylink-sign-in';
+    meta.content = 'sms';
+    meta.setAttribute('data-phone', '(***) ***-4567');
+    document.head.append(meta);
+    try {
+      window.history.replaceState(null, '', `/auth?id=${LINK_ID}`);
+      earlyCalls(config);
+      await settle();
+      expect(seen.map((s) => s.url)).toEqual(['/api/config', `/api/auth/options?linkId=${LINK_ID}`]);
+    } finally {
+      meta.remove();
+    }
+  });
+
   it.each([
     ['an invalid link id', `/auth?id=${encodeURIComponent('x>"<script>')}`],
     ['no link id', '/auth'],

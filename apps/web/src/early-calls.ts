@@ -13,6 +13,8 @@
  *   and sent on to /patientinfo without the sign-in page), GET /api/patients/<id>/notoken?c=p: the masked phone the
  *   page shows. The notoken entry is registered at once as a promise of the answer or null, so the page never asks
  *   twice and never asks when the script did not.
+ *   It is not started when the server wrote the masked phone into the page (`<meta … data-phone>`, decision 0226):
+ *   the page takes it from there.
  *
  * `earlyCalls` runs in the page as written here (turned into text by `earlyCallsScript`): no imports, no closures
  * over module values, no newer syntax than the browsers we support. Any error leaves the app to ask by itself.
@@ -54,6 +56,8 @@ export function earlyCalls(c: EarlyCallsConfig, w: Window = window): void {
     const options = get('/api/auth/options?linkId=' + id);
     calls[url('/api/auth/options?linkId=' + id)] = options;
     if (w.localStorage.getItem(c.persistKey) !== null) return;
+    // The server wrote the masked phone into the page (decision 0226): the app takes it from there.
+    if (w.document.querySelector('meta[data-phone]')) return;
     const phone = options
       .then((r) => (r.ok ? (r.clone().json() as Promise<{ method?: unknown }>) : null))
       .then((o) => (o && o.method === 'sms' ? get('/api/patients/' + id + '/notoken?c=p') : null));

@@ -22,3 +22,4 @@ export * from './plan-agreement.js';
 export * from './plan-scheduler.js';
 export * from './plan-actions.js';
 export * from './display.js';
+export * from './first-screen.js';

@@ -6,6 +6,14 @@ import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import {
+  FIRST_SCREEN_FILE,
+  escapeHtml,
+  renderFirstScreen,
+  type FirstScreenPage,
+  type FirstScreenTemplates,
+  type FirstScreenValues,
+} from '@paylink/shared';
 
 /**
  * How a built web app is served (issue 17), for any Vite dist (the patient app at `/`, the console at `/console/`):
@@ -54,10 +62,14 @@ const LANGUAGES = ['en', 'es'] as const;
  * can tell the browser to fetch that language's first namespace while the JavaScript downloads instead of after it
  * runs.
  */
-export function guessLanguage(request: {
-  query: unknown;
-  headers: Record<string, string | string[] | undefined>;
-}): string {
+export function guessLanguage(
+  request: {
+    query: unknown;
+    headers: Record<string, string | string[] | undefined>;
+  },
+  /** What the page's `<html lang>` will say (the app's last source), when the browser names no language we have. */
+  fallback = 'en',
+): string {
   const pick = (v: unknown) => {
     const l = typeof v === 'string' ? v.toLowerCase().slice(0, 2) : '';
     return (LANGUAGES as readonly string[]).includes(l) ? l : undefined;
@@ -70,7 +82,7 @@ export function guessLanguage(request: {
     const l = pick(part.trim());
     if (l) return l;
   }
-  return 'en';
+  return pick(fallback) ?? 'en';
 }
 
 /** `Link` header value preloading the first i18n namespace (apps/web/src/i18n fetches it with a plain `fetch`). */
@@ -203,11 +215,72 @@ export function sendHtmlVariant(
   request: { headers: Record<string, string | string[] | undefined> },
   reply: FastifyReply,
   page: HtmlVariant,
+  /** A page made for one link and one browser (decision 0226): kept by no shared cache, varied by language too. */
+  personal = false,
 ): FastifyReply {
-  reply.header('cache-control', REVALIDATE).header('vary', 'accept-encoding').header('etag', page.etag);
+  reply
+    .header('cache-control', personal ? `private, ${REVALIDATE}` : REVALIDATE)
+    .header('vary', personal ? 'accept-encoding, accept-language, cookie' : 'accept-encoding')
+    .header('etag', page.etag);
   if (request.headers['if-none-match'] === page.etag) return reply.status(304).send();
   if (page.encoding) reply.header('content-encoding', page.encoding);
   return reply.type('text/html; charset=utf-8').send(page.body);
+}
+
+/**
+ * /auth's HTML with its first screen written in (decision 0226): the built index.html with a tag in its head, the
+ * page's language on `<html>`, and the screen (the web build's `first-screen.json` filled with `values`) before
+ * `#root`. The screen carries the link's masked phone, so the page is compressed per request, at a quality that costs
+ * about a millisecond (Brotli 5, gzip 6) instead of the build's 11. Null when the build has no templates for this
+ * language and page (an older build: the caller serves the page without the screen).
+ */
+export function firstScreenPages(
+  webDist: string,
+): (opts: {
+  page: FirstScreenPage;
+  lng: string;
+  values: FirstScreenValues;
+  headTag: string;
+  acceptEncoding: string | undefined;
+}) => Promise<HtmlVariant | null> {
+  type Source = { html: string; templates: FirstScreenTemplates };
+  let source: Promise<Source | null> | undefined;
+  const load = async (): Promise<Source | null> => {
+    try {
+      const [html, templates] = await Promise.all([
+        fs.promises.readFile(path.join(webDist, 'index.html'), 'utf8'),
+        fs.promises.readFile(path.join(webDist, FIRST_SCREEN_FILE), 'utf8'),
+      ]);
+      return html.includes('<div id="root">')
+        ? { html, templates: JSON.parse(templates) as FirstScreenTemplates }
+        : null;
+    } catch {
+      return null;
+    }
+  };
+  return async ({ page, lng, values, headTag, acceptEncoding }) => {
+    const src = await (source ??= load());
+    const screen = src && renderFirstScreen(src.templates, lng, page, values);
+    if (!src || !screen) return null;
+    const html = src.html
+      .replace(/<html lang="[^"]*"/, () => `<html lang="${escapeHtml(lng)}"`)
+      .replace('</title>', () => `</title>\n    ${headTag}`)
+      .replace('<div id="root">', () => `${screen}\n    <div id="root">`);
+    const identity = Buffer.from(html);
+    const encoding = pickEncoding(acceptEncoding);
+    const body =
+      encoding === 'br'
+        ? await brotliAsync(identity, {
+            params: {
+              [zlibConstants.BROTLI_PARAM_QUALITY]: 5,
+              [zlibConstants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+            },
+          })
+        : encoding === 'gzip'
+          ? await gzipAsync(identity, { level: 6 })
+          : identity;
+    return { body, encoding, etag: weakEtag(identity) };
+  };
 }
 
 /** Content types worth compressing (fonts in pdf.js's folders are already compressed formats or tiny). */

@@ -4,16 +4,18 @@
  * - <main id="main">: the progress bar when showProgress, then the page heading <h1>{title}</h1>, then children;
  * - focus moves to the h1 whenever the route changes (screen readers announce the new page); document.title follows;
  * - footer: the practice's support phone and e-mail.
- * The first one mounted removes index.html's frame of the first screen (decision 0184) before the browser paints.
+ * The first one mounted removes index.html's frame of the first screen (decision 0184), or the server's first screen
+ * (decision 0226), before the browser paints; a field of that screen with the focus passes it to this page's field.
  */
-import { useContext, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
-import { formatPhoneNumber } from '@paylink/shared';
+import { useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { FIRST_SCREEN_FIELD_ATTR, formatPhoneNumber } from '@paylink/shared';
 import { useLocation } from '../lib/router';
 import { useTranslation } from '../i18n';
 import { AppConfigContext } from '../lib/app-config';
 import { LanguageSwitch } from './language-switch';
 import { ProgressBar } from './progress-bar';
 import { bootShellElement } from '../boot-shell';
+import { firstScreenFocus } from '../first-screen';
 
 export function PageLayout(props: { title: string; showProgress?: boolean; children?: ReactNode }) {
   const { t } = useTranslation();
@@ -22,13 +24,29 @@ export function PageLayout(props: { title: string; showProgress?: boolean; child
   const location = useLocation();
   const heading = useRef<HTMLHeadingElement>(null);
 
+  // The field of the server's first screen a patient was in before the app took over (decision 0226), read while
+  // that screen is still there: the same field of this page gets the focus, not the heading.
+  const [carriedFocus] = useState(firstScreenFocus);
+  const main = useRef<HTMLElement>(null);
+
   useLayoutEffect(() => {
     bootShellElement()?.remove();
-  }, []);
+    if (!carriedFocus) return;
+    const input = main.current?.querySelector<HTMLInputElement>(`[${FIRST_SCREEN_FIELD_ATTR}="${carriedFocus}"]`);
+    input?.focus();
+    try {
+      input?.setSelectionRange(input.value.length, input.value.length); // the caret after what was typed
+    } catch {
+      // type=email has no selection API; its caret is where the browser puts it
+    }
+  }, [carriedFocus]);
 
+  const firstFocus = useRef(true);
   useEffect(() => {
-    heading.current?.focus({ preventScroll: false });
-  }, [location.key]);
+    const carried = firstFocus.current && carriedFocus;
+    firstFocus.current = false;
+    if (!carried) heading.current?.focus({ preventScroll: false });
+  }, [location.key, carriedFocus]);
 
   useEffect(() => {
     document.title = practice?.name ? `${props.title} · ${practice.name}` : props.title;
@@ -54,7 +72,7 @@ export function PageLayout(props: { title: string; showProgress?: boolean; child
           <LanguageSwitch />
         </div>
       </header>
-      <main id="main" className="app-main">
+      <main id="main" className="app-main" ref={main}>
         {props.showProgress && <ProgressBar />}
         <h1 ref={heading} tabIndex={-1} className="page-title">
           {props.title}

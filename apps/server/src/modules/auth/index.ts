@@ -1,2 +1,2 @@
 export { authRoutes } from './auth-routes.js';
-export { getSignInHint } from './get-sign-in-hint.js';
+export { getSignInHint, getSignInScreenValues } from './get-sign-in-hint.js';

@@ -21,3 +21,4 @@ export {
   type PaymentRow,
 } from './link-queries.js';
 export { linkRoutes } from './link-routes.js';
+export { lookupPhone } from './lookup-phone.js';

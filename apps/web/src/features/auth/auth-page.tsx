@@ -22,7 +22,7 @@ import { SmsSignIn } from './sms-sign-in';
 import { EmailSignIn } from './email-sign-in';
 import { FinishEmailSignIn } from './finish-email-sign-in';
 import { takeSignInOptions } from './early-sign-in-options';
-import { signInMethodHint } from './sign-in-hint';
+import { signInMethodHint, signInPhoneHint } from './sign-in-hint';
 import { SignInLoading } from './sign-in-loading';
 import { afterSignIn, forgetCardIntent, rememberCardIntent } from '../../lib/card-intent';
 
@@ -70,13 +70,15 @@ export default function AuthPage() {
           call(patientEndpoints.authOptions, { query: { linkId }, auth: false, signal: ac.signal }));
         if (ac.signal.aborted) return;
         if (opts.method === 'sms') {
-          const masked = await call(patientEndpoints.phoneToVerify, {
-            params: { linkId },
-            query: { c: 'p' },
-            auth: false,
-            responseType: 'text',
-            signal: ac.signal,
-          });
+          const masked =
+            signInPhoneHint(linkId) ??
+            (await call(patientEndpoints.phoneToVerify, {
+              params: { linkId },
+              query: { c: 'p' },
+              auth: false,
+              responseType: 'text',
+              signal: ac.signal,
+            }));
           startTransition(() => setPhone(masked));
         }
         // The sign-in form renders in slices (a transition), not in one long task (decision 0180).

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n';
-import { patientEndpoints } from '@paylink/shared';
+import { FIRST_SCREEN_FIELD_ATTR, patientEndpoints } from '@paylink/shared';
+import { firstScreenPending, firstScreenValue } from '../../first-screen';
 import { PageLayout } from '../../components/page-layout';
 import { ButtonSpinner } from '../../components/spinner';
 import { useAppConfig } from '../../lib/app-config';
@@ -28,7 +29,8 @@ export function EmailSignIn(props: { linkId: string; captchaSiteKey: string | nu
   const fail = useApiFailure();
   const ids = { email: useId(), emailError: useId() };
   const captchaBox = useRef<HTMLDivElement>(null);
-  const [email, setEmail] = useState('');
+  // Typed into the server's first screen before the app took over (decision 0226).
+  const [email, setEmail] = useState(() => firstScreenValue('email'));
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [touched, setTouched] = useState(false);
@@ -47,8 +49,8 @@ export function EmailSignIn(props: { linkId: string; captchaSiteKey: string | nu
     return () => window.clearTimeout(id);
   }, [sentTo, now, resendAt]);
 
-  const send = async (event: React.FormEvent) => {
-    event.preventDefault();
+  const send = async (event?: React.FormEvent) => {
+    event?.preventDefault();
     setTouched(true);
     if (!valid || sending || alreadySent || waitSeconds > 0) return;
     setSending(true);
@@ -87,6 +89,16 @@ export function EmailSignIn(props: { linkId: string; captchaSiteKey: string | nu
     }
   };
 
+  // The form sent on the server's first screen before the app ran: sent now, once (checked as a send here is).
+  const [pendingSend] = useState(() => firstScreenPending() === 'send');
+  const pendingDone = useRef(false);
+  useEffect(() => {
+    if (!pendingSend || pendingDone.current) return;
+    pendingDone.current = true;
+    void send();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on the first render's wish
+  }, [pendingSend]);
+
   const showInvalid = touched && !valid;
   return (
     <PageLayout title={t('auth.emailTitle')}>
@@ -104,6 +116,7 @@ export function EmailSignIn(props: { linkId: string; captchaSiteKey: string | nu
             autoComplete="email"
             inputMode="email"
             required
+            {...{ [FIRST_SCREEN_FIELD_ATTR]: 'email' }}
             value={email}
             aria-invalid={showInvalid || undefined}
             aria-describedby={showInvalid ? ids.emailError : undefined}

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n';
-import { digitsOnly, patientEndpoints } from '@paylink/shared';
+import { FIRST_SCREEN_FIELD_ATTR, digitsOnly, patientEndpoints } from '@paylink/shared';
+import { firstScreenPending, firstScreenValue } from '../../first-screen';
 import { PageLayout } from '../../components/page-layout';
 import { ButtonSpinner } from '../../components/spinner';
 import { useAppDispatch } from '../../store/hooks';
@@ -36,7 +37,8 @@ export function SmsSignIn(props: {
   const [resendAt, setResendAt] = useState(0);
   const [validMinutes, setValidMinutes] = useState<number | null>(null);
   const [now, setNow] = useState(() => Date.now());
-  const [code, setCode] = useState('');
+  // Typed into the server's first screen before the app took over (decision 0226).
+  const [code, setCode] = useState(() => digitsOnly(firstScreenValue('code')).slice(0, CODE_LENGTH));
   const [verifying, setVerifying] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -109,6 +111,16 @@ export function SmsSignIn(props: {
     }
   };
 
+  // 'Get Verification code' pressed on the server's first screen before the app ran: done now, once.
+  const [pendingSend] = useState(() => firstScreenPending() === 'getCode');
+  const pendingDone = useRef(false);
+  useEffect(() => {
+    if (!pendingSend || pendingDone.current) return;
+    pendingDone.current = true;
+    void sendCode();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on the first render's wish
+  }, [pendingSend]);
+
   const waitSeconds = Math.max(0, Math.ceil((resendAt - now) / 1000));
   const canResend = sent && waitSeconds === 0;
   const codeRejected = error === 'auth/invalid-verification-code' || error === 'auth/code-expired';
@@ -172,6 +184,7 @@ export function SmsSignIn(props: {
             inputMode="numeric"
             autoComplete="one-time-code"
             pattern="[0-9]*"
+            {...{ [FIRST_SCREEN_FIELD_ATTR]: 'code' }}
             value={code}
             // The error about the code is tied to the field, so a screen reader reads it with the field.
             aria-describedby={error ? `${ids.error} ${ids.codeHint}` : ids.codeHint}
