@@ -52,6 +52,17 @@ function linkFilters(
   return where;
 }
 
+/**
+ * The page's ids, newest first. A search's matches are found first (the trigram index), then sorted: left to pick,
+ * PostgreSQL walked the whole created_at index newest first looking for 25 matches of a phone number that had 10
+ * (280 ms at 100,000 links instead of 15).
+ */
+function pageSql(matching: string, search: boolean, n: number): string {
+  const page = `order by created_at desc, id limit $${n + 1} offset $${n + 2}`;
+  if (!search) return `pageids as (select * from (${matching}) m ${page})`;
+  return `matches as materialized (${matching}), pageids as (select id, created_at from matches ${page})`;
+}
+
 interface BoardSqlRow {
   id: string;
   first_name: string;
@@ -118,10 +129,7 @@ export async function queryBoard(opts: {
     );
     const page = [...params, query.limit, query.offset];
     const r = await tx.query<BoardSqlRow>(
-      `with pageids as (
-         select ${idSql} as id, ${t}.created_at ${fromSql} ${whereSql}
-         order by ${t}.created_at desc, ${idSql} limit $${params.length + 1} offset $${params.length + 2}
-       )
+      `with ${pageSql(`select ${idSql} as id, ${t}.created_at ${fromSql} ${whereSql}`, !!query.q, params.length)}
        select l.id, l.first_name, l.last_name, l.phone, l.email, l.status, l.expires_at, l.created_at, l.language,
          l.sign_in_method, l.payor_name, ${DERIVED} as derived_status,
          coalesce(pr.steps_total, 0) as total, coalesce(pr.steps_completed, 0) as completed,
