@@ -45,34 +45,32 @@ create index link_progress_created_idx on link_progress (created_at);
 create index link_progress_reached_idx on link_progress (reached, created_at desc, link_id) include (status, expires_at);
 
 -- Steps of the given links (distinct ids), recomputed from link_step (insert, update and delete of steps end here).
-create function link_progress_sync_steps(ids text[]) returns void language plpgsql as $$
+create function link_progress_sync_steps(ids text[]) returns void language plpgsql set jit = off as $$
 begin
-  -- EXECUTE plans with the array's real size (unnest's estimate is the array's length: one link probes the
-  -- (link_id, position) index, a bulk seed of a million hash joins). No "distinct" or CTE over it: their estimate of
-  -- 200 rows made a nested loop, quadratic at 100,000 links.
+  -- One aggregate per link, by the (link_id, position) index: linear and planned the same for one link or a
+  -- million. (A grouped join of link_step with the ids was estimated at 200 groups, whatever the ids, and became a
+  -- nested loop over a million: quadratic.) EXECUTE plans with the array's real length.
   execute $sql$
-    with agg as (
-      select s.link_id, count(*)::smallint as total,
-        (count(*) filter (where s.status_id = 4))::smallint as completed,
-        min(s.position) filter (where s.status_id <> 4) as reached_pos,
-        (array_agg(s.route_path order by s.position) filter (where s.status_id <> 4))[1] as reached_route,
-        bool_or(s.route_path = '/payoriddocs') as has_payor,
-        max(s.completed_at) filter (where s.route_path = '/patientinfo') as patient_info_at,
-        max(s.completed_at) filter (where s.route_path = '/patientinvoicedetail') as invoice_at,
-        max(s.completed_at) filter (where s.route_path = '/patientiddocs') as patient_id_at,
-        max(s.completed_at) filter (where s.route_path = '/payoriddocs') as payor_id_at,
-        max(s.completed_at) filter (where s.route_path = '/patientcontract') as contract_at,
-        max(s.completed_at) filter (where s.route_path = '/paymentauthorization') as payment_at
-      from link_step s join unnest($1::text[]) as c (link_id) on c.link_id = s.link_id
-      group by s.link_id
-    ),
-    v as (
-      select c.link_id, coalesce(a.total, 0::smallint) as total, coalesce(a.completed, 0::smallint) as completed,
-        case when coalesce(a.total, 0) = 0 then 'not_started' when a.completed = a.total then 'done'
-          else a.reached_route end as reached,
+    with v as (
+      select c.link_id, a.total, a.completed,
+        case when a.total = 0 then 'not_started' when a.completed = a.total then 'done' else a.reached_route end
+          as reached,
         a.reached_pos, coalesce(a.has_payor, false) as has_payor, a.patient_info_at, a.invoice_at, a.patient_id_at,
         a.payor_id_at, a.contract_at, a.payment_at
-      from unnest($1::text[]) as c (link_id) left join agg a on a.link_id = c.link_id
+      from unnest($1::text[]) as c (link_id)
+      cross join lateral (
+        select count(*)::smallint as total, (count(*) filter (where s.status_id = 4))::smallint as completed,
+          min(s.position) filter (where s.status_id <> 4) as reached_pos,
+          (array_agg(s.route_path order by s.position) filter (where s.status_id <> 4))[1] as reached_route,
+          bool_or(s.route_path = '/payoriddocs') as has_payor,
+          max(s.completed_at) filter (where s.route_path = '/patientinfo') as patient_info_at,
+          max(s.completed_at) filter (where s.route_path = '/patientinvoicedetail') as invoice_at,
+          max(s.completed_at) filter (where s.route_path = '/patientiddocs') as patient_id_at,
+          max(s.completed_at) filter (where s.route_path = '/payoriddocs') as payor_id_at,
+          max(s.completed_at) filter (where s.route_path = '/patientcontract') as contract_at,
+          max(s.completed_at) filter (where s.route_path = '/paymentauthorization') as payment_at
+        from link_step s where s.link_id = c.link_id
+      ) a
     )
     update link_progress p set steps_total = v.total, steps_completed = v.completed, reached = v.reached,
       reached_pos = v.reached_pos, has_payor = v.has_payor, patient_info_at = v.patient_info_at,
@@ -88,14 +86,15 @@ begin
 end;
 $$;
 
--- Paid: the approved payment's paid_at (a payment approved, voided back or removed), for distinct ids.
-create function link_progress_sync_paid(ids text[]) returns void language plpgsql as $$
+-- Paid: the approved payment's paid_at (a payment approved, voided back or removed), for distinct ids; one probe of
+-- payment's link_id index each.
+create function link_progress_sync_paid(ids text[]) returns void language plpgsql set jit = off as $$
 begin
   execute $sql$
     with v as (
-      select c.link_id, pay.paid_at
+      select c.link_id, (select max(pay.paid_at) from payment pay
+        where pay.link_id = c.link_id and pay.status = 'approved') as paid_at
       from unnest($1::text[]) as c (link_id)
-        left join payment pay on pay.link_id = c.link_id and pay.status = 'approved'
     )
     update link_progress p set paid_at = v.paid_at from v
     where p.link_id = v.link_id and p.paid_at is distinct from v.paid_at
@@ -223,5 +222,9 @@ create index link_search_trgm_idx on link using gin (
   payor_name gin_trgm_ops,
   phone gin_trgm_ops
 );
+
+-- The funnel's stalled links: the last patient activity of the window's links, read from the index alone (one range
+-- over the window) instead of every audit row of the window, most of which are not the patient's.
+create index audit_event_link_actor_at_idx on audit_event (at, link_id) where actor_type = 'link';
 
 analyze link_progress;

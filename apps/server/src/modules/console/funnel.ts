@@ -112,7 +112,7 @@ function stagesSql(): string {
   });
   return `select created_by, grouping(created_by) = 1 as whole,
        ${parts.join(',\n       ')}
-     from (select f.*, ${furthestSql} as furthest from facts f) x
+     from facts x
      group by grouping sets ((), (created_by))`;
 }
 
@@ -184,14 +184,14 @@ export async function queryFunnel(opts: {
     // One statement: the facts are built once for both the stage figures and the stalled links.
     params.push(query.stalledAfterHours);
     const rows = await tx.query<{ kind: 'stages' | 'stalled'; row: Record<string, unknown> }>(
-      `with facts as materialized (${factsSql(where, since)}),
+      `with facts as materialized (select f.*, ${furthestSql} as furthest from (${factsSql(where, since)}) f),
        stages as (${stagesSql()}),
        activity as (
          select a.link_id, max(a.at) as last_activity_at from audit_event a
          where a.actor_type = 'link' and a.at >= ${since} group by a.link_id
        ),
        open_links as (
-         select f.id, f.created_at, ${furthestSql} as furthest, act.last_activity_at
+         select f.id, f.created_at, f.furthest, act.last_activity_at
          from facts f left join activity act on act.link_id = f.id
          where f.open and f.${col('paid')} is null
        ),
