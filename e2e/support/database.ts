@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import type { RunningProduct } from './server.js';
 
@@ -23,7 +24,7 @@ export async function dumpDatabase(product: RunningProduct): Promise<string> {
       await c.end();
     }
   } else {
-    const db = new PGlite(path.join(product.dataDir, 'pglite'));
+    const db = new PGlite(path.join(product.dataDir, 'pglite'), { extensions: { pg_trgm } });
     try {
       for (const { table_name } of (await db.query<{ table_name: string }>(tablesSql)).rows) {
         const rows = await db.query<{ row: string }>(`select t::text as row from "${table_name}" t`);

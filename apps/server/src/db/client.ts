@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { restoreTemplate } from './pglite-template.js';
 
@@ -236,6 +237,9 @@ export function openPostgres(url: string, poolMax = DEFAULT_POOL_MAX, opts: Post
   return db;
 }
 
+/** Extensions the migrations create; every PGlite that opens a product data dir loads them. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
 /** PGlite's shared buffers (PostgreSQL's default is 128 MB). */
 export const PGLITE_SHARED_BUFFERS = '16MB';
 
@@ -284,7 +288,11 @@ export async function openPglite(dataDir?: string): Promise<Db> {
   if (dataDir) fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   // PostgreSQL's default 128 MB of shared buffers lives inside the WASM heap and is most of the process's memory; a
   // practice's tables fit in far less and the file cache backs the rest (issue 17: idle RSS ≤ 250 MB).
-  const options = { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`] };
+  const options = {
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    // The board's search indexes (migration 0203); PGlite finds the extension's files beside its own module.
+    extensions: PGLITE_EXTENSIONS,
+  };
   const fresh = !dataDir || !fs.existsSync(path.join(dataDir, 'PG_VERSION'));
   const db = dataDir ? new PGlite(dataDir, options) : new PGlite(options);
   await db.waitReady;

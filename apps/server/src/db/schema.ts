@@ -137,6 +137,29 @@ export interface Link {
   zip_code: Generated<string>;
 }
 
+export interface LinkProgress {
+  contract_at: Timestamp | null;
+  created_at: Timestamp;
+  created_by: string | null;
+  expires_at: Timestamp;
+  has_payor: Generated<boolean>;
+  invoice_at: Timestamp | null;
+  link_id: string;
+  opened_at: Timestamp | null;
+  paid_at: Timestamp | null;
+  patient_id_at: Timestamp | null;
+  patient_info_at: Timestamp | null;
+  payment_at: Timestamp | null;
+  payor_id_at: Timestamp | null;
+  reached: Generated<string>;
+  reached_pos: number | null;
+  sent_at: Timestamp | null;
+  signed_in_at: Timestamp | null;
+  status: string;
+  steps_completed: Generated<number>;
+  steps_total: Generated<number>;
+}
+
 export interface LinkReminder {
   channel: 'sms' | 'email';
   done_kinds: Generated<string[]>;
@@ -674,6 +697,7 @@ export interface DB {
   email_signin_token: EmailSigninToken;
   idempotency_key: IdempotencyKey;
   link: Link;
+  link_progress: LinkProgress;
   link_reminder: LinkReminder;
   link_step: LinkStep;
   message_opt_out: MessageOptOut;

@@ -1,5 +1,5 @@
 import type { FunnelPlanMoney, FunnelResult, FunnelStageKey, funnelQuerySchema } from '@paylink/shared';
-import { StepRoutes, funnelStageKeySchema } from '@paylink/shared';
+import { funnelStageKeySchema } from '@paylink/shared';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
@@ -10,7 +10,6 @@ type Query = z.output<typeof funnelQuerySchema>;
 
 /** The funnel's stages in order: the shared schema's list (one place for the order, client and server). */
 const FUNNEL_STAGES: readonly FunnelStageKey[] = funnelStageKeySchema.options;
-const STEP_STAGES = ['patientInfo', 'invoice', 'patientId', 'payorId', 'contract', 'payment'] as const;
 
 /*
  * The funnel is computed in PostgreSQL (issue 30): at 100,000 links loading every link's stages into JavaScript took
@@ -19,7 +18,8 @@ const STEP_STAGES = ['patientInfo', 'invoice', 'patientId', 'payorId', 'contract
  * shared stage list, so the order of the stages stays in one place.
  */
 const col = (k: FunnelStageKey) => `t_${k.toLowerCase()}`;
-const ms = (expr: string) => `floor(extract(epoch from (${expr})) * 1000)`;
+// date_part is double precision: extract() returns numeric, several times slower over a window's 150,000 links.
+const ms = (expr: string) => `floor(date_part('epoch', ${expr}) * 1000)`;
 /** Stages that apply to every link; the payor ID stage applies only when the link has that step. */
 const applies = (k: FunnelStageKey) => (k === 'payorId' ? 'has_payor' : 'true');
 /** The stage before `k` on this link (the payor ID stage is skipped where it does not apply). */
@@ -35,42 +35,36 @@ function previous(k: FunnelStageKey): { time: string; index: string } | null {
   };
 }
 
+/** link_progress's column for each stage the link records (created is the link's own created_at). */
+const PROGRESS_COLUMN: Record<Exclude<FunnelStageKey, 'created'>, string> = {
+  sent: 'sent_at',
+  opened: 'opened_at',
+  signed_in: 'signed_in_at',
+  patientInfo: 'patient_info_at',
+  invoice: 'invoice_at',
+  patientId: 'patient_id_at',
+  payorId: 'payor_id_at',
+  contract: 'contract_at',
+  payment: 'payment_at',
+  paid: 'paid_at',
+};
+
 /**
- * One row per link of the window: `{where}` filters `link l`, `{since}` is the window's first instant. Set-based
- * (grouped subqueries joined by hash) rather than a lookup per link: nothing the funnel counts can precede the link's
- * creation, so each table is read from the window's start only.
+ * One row per link of the window, from link_progress alone (migration 0203, decision 0224: each link's milestones,
+ * kept by triggers): `{where}` filters `link_progress p` (an index range on created_at), `{since}` is the window's
+ * first instant. Events are counted from the window's start, as when they were aggregated from their own tables
+ * (nothing can precede the link's creation; the payor ID step was never filtered, nor the payment).
  */
 function factsSql(where: string, since: string): string {
-  const steps = STEP_STAGES.map(
-    (s) => `max(s.completed_at) filter (where s.route_path = '${StepRoutes[s]}') as ${col(s)}`,
-  ).join(',\n           ');
-  const sent = `a.action in ('link.sent', 'link.resent')`;
-  const opened = `a.action = 'patient.phone_lookup'`;
-  return `select l.id, l.first_name, l.last_name, l.created_by, l.created_at, l.status = 'active' as open,
-       ${ms('l.created_at')} as ${col('created')},
-       ${ms('ae.sent')} as ${col('sent')}, ${ms('ae.opened')} as ${col('opened')},
-       ${ms('ps.signed_in')} as ${col('signed_in')},
-       coalesce(st.has_payor, false) as has_payor,
-       ${STEP_STAGES.map((s) => `${ms(`st.${col(s)}`)} as ${col(s)}`).join(', ')},
-       ${ms('p.paid_at')} as ${col('paid')}
-     from link l
-     left join (
-       select a.link_id, min(a.at) filter (where ${sent}) as sent, min(a.at) filter (where ${opened}) as opened
-       from audit_event a
-       where (${sent} or ${opened}) and a.at >= ${since}
-       group by a.link_id
-     ) ae on ae.link_id = l.id
-     left join (
-       select link_id, min(created_at) as signed_in from patient_session where created_at >= ${since} group by link_id
-     ) ps on ps.link_id = l.id
-     left join (
-       select s.link_id, bool_or(s.route_path = '${StepRoutes.payorId}') as has_payor,
-           ${steps}
-       from link_step s
-       where s.completed_at >= ${since} or s.route_path = '${StepRoutes.payorId}'
-       group by s.link_id
-     ) st on st.link_id = l.id
-     left join payment p on p.link_id = l.id and p.status = 'approved'
+  const unfiltered = new Set<FunnelStageKey>(['payorId', 'paid']);
+  const times = FUNNEL_STAGES.filter((k) => k !== 'created').map((k) => {
+    const c = `p.${PROGRESS_COLUMN[k as Exclude<FunnelStageKey, 'created'>]}`;
+    return `${ms(unfiltered.has(k) ? c : `case when ${c} >= ${since} then ${c} end`)} as ${col(k)}`;
+  });
+  return `select p.link_id as id, p.created_by, p.created_at, p.status = 'active' as open,
+       ${ms('p.created_at')} as ${col('created')}, p.has_payor,
+       ${times.join(',\n       ')}
+     from link_progress p
      where ${where}`;
 }
 
@@ -118,7 +112,7 @@ function stagesSql(): string {
   });
   return `select created_by, grouping(created_by) = 1 as whole,
        ${parts.join(',\n       ')}
-     from (select f.*, ${furthestSql} as furthest from facts f) x
+     from facts x
      group by grouping sets ((), (created_by))`;
 }
 
@@ -136,7 +130,7 @@ async function queryPlanMoney(q: Queryable, where: string, params: unknown[]): P
     failed_count: number;
     failed_cents: string;
   }>(
-    `with links as (select l.id from link l where ${where})
+    `with links as (select p.link_id as id from link_progress p where ${where})
      select (select count(*)::int from payment_plan where link_id in (select id from links)) as plans,
        count(*) filter (where i.status in ('paid', 'refunded') and i.amount_cents > i.refunded_cents)::int
          as collected_count,
@@ -176,25 +170,28 @@ export async function queryFunnel(opts: {
   const from = query.from ?? new Date(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
   const params: unknown[] = [from, to, timeZone];
   const since = `(($1::date)::timestamp at time zone $3)`;
-  let where = `l.created_at >= ${since} and l.created_at < ($2::date + 1)::timestamp at time zone $3`;
+  let where = `p.created_at >= ${since} and p.created_at < ($2::date + 1)::timestamp at time zone $3`;
   if (query.coordinatorId) {
     params.push(query.coordinatorId === 'me' ? opts.staffId : query.coordinatorId);
-    where += ` and l.created_by = $${params.length}`;
+    where += ` and p.created_by = $${params.length}`;
   }
   return ctx.db.transaction(async (tx) => {
     // JIT compiling these aggregates costs more than it saves (about a second on the 2-core machine at 100,000 links).
     await tx.query('set local jit = off');
+    // The window's facts (about 150,000 rows for a 50-location group) sort in memory rather than on disk; the memory
+    // is PostgreSQL's, per sort, for this statement only.
+    await tx.query(`set local work_mem = '32MB'`);
     // One statement: the facts are built once for both the stage figures and the stalled links.
     params.push(query.stalledAfterHours);
     const rows = await tx.query<{ kind: 'stages' | 'stalled'; row: Record<string, unknown> }>(
-      `with facts as materialized (${factsSql(where, since)}),
+      `with facts as materialized (select f.*, ${furthestSql} as furthest from (${factsSql(where, since)}) f),
        stages as (${stagesSql()}),
        activity as (
          select a.link_id, max(a.at) as last_activity_at from audit_event a
          where a.actor_type = 'link' and a.at >= ${since} group by a.link_id
        ),
        open_links as (
-         select f.id, f.first_name, f.last_name, f.created_at, ${furthestSql} as furthest, act.last_activity_at
+         select f.id, f.created_at, f.furthest, act.last_activity_at
          from facts f left join activity act on act.link_id = f.id
          where f.open and f.${col('paid')} is null
        ),
@@ -206,9 +203,10 @@ export async function queryFunnel(opts: {
        )
        select 'stages' as kind, to_jsonb(s) as row from stages s
        union all
-       select 'stalled', jsonb_build_object('id', id, 'first_name', first_name, 'last_name', last_name,
-         'furthest', furthest, 'last_activity_at', last_activity_at, 'n', n, 'rn', rn)
-       from stalled where rn <= 20`,
+       select 'stalled', (select jsonb_build_object('id', s.id, 'first_name', l.first_name, 'last_name', l.last_name,
+           'furthest', s.furthest, 'last_activity_at', s.last_activity_at, 'n', s.n, 'rn', s.rn)
+         from link l where l.id = s.id)
+       from stalled s where s.rn <= 20`,
       params,
     );
     const stageRows = rows.rows.filter((r) => r.kind === 'stages').map((r) => r.row as StageRow);

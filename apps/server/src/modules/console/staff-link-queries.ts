@@ -30,13 +30,17 @@ export interface LinkSummaryRow extends LinkRow {
   payment: PaymentJson | null;
 }
 
-/** Derived state as SQL, so lists filter and count in the database ('expired' = active and past expires_at). */
-export const STATE_SQL: Record<string, string> = {
-  active: `l.status = 'active' and l.expires_at > now()`,
-  expired: `l.status = 'active' and l.expires_at <= now()`,
-  cancelled: `l.status = 'cancelled'`,
-  completed: `l.status = 'completed'`,
-};
+/**
+ * Derived state as SQL, so lists filter and count in the database ('expired' = active and past expires_at), over any
+ * relation with the link's status and expires_at (link `l`, or link_progress).
+ */
+export const stateSqlOn = (t: string): Record<string, string> => ({
+  active: `${t}.status = 'active' and ${t}.expires_at > now()`,
+  expired: `${t}.status = 'active' and ${t}.expires_at <= now()`,
+  cancelled: `${t}.status = 'cancelled'`,
+  completed: `${t}.status = 'completed'`,
+});
+export const STATE_SQL: Record<string, string> = stateSqlOn('l');
 
 /** Links with their step progress and payment (to_jsonb: the whole row, as toStaffPayment reads it). */
 export function selectLinkSummaries(q: Queryable) {
