@@ -31,9 +31,11 @@ export async function showPatientPlan(opts: {
   linkId: string;
   practiceFallback?: Partial<PracticeInfo>;
 }): Promise<PatientPlan> {
+  // Most links have no plan, and the page asks anyway: that answer is one statement, not a transaction of three
+  // (issue 30). The plan's row is read once either way; the rest (and the audit row) is one transaction.
+  const plan = await findPlanByLink(opts.db, opts.linkId);
+  if (!plan) throw noPlan();
   return opts.db.transaction(async (tx) => {
-    const plan = await findPlanByLink(tx, opts.linkId);
-    if (!plan) throw noPlan();
     const { projected, balanceCents, installments } = await patientSchedule(tx, plan, opts.linkId);
     const card = projected ? null : await findCurrentCard(tx, opts.linkId);
     const practice = await loadPracticeInfo(tx, opts.practiceFallback);
