@@ -7,8 +7,32 @@ import type { Db } from '../db/client.js';
  * Expired rows are swept now and then by the request that happens to draw it.
  */
 const SWEEP_EVERY = 500;
+const LOCAL_KEYS_MAX = 10_000;
 
-export function postgresRateLimitStore(db: Db): FastifyRateLimitStoreCtor {
+/**
+ * `local` names the keys counted in this process's memory instead (issue 30): the static files' group. They are
+ * public, cacheable and read no data, so an upsert per file (20 of a journey's statements) bought nothing the
+ * per-process count does not; the calls that read or guess (the API, sign-in) stay counted across processes.
+ */
+export function postgresRateLimitStore(
+  db: Db,
+  opts: { local?: (key: string) => boolean } = {},
+): FastifyRateLimitStoreCtor {
+  const windows = new Map<string, { count: number; endsAt: number }>();
+  const countLocally = (key: string, windowMs: number) => {
+    const now = Date.now();
+    let w = windows.get(key);
+    if (!w || w.endsAt <= now) {
+      windows.delete(key);
+      // Bounded: the oldest window goes first (Map keeps insertion order).
+      if (windows.size >= LOCAL_KEYS_MAX) windows.delete(windows.keys().next().value!);
+      w = { count: 0, endsAt: now + windowMs };
+      windows.set(key, w);
+    }
+    w.count++;
+    return { current: w.count, ttl: w.endsAt - now };
+  };
+
   class PostgresStore implements FastifyRateLimitStore {
     constructor(
       _options?: unknown,
@@ -21,6 +45,10 @@ export function postgresRateLimitStore(db: Db): FastifyRateLimitStoreCtor {
       timeWindow?: number,
     ): void {
       const windowMs = timeWindow ?? 60_000;
+      if (opts.local?.(key)) {
+        callback(null, countLocally(this.prefix + key, windowMs));
+        return;
+      }
       db.query<{ count: number; ttl_ms: number }>(
         `insert into rate_limit_counter as c (key, count, expires_at)
          values ($1, 1, now() + make_interval(secs => $2::double precision / 1000))

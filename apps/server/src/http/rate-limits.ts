@@ -15,7 +15,7 @@ import { AppError } from '../lib/errors.js';
  * if the store is unreachable the layer lets requests through (the inner limits still hold) rather than taking the
  * product down.
  */
-export type RateGroup = 'auth' | 'lookup' | 'vitals' | 'staffLogin' | 'cspReport' | 'default';
+export type RateGroup = 'auth' | 'lookup' | 'vitals' | 'staffLogin' | 'cspReport' | 'static' | 'default';
 
 /**
  * Every call that checks a staff password or code (issue 26): the console's sign-in, the CLI's login and the
@@ -40,6 +40,10 @@ const staffCredentialCalls = new Set(STAFF_CREDENTIAL_ENDPOINTS.map((e) => `${e.
  */
 export function rateGroup(method: string, url: string): RateGroup {
   const path = url.split('?')[0]!;
+  // A file of the built apps (scripts, styles, locales, icons): public, read no data (issue 30).
+  if ((method === 'GET' || method === 'HEAD') && !path.startsWith('/api/') && /\.[a-z0-9]+$/i.test(path)) {
+    return 'static';
+  }
   if (path.startsWith('/api/auth/')) return 'auth';
   if (/^\/api\/patients\/[^/]+\/notoken$/.test(path)) return 'lookup';
   if (path === '/api/vitals') return 'vitals';
@@ -58,13 +62,16 @@ function rateLimits(config: Config): Record<RateGroup, number> {
     vitals: config.RATE_LIMIT_VITALS_PER_MINUTE,
     staffLogin: config.RATE_LIMIT_STAFF_LOGIN_PER_MINUTE,
     cspReport: config.RATE_LIMIT_CSP_REPORT_PER_MINUTE,
+    // The same budget as the pages and API, counted apart (and, on PostgreSQL, per process: see the store).
+    static: config.RATE_LIMIT_DEFAULT_PER_MINUTE,
     default: config.RATE_LIMIT_DEFAULT_PER_MINUTE,
   };
 }
 
 /**
  * Where the counters live: Redis with REDIS_URL; else PostgreSQL when the database is a server (several processes may
- * share it, issue 26); else this process's memory (PGlite: one process per data dir).
+ * share it, issue 26; the static files' group stays in this process's memory, issue 30); else this process's memory
+ * (PGlite: one process per data dir).
  */
 export async function registerRateLimits(app: FastifyInstance, config: Config, db: Db): Promise<void> {
   const limits = rateLimits(config);
@@ -107,7 +114,7 @@ export async function registerRateLimits(app: FastifyInstance, config: Config, d
     ...(redis
       ? { redis, nameSpace: config.RATE_LIMIT_REDIS_PREFIX, skipOnError: true }
       : db.kind === 'postgres'
-        ? { store: postgresRateLimitStore(db), skipOnError: true }
+        ? { store: postgresRateLimitStore(db, { local: (key) => key.startsWith('static:') }), skipOnError: true }
         : {}),
     errorResponseBuilder: (request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));

@@ -493,4 +493,24 @@ describe('PUT /api/linksteps', () => {
     const noSession = await l.put(l.step('/patientinvoicedetail'), 2, apiHeaders(t.ctx));
     expect(noSession.statusCode).toBe(401);
   });
+
+  it('refuses a revoked or expired session at once (its row is checked in the statement that locks the link)', async () => {
+    const l = await linkWithSteps();
+    expect((await l.put(l.step('/patientinvoicedetail'), 2)).statusCode).toBe(200);
+    await t.ctx.db.query('update patient_session set revoked_at = now() where link_id = $1', [l.id]);
+    const revoked = await l.put(l.step('/patientinvoicedetail'), 4);
+    expect(revoked.statusCode).toBe(401);
+    // Nothing was written: the step stays in progress.
+    const step = await t.ctx.db.query<{ status_id: number }>('select status_id from link_step where id = $1', [
+      l.step('/patientinvoicedetail'),
+    ]);
+    expect(step.rows[0]!.status_id).toBe(2);
+    const m = await linkWithSteps();
+    await t.ctx.db.query(`update patient_session set expires_at = now() - interval '1 second' where link_id = $1`, [
+      m.id,
+    ]);
+    expect((await m.put(m.step('/patientinvoicedetail'), 2)).statusCode).toBe(401);
+    // Another link's id: 401 for a dead session (never 403), as the full session guard answered.
+    expect((await m.put(l.step('/patientinvoicedetail'), 2, m.headers, l.id)).statusCode).toBe(401);
+  });
 });

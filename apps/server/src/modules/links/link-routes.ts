@@ -154,7 +154,8 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
       scope,
       patientRoutes.updateStep,
       {
-        preHandler: patient,
+        // The session row is checked in the statement that locks the link (updateStep).
+        preHandler: patientClaim,
         schema: {
           tags,
           summary: 'Set a step in progress (2) or completed (4)',
@@ -167,10 +168,11 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
       },
       async (request) => {
         const q = request.query;
-        assertLinkAccess(request, q.linkId);
+        const claim = await claimForLink(ctx, request, q.linkId);
         return updateStep({
           ctx,
           actor: auditContext(request),
+          claim,
           linkId: q.linkId,
           linkStepId: q.linkStepId,
           statusId: q.LinkStepStatusId,

@@ -85,6 +85,19 @@ describe('GET /api/plans/:linkId', () => {
     expect((await getPlan(link, apiHeaders(env.ctx))).statusCode).toBe(401);
     expect((await getPlan(link, plain.headers)).statusCode).toBe(403);
   });
+
+  it('refuses a revoked session 401 at once, with or without a plan (the row is checked in the first statement)', async () => {
+    const plain = await createLinkAtPaymentStep(env.ctx);
+    const link = await planLink();
+    expect((await getPlan(link)).statusCode).toBe(200);
+    await env.ctx.db.query('update patient_session set revoked_at = now() where link_id = any($1)', [
+      [plain.linkId, link.linkId],
+    ]);
+    expect((await getPlan(plain)).statusCode).toBe(401);
+    expect((await getPlan(link)).statusCode).toBe(401);
+    // Another link's id with a dead session: 401, never 403.
+    expect((await getPlan(link, plain.headers)).statusCode).toBe(401);
+  });
 });
 
 describe('POST /api/plans/:linkId/agreement', () => {

@@ -10,6 +10,7 @@ import {
   type PatientPlan,
 } from '@paylink/shared';
 import type { Db, Queryable } from '../../db/client.js';
+import { LIVE_SESSION_SQL, sessionEnded, type SessionClaim } from '../../http/session-tokens.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
@@ -28,12 +29,23 @@ const noPlan = () => notFound('This link has no payment plan.');
 export async function showPatientPlan(opts: {
   db: Db;
   actor: Actor;
+  /** The caller's token claim, for this link: its session row is checked here, in the first statement. */
+  claim: SessionClaim;
   linkId: string;
   practiceFallback?: Partial<PracticeInfo>;
 }): Promise<PatientPlan> {
+  // Most links have no plan, and the page asks anyway: the session's row check and "is there a plan" are one
+  // statement, not a session read and a transaction of three (issue 30). A dead session is refused 401 first.
+  const first = await opts.db.query<{ live: boolean; has_plan: boolean }>(
+    `select exists (${LIVE_SESSION_SQL('$1', '$2')}) as live,
+            exists (select 1 from payment_plan where link_id = $3) as has_plan`,
+    [opts.claim.sessionId, opts.claim.linkId, opts.linkId],
+  );
+  if (!first.rows[0]!.live) throw sessionEnded();
+  if (!first.rows[0]!.has_plan) throw noPlan();
+  const plan = await findPlanByLink(opts.db, opts.linkId);
+  if (!plan) throw noPlan();
   return opts.db.transaction(async (tx) => {
-    const plan = await findPlanByLink(tx, opts.linkId);
-    if (!plan) throw noPlan();
     const { projected, balanceCents, installments } = await patientSchedule(tx, plan, opts.linkId);
     const card = projected ? null : await findCurrentCard(tx, opts.linkId);
     const practice = await loadPracticeInfo(tx, opts.practiceFallback);

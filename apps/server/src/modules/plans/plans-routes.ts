@@ -1,7 +1,7 @@
 import { patientRoutes } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { assertLinkAccess, requirePatient } from '../../http/guards.js';
+import { assertLinkAccess, claimForLink, requirePatient, requirePatientClaim } from '../../http/guards.js';
 import { PATIENT_SECURITY, errorResponses } from '../../http/route-support.js';
 import { route } from '../../http/route.js';
 import { auditContext } from '../../lib/audit.js';
@@ -11,13 +11,15 @@ import { confirmCardUpdate, startCardUpdate } from './update-plan-card.js';
 /** The patient's side of a payment plan (issue 28; not in the spec: decision 0207). */
 export async function patientPlanRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const patient = requirePatient(ctx);
+  // The plan read checks the session row in its first statement (issue 30).
+  const patientClaim = requirePatientClaim(ctx);
   const tags = ['plan'];
 
   route(
     app,
     patientRoutes.plan,
     {
-      preHandler: patient,
+      preHandler: patientClaim,
       schema: {
         tags,
         summary: "The signed-in link's payment plan: its schedule, the card kept for it and the agreement's state",
@@ -30,10 +32,11 @@ export async function patientPlanRoutes(app: FastifyInstance, ctx: AppContext): 
       },
     },
     async (request, reply) => {
-      assertLinkAccess(request, request.params.linkId);
+      const claim = await claimForLink(ctx, request, request.params.linkId);
       const plan = await showPatientPlan({
         db: ctx.db,
         actor: auditContext(request),
+        claim,
         linkId: request.params.linkId,
         practiceFallback: practiceFallback(ctx),
       });

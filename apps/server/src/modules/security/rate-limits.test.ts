@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from '../../app.js';
@@ -26,6 +29,30 @@ describe('per-IP rate limits', () => {
     expect(rateGroup('POST', '/api/admin/login')).toBe('staffLogin');
     expect(rateGroup('POST', '/api/console/auth/login')).toBe('staffLogin');
     expect(rateGroup('GET', '/api/admin/links')).toBe('default');
+    expect(rateGroup('GET', '/assets/index-abc123.js')).toBe('static');
+    expect(rateGroup('GET', '/locales/es/common.json?v=1')).toBe('static');
+    expect(rateGroup('HEAD', '/favicon.ico')).toBe('static');
+    // Pages (which may read the link), API calls and writes are not static files.
+    expect(rateGroup('GET', '/auth')).toBe('default');
+    expect(rateGroup('GET', '/api/config.json')).toBe('default');
+    expect(rateGroup('POST', '/assets/x.js')).toBe('default');
+  });
+
+  it('static files have their own budget, apart from the pages and API', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paylink-rl-static-'));
+    fs.mkdirSync(path.join(dir, 'assets'));
+    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>x</title>');
+    fs.writeFileSync(path.join(dir, 'assets', 'a-0123abcd.js'), 'export {};');
+    const t = await app({ RATE_LIMIT_DEFAULT_PER_MINUTE: '2', WEB_DIST_DIR: dir });
+    const get = (url: string) => t.app.inject({ url, headers: apiHeaders(t.ctx), remoteAddress: '198.51.100.40' });
+    expect((await get('/assets/a-0123abcd.js')).statusCode).toBe(200);
+    expect((await get('/assets/a-0123abcd.js')).statusCode).toBe(200);
+    expect((await get('/assets/a-0123abcd.js')).statusCode).toBe(429);
+    expect((await get('/api/config')).statusCode).not.toBe(429);
+    fs.rmSync(dir, { recursive: true, force: true });
+    // On PostgreSQL the files' counts stay in the process: no shared counter row for them.
+    const rows = await t.ctx.db.query(`select 1 from rate_limit_counter where key like 'static:%'`);
+    expect(rows.rowCount).toBe(0);
   });
 
   it('sign-in: the limit is per address across links, answered in the auth error shape with Retry-After', async () => {

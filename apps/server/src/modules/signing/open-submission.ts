@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../lib/errors.js';
-import { findLink, linkState, type LinkRow } from '../links/index.js';
-import { findSubmissionByToken, type SubmissionRow } from './submission-queries.js';
+import { linkState, type LinkRow } from '../links/index.js';
+import { findSubmissionWithLink, type SubmissionRow } from './submission-queries.js';
 
 export type RefusalReason = 'not_found' | 'expired' | 'cancelled' | 'link_completed' | 'already_completed';
 
@@ -22,9 +22,9 @@ export async function resolveSubmission(
   token: string,
   opts: { forUpdate?: boolean; allowCompleted?: boolean } = {},
 ): Promise<{ submission: SubmissionRow; link: LinkRow }> {
-  const submission = await findSubmissionByToken(q, token, opts);
-  if (!submission) throw new SubmissionRefused('not_found');
-  const link = await findLink(q, submission.link_id);
+  const found = await findSubmissionWithLink(q, token, opts);
+  if (!found) throw new SubmissionRefused('not_found');
+  const { submission, link } = found;
   if (!link) throw new SubmissionRefused('not_found');
   const state = linkState(link);
   if (state === 'expired') throw new SubmissionRefused('expired');

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { practiceRows } from '../../lib/practice-rows.js';
 import type { Queryable } from '../../db/client.js';
 import { typed, type Row } from '../../db/typed.js';
+import type { LinkRow } from '../links/index.js';
 import type { ContractSnapshot, SignatureMethod, SubmissionKind } from './types.js';
 
 /** contract_snapshot: contract submissions fix each language's contract when prepared (contracts.ts). */
@@ -39,6 +40,62 @@ export async function findSubmissionByToken(
   if (!TOKEN.test(token)) return null;
   const query = submissions(q).where('token_hash', '=', sha256Hex(token));
   return (await (opts.forUpdate ? query.forUpdate() : query).executeTakeFirst()) ?? null;
+}
+
+/** Every column of submission, by name: the join below names them one by one (a new column must be added here). */
+const SUBMISSION_COLUMNS: Record<keyof SubmissionRow, true> = {
+  completed_at: true,
+  contract_snapshot: true,
+  created_at: true,
+  id: true,
+  ip: true,
+  kind: true,
+  link_id: true,
+  link_step_id: true,
+  original_sha256: true,
+  provider: true,
+  signature_method: true,
+  signed_sha256: true,
+  signed_storage_key: true,
+  signer_name: true,
+  status: true,
+  token_hash: true,
+  typed_signature: true,
+  updated_at: true,
+  user_agent: true,
+};
+const SUBMISSION_PREFIX = 'submission.';
+const SUBMISSION_SELECT = Object.keys(SUBMISSION_COLUMNS)
+  .map((c) => `s.${c} as "${SUBMISSION_PREFIX}${c}"`)
+  .join(', ');
+
+/**
+ * The submission a token opens and its link, in one statement (issue 30: the signing pages ask for it on every call).
+ * `forUpdate` locks the submission only, as reading them one after the other did.
+ */
+export async function findSubmissionWithLink(
+  q: Queryable,
+  token: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<{ submission: SubmissionRow; link: LinkRow | null } | null> {
+  if (!TOKEN.test(token)) return null;
+  const r = await q.query<Record<string, unknown>>(
+    `select ${SUBMISSION_SELECT}, l.* from submission s left join link l on l.id = s.link_id
+     where s.token_hash = $1${opts.forUpdate ? ' for update of s' : ''}`,
+    [sha256Hex(token)],
+  );
+  const row = r.rows[0];
+  if (!row) return null;
+  const submission: Record<string, unknown> = {};
+  const link: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(row)) {
+    if (k.startsWith(SUBMISSION_PREFIX)) submission[k.slice(SUBMISSION_PREFIX.length)] = v;
+    else link[k] = v;
+  }
+  return {
+    submission: submission as SubmissionRow,
+    link: link.id === null || link.id === undefined ? null : (link as LinkRow),
+  };
 }
 
 export async function findSubmission(q: Queryable, id: string): Promise<SubmissionRow | null> {

@@ -39,11 +39,10 @@ export async function uploadSubmissionFile(
   if (input.bytes.length > ctx.config.UPLOAD_MAX_MB * 1024 * 1024) throw new UploadRefused('too_large');
   if (input.bytes.length === 0) throw new UploadRefused('unreadable');
   const contentSha256 = sha256Hex(input.bytes);
-  // Refuse early (before the slow conversion) when the token or the file cannot be accepted.
-  await ctx.db.transaction(async (tx) => {
-    const { submission } = await resolveSubmission(tx, input.token);
-    if (submission.kind !== 'patient_id' && submission.kind !== 'payor_id') throw new UploadRefused('not_id');
-  });
+  // Refuse early (before the slow conversion) when the token or the file cannot be accepted: one read, no
+  // transaction (issue 30); the write below checks again under the lock.
+  const early = await resolveSubmission(ctx.db, input.token);
+  if (early.submission.kind !== 'patient_id' && early.submission.kind !== 'payor_id') throw new UploadRefused('not_id');
   // Decoding runs in a worker thread: a hostile file cannot stall the API, the signing pages or the gateway.
   const normalised = await normaliseInWorker(input.bytes);
   const { storage } = ctx.providers;
