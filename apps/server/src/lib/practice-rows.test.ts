@@ -121,6 +121,26 @@ describe.skipIf(!DATABASE_URL)('per-process copies, two processes on one Postgre
     const stored = await a.query<{ value: string }>(`select value from app_secret where name = 'card-token'`);
     expect(stored.rows[0]!.value).toBe(fromB);
   });
+
+  it('two processes starting at once both get the secret the first one commits', async () => {
+    const [a, b] = await twoProcesses();
+    // A's insert is not committed yet when B asks: B's insert waits on A's row, then finds it taken, and the row was
+    // not in B's snapshot. Found by CI: the second process of two started together exited at boot.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let fromA = '';
+    const first = a.transaction(async (tx) => {
+      fromA = await getOrCreateSecret(tx, 'boot-race');
+      await held;
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const second = getOrCreateSecret(b, 'boot-race');
+    await new Promise((r) => setTimeout(r, 200));
+    release();
+    await first;
+    expect(await second).toBe(fromA);
+    expect(await getOrCreateSecret(b, 'boot-race')).toBe(fromA);
+  });
 });
 
 describe('per-process copies, one database (PGlite or PostgreSQL)', () => {

@@ -18,13 +18,19 @@ export async function getOrCreateSecret(db: Queryable, name: string, configured?
   if (cached !== undefined) return cached;
   // One statement: the new row if this call inserted it, else the existing one (the CTE's insert is not visible to
   // the outer select, so exactly one of the two arms answers).
-  const r = await db.query<{ value: string; created: boolean }>(
-    `with ins as (insert into app_secret (name, value) values ($1, $2) on conflict (name) do nothing returning value)
-     select value, true as created from ins
-     union all select value, false as created from app_secret where name = $1`,
-    [name, randomBytes(32).toString('base64url')],
-  );
-  const row = r.rows[0]!;
+  // Neither arm answers when another process's insert of the same name committed while this statement waited on it
+  // (the row is not in this statement's snapshot): the next statement's snapshot has it.
+  let row: { value: string; created: boolean } | undefined;
+  for (let attempt = 0; !row; attempt++) {
+    if (attempt === 3) throw new Error(`app secret ${name}: neither created nor found`);
+    const r = await db.query<{ value: string; created: boolean }>(
+      `with ins as (insert into app_secret (name, value) values ($1, $2) on conflict (name) do nothing returning value)
+       select value, true as created from ins
+       union all select value, false as created from app_secret where name = $1`,
+      [name, randomBytes(32).toString('base64url')],
+    );
+    row = r.rows[0];
+  }
   if (!row.created || !inTransaction(db)) {
     let perDb = known.get(database);
     if (!perDb) known.set(database, (perDb = new Map()));
