@@ -274,8 +274,8 @@ describe('browser config and CSP', () => {
     const c = loadConfig({ ...base, GATEWAY_ORIGIN: 'http://127.0.0.1:9999' });
     expect(gatewayBrowserConfig(c)).toEqual({
       // The sandbox's scripts are asked for under a version of their text, so the gateway can cache them for good.
-      checkoutJsUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:9999\/hosted-payments\/Checkout\.js\?v=\w+$/),
-      threeDSSdkUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:9999\/3ds2\/web-sdk\.js\?v=\w+$/),
+      checkoutJsUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:9999\/hosted-payments\/Checkout\.js\?v=[\w-]+$/),
+      threeDSSdkUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:9999\/3ds2\/web-sdk\.js\?v=[\w-]+$/),
       threeDSBaseUrl: 'http://127.0.0.1:9999/3ds2',
     });
     expect(gatewayCspOrigins(c)).toEqual({
