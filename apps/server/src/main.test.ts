@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServerProcess, stopServerProcesses } from '../test/support/server-process.js';
+import { throwawayDatabase } from '../test/support/throwaway-database.js';
 import { openPostgres } from './db/client.js';
 import { MIGRATIONS_DIR } from './db/migrate.js';
 import { issueSession } from './http/session-tokens.js';
@@ -35,21 +34,12 @@ describe('npm start (one process, embedded PostgreSQL)', () => {
 const DATABASE_URL = process.env.DATABASE_URL;
 describe.skipIf(!DATABASE_URL)('two server processes on one PostgreSQL database (needs DATABASE_URL)', () => {
   it('run migrations and seeding once, and share sessions and step changes', async () => {
-    const name = `paylink_two_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(DATABASE_URL!);
-    u.pathname = `/${name}`;
-    const dbUrl = u.toString();
+    const fresh = await throwawayDatabase(DATABASE_URL!, 'paylink_two');
+    const dbUrl = fresh.url;
     const db = openPostgres(dbUrl);
     cleanups.push(async () => {
       await db.close();
-      const a = new pg.Client({ connectionString: DATABASE_URL });
-      await a.connect();
-      await a.query(`drop database if exists ${name} with (force)`);
-      await a.end();
+      await fresh.drop();
     });
 
     // Both boot at once against the empty database.

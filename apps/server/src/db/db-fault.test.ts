@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { throwawayDatabase } from '../../test/support/throwaway-database.js';
 import { startServerProcess, stopServerProcesses } from '../../test/support/server-process.js';
 import type { AppContext } from '../context.js';
 import { createLinkAtPaymentStep, payWithSandbox } from '../../test/support/payment-fixtures.js';
@@ -21,19 +21,13 @@ afterAll(async () => {
 
 describe.skipIf(!DATABASE_URL)('database connection loss under load (needs DATABASE_URL)', () => {
   it('keeps the process up, answers 503 while the database is gone, recovers, and loses no approval', async () => {
-    const name = `paylink_fault_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const u = new URL(DATABASE_URL!);
-    u.pathname = `/${name}`;
-    const dbUrl = u.toString();
+    const fresh = await throwawayDatabase(DATABASE_URL!, 'paylink_fault');
+    const dbUrl = fresh.url;
     // The test's own connections are named so the killer spares them: only the server loses its database.
     const db = openPostgres(`${dbUrl}?application_name=paylink-fault-test`);
     cleanups.push(async () => {
       await db.close();
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await fresh.drop();
     });
 
     const server = await startServerProcess(
@@ -130,7 +124,7 @@ describe.skipIf(!DATABASE_URL)('database connection loss under load (needs DATAB
         `select pg_terminate_backend(pid) from pg_stat_activity
          where datname = $1 and backend_type = 'client backend' and pid <> pg_backend_pid()
            and application_name <> 'paylink-fault-test'`,
-        [name],
+        [fresh.name],
       );
       killed += r.rowCount ?? 0;
     }

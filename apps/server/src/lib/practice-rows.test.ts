@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestDb } from '../../test/support/test-db.js';
+import { throwawayDatabase } from '../../test/support/throwaway-database.js';
 import { loadConfig } from '../config.js';
 import { openPostgres, type Db } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
@@ -31,21 +31,12 @@ afterEach(() => {
 
 /** Two connections pools ("processes") on one fresh, migrated PostgreSQL database. */
 async function twoProcesses(): Promise<[Db, Db]> {
-  const name = `paylink_cache_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(DATABASE_URL!);
-  u.pathname = `/${name}`;
-  const a = openPostgres(u.toString(), 2);
-  const b = openPostgres(u.toString(), 2);
+  const fresh = await throwawayDatabase(DATABASE_URL!, 'paylink_cache');
+  const a = openPostgres(fresh.url, 2);
+  const b = openPostgres(fresh.url, 2);
   cleanups.push(async () => {
     await Promise.all([a.close(), b.close()]);
-    const c = new pg.Client({ connectionString: DATABASE_URL });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
+    await fresh.drop();
   });
   await migrate(a);
   await seedPractice(a, config);

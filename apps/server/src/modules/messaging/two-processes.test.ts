@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServerProcess, stopServerProcesses } from '../../../test/support/server-process.js';
+import { throwawayDatabase } from '../../../test/support/throwaway-database.js';
 import { openPostgres, type Db } from '../../db/client.js';
 
 /**
@@ -16,22 +15,13 @@ afterAll(async () => {
 });
 
 async function freshDatabase(): Promise<{ url: string; db: Db }> {
-  const name = `paylink_msg_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const u = new URL(DATABASE_URL!);
-  u.pathname = `/${name}`;
-  const db = openPostgres(u.toString());
+  const fresh = await throwawayDatabase(DATABASE_URL!, 'paylink_msg');
+  const db = openPostgres(fresh.url);
   cleanups.push(async () => {
     await db.close();
-    const a = new pg.Client({ connectionString: DATABASE_URL });
-    await a.connect();
-    await a.query(`drop database if exists ${name} with (force)`);
-    await a.end();
+    await fresh.drop();
   });
-  return { url: u.toString(), db };
+  return { url: fresh.url, db };
 }
 
 describe.skipIf(!DATABASE_URL)('reminders with two server processes on one PostgreSQL database', () => {

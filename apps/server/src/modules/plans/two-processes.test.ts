@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { throwawayDatabase } from '../../../test/support/throwaway-database.js';
 import { serveArgs } from '../../../../../scripts/server-entry.mjs';
 import { openPostgres, type Db } from '../../db/client.js';
 import { SYSTEM_ACTOR } from '../../lib/audit.js';
@@ -23,28 +22,17 @@ import { materialisePlan, sealCardToken } from './index.js';
 const DATABASE_URL = process.env.DATABASE_URL;
 const PLANS = 200;
 const PASSES = 50;
-const dbName = `paylink_2p_${randomBytes(5).toString('hex')}`;
+let fresh: Awaited<ReturnType<typeof throwawayDatabase>> | undefined;
 let a: ServerProcess;
 let b: ServerProcess;
 let db: Db;
 let gateway: CardGateway;
 let gatewayOrigin: string;
 
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: DATABASE_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
 beforeAll(async () => {
   if (!DATABASE_URL) return;
-  await admin(`create database ${dbName}`);
-  const u = new URL(DATABASE_URL);
-  u.pathname = `/${dbName}`;
+  fresh = await throwawayDatabase(DATABASE_URL, 'paylink_2p');
+  const u = new URL(fresh.url);
   const gatewayPort = await freePort();
   gatewayOrigin = `http://127.0.0.1:${gatewayPort}`;
   const env = {
@@ -74,7 +62,7 @@ afterAll(async () => {
   await fault({ mode: 'none' }).catch(() => undefined);
   await stopServerProcesses();
   await db?.close();
-  await admin(`drop database if exists ${dbName} with (force)`);
+  await fresh?.drop();
 }, 60_000);
 
 const fault = (body: object) =>
