@@ -17,7 +17,7 @@ import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
 import { TableScroll } from '../../shared/components/table-scroll';
 import { FormField } from '../../shared/forms/form-field';
-import { copyText } from '../../shared/lib/copy-text';
+import { ShownOnceSecret } from '../../shared/components/shown-once-secret';
 import { formatDateTime } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
 import { newIdempotencyKey } from './money-api';
@@ -67,27 +67,19 @@ export function WebhooksPage() {
 
 function SecretOnce(props: { url: string; secret: string; onClose: () => void }) {
   const { t } = useTranslation();
-  const [copied, setCopied] = useState(false);
   return (
-    <div className="alert alert-warning" role="status" data-testid="webhook-secret">
-      <h2 className="h6">
-        {t('money.webhooks.secretTitle')} · <span className="text-break">{props.url}</span>
-      </h2>
-      <p className="mb-2">{t('money.webhooks.secretOnce')}</p>
-      <div className="d-flex flex-wrap align-items-center gap-2">
-        <code className="text-break user-select-all text-dark bg-white border rounded px-2 py-1">{props.secret}</code>
-        <button
-          type="button"
-          className="btn btn-sm btn-outline-dark"
-          onClick={() => void copyText(props.secret).then(setCopied)}
-        >
-          {copied ? t('common.copied') : t('common.copy')}
-        </button>
-        <button type="button" className="btn btn-sm btn-outline-dark" onClick={props.onClose}>
-          {t('common.close')}
-        </button>
-      </div>
-    </div>
+    <ShownOnceSecret
+      title={
+        <>
+          {t('money.webhooks.secretTitle')} · <span className="text-break">{props.url}</span>
+        </>
+      }
+      help={t('money.webhooks.secretOnce')}
+      secret={props.secret}
+      closeLabel={t('common.close')}
+      onClose={props.onClose}
+      testId="webhook-secret"
+    />
   );
 }
 

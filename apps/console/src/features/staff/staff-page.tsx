@@ -13,7 +13,7 @@ import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/qu
 import { FormField } from '../../shared/forms/form-field';
 import { formatDateTime } from '../../shared/lib/format';
 import { useSession } from '../../shared/session/use-session';
-import { copyText } from '../../shared/lib/copy-text';
+import { ShownOnceSecret } from '../../shared/components/shown-once-secret';
 
 const ROLES = staffRoleSchema.options;
 const newStaffSchema = createStaffBodySchema.extend({ role: staffRoleSchema });
@@ -216,31 +216,16 @@ const CONFIRM = {
 /** An admin's reset answers a temporary password once: shown here until dismissed, never again. */
 function TemporaryPassword(props: { name: string; password: string; onDismiss: () => void }) {
   const { t } = useTranslation();
-  const [copied, setCopied] = useState(false);
   return (
-    <div className="alert alert-warning" role="status" aria-labelledby="temporary-heading">
-      <h2 id="temporary-heading" className="h6">
-        {t('staff.temporaryTitle', { name: props.name })}
-      </h2>
-      <p className="mb-2">{t('staff.temporaryHelp')}</p>
-      <p className="mb-2">
-        <code className="fs-5 text-break text-body" data-testid="temporary-password">
-          {props.password}
-        </code>
-      </p>
-      <div className="d-flex flex-wrap gap-2">
-        <button
-          type="button"
-          className="btn btn-sm btn-outline-primary"
-          onClick={() => void copyText(props.password).then(setCopied)}
-        >
-          {copied ? t('common.copied') : t('staff.copy')}
-        </button>
-        <button type="button" className="btn btn-sm btn-primary" onClick={props.onDismiss}>
-          {t('staff.dismiss')}
-        </button>
-      </div>
-    </div>
+    <ShownOnceSecret
+      title={t('staff.temporaryTitle', { name: props.name })}
+      help={t('staff.temporaryHelp')}
+      secret={props.password}
+      copyLabel={t('staff.copy')}
+      closeLabel={t('staff.dismiss')}
+      onClose={props.onDismiss}
+      secretTestId="temporary-password"
+    />
   );
 }
 
