@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
+import { ModalBox } from '../shared/components/modal-box';
 import { useTranslation } from 'react-i18next';
 
 const WARN_BEFORE_MS = 2 * 60_000;
@@ -65,7 +66,7 @@ export function IdleTimeout(props: {
   const seconds = remaining === null ? 0 : remaining % 60;
 
   return (
-    <Modal show={warning} onHide={stay} centered aria-labelledby="idle-title" backdrop="static">
+    <Modal dialogAs={ModalBox} show={warning} onHide={stay} centered aria-labelledby="idle-title" backdrop="static">
       <Modal.Header>
         <Modal.Title id="idle-title" as="h2" className="h5">
           {t('idle.title')}

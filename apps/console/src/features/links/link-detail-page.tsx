@@ -1,5 +1,6 @@
 import { useId, useState, type ComponentType, type ReactNode } from 'react';
 import Modal from 'react-bootstrap/Modal';
+import { ModalBox } from '../../shared/components/modal-box';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
@@ -533,7 +534,7 @@ function ExtendDialog(props: {
   const daysBad = !Number.isInteger(n) || n < 1 || n > 365;
   const reasonBad = reason.trim() === '';
   return (
-    <Modal show={props.show} onHide={props.onCancel} centered aria-labelledby={`${id}-title`}>
+    <Modal dialogAs={ModalBox} show={props.show} onHide={props.onCancel} centered aria-labelledby={`${id}-title`}>
       <form
         noValidate
         onSubmit={(e) => {

@@ -1,5 +1,6 @@
 import { useId, useMemo, useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
+import { ModalBox } from '../../shared/components/modal-box';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -105,6 +106,7 @@ export function RefundDialog(props: {
 
   return (
     <Modal
+      dialogAs={ModalBox}
       show={props.show}
       onHide={() => !mutation.isPending && props.onClose()}
       onEnter={reset}

@@ -1,5 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import Modal from 'react-bootstrap/Modal';
+import { ModalBox } from './modal-box';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -28,6 +29,7 @@ export function ConfirmDialog(props: {
   const missing = props.askReason && reason.trim() === '';
   return (
     <Modal
+      dialogAs={ModalBox}
       show={props.show}
       onHide={props.onCancel}
       aria-labelledby={titleId}
