@@ -1,3 +1,4 @@
+import { formatPhoneNumber } from '@paylink/shared';
 import type { Queryable } from '../db/client.js';
 import { practiceRows } from '../lib/practice-rows.js';
 
@@ -29,7 +30,8 @@ export async function loadPracticeInfo(q: Queryable, fallback?: Partial<Practice
   return {
     name: shown,
     senderName: row.sender_name || fallback?.senderName || shown,
-    supportPhone: row.support_phone ?? fallback?.supportPhone ?? '',
+    // Written as the apps show it (a US number as (305) 555-0123, whatever the console or config stored).
+    supportPhone: formatPhoneNumber(row.support_phone ?? fallback?.supportPhone),
     supportEmail: row.support_email ?? fallback?.supportEmail ?? '',
     logoUrl: row.logo_url ?? fallback?.logoUrl ?? null,
   };
