@@ -212,7 +212,8 @@ export const apiErrorSchema = z.object({
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
 
-export const vitalsBodySchema = z
+/** One web-vitals metric, with the path of the page it was measured on. */
+export const vitalMetricSchema = z
   .object({
     name: z.enum(['CLS', 'FCP', 'INP', 'LCP', 'TTFB']),
     value: z.number().finite().nonnegative().max(1_000_000),
@@ -222,3 +223,13 @@ export const vitalsBodySchema = z
     navigationType: z.string().max(40).optional(),
   })
   .strict();
+/** The most metrics one POST /api/vitals may carry (a page has five; CLS and INP may come again after a hide). */
+export const VITALS_PER_REQUEST_MAX = 10;
+/**
+ * POST /api/vitals: one metric (as clients before issue 30 send it), or a page's metrics in one request (an array, as
+ * the patient app sends them when the page is hidden).
+ */
+export const vitalsBodySchema = z.union([
+  vitalMetricSchema,
+  z.array(vitalMetricSchema).min(1).max(VITALS_PER_REQUEST_MAX),
+]);

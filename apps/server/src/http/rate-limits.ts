@@ -70,7 +70,8 @@ function rateLimits(config: Config): Record<RateGroup, number> {
 
 /**
  * Where the counters live: Redis with REDIS_URL; else PostgreSQL when the database is a server (several processes may
- * share it, issue 26; the static files' group stays in this process's memory, issue 30); else this process's memory
+ * share it, issue 26; large budgets are reserved in blocks, decision 0229; the static files' group stays in this
+ * process's memory, issue 30); else this process's memory
  * (PGlite: one process per data dir).
  */
 export async function registerRateLimits(app: FastifyInstance, config: Config, db: Db): Promise<void> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiHeaders, createTestApp } from '../../../test/support/context.js';
-import { normaliseRoute, recordVital } from './record-vital.js';
+import { normaliseRoute, recordVital, recordVitals } from './record-vital.js';
 
 describe('POST /api/vitals', () => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -19,6 +19,56 @@ describe('POST /api/vitals', () => {
       `select value from web_vital where route = '/cap' order by id`,
     );
     expect(rows.rows.map((r) => Number(r.value))).toEqual([102, 103, 104]);
+    await t.ctx.db.query(`delete from web_vital`);
+  });
+
+  it("stores a page's metrics in one statement, in order, the cap applied to the batch", async () => {
+    let statements = 0;
+    const q = { query: (...a: Parameters<typeof t.ctx.db.query>) => (statements++, t.ctx.db.query(...a)) };
+    const page = (v: number) =>
+      (['TTFB', 'FCP', 'LCP'] as const).map((name, i) => ({ name, value: v + i, route: '/batch' }));
+    expect(await recordVitals(q as typeof t.ctx.db, page(10), { maxRows: 4 })).toBe(true);
+    expect(await recordVitals(q as typeof t.ctx.db, page(20), { maxRows: 4 })).toBe(true);
+    expect(statements).toBe(2);
+    const rows = await t.ctx.db.query<{ name: string; value: number }>(
+      `select name, value from web_vital where route = '/batch' order by id`,
+    );
+    expect(rows.rows.map((r) => [r.name, Number(r.value)])).toEqual([
+      ['LCP', 12],
+      ['TTFB', 20],
+      ['FCP', 21],
+      ['LCP', 22],
+    ]);
+    await t.ctx.db.query(`delete from web_vital`);
+  });
+
+  it("takes a page's metrics as an array in one request; a batch with one bad metric stores nothing", async () => {
+    const r = await post([
+      { name: 'TTFB', value: 80, route: '/auth', navigationType: 'navigate' },
+      { name: 'FCP', value: 900.5, rating: 'good', route: '/auth' },
+      { name: 'CLS', value: 0.01, route: '/patientinfo?id=abc' },
+    ]);
+    expect(r.statusCode).toBe(204);
+    const rows = await t.ctx.db.query<{ route: string; name: string }>('select route, name from web_vital order by id');
+    expect(rows.rows).toEqual([
+      { route: '/auth', name: 'TTFB' },
+      { route: '/auth', name: 'FCP' },
+      { route: '/patientinfo', name: 'CLS' },
+    ]);
+    const metric = { name: 'LCP', value: 1, route: '/auth' };
+    for (const bad of [
+      [],
+      [metric, { ...metric, route: 'https://evil.example/' }],
+      [metric, { ...metric, name: 'FID' }],
+      [metric, { ...metric, linkId: 'x' }],
+      Array.from({ length: 11 }, () => metric),
+      [[metric]],
+    ]) {
+      const res = await post(bad);
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'invalid_request' });
+    }
+    expect((await t.ctx.db.query('select 1 from web_vital')).rowCount).toBe(3);
     await t.ctx.db.query(`delete from web_vital`);
   });
 

@@ -3,9 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { route } from '../../http/route.js';
 import { badRequest } from '../../lib/errors.js';
-import { recordVital } from './record-vital.js';
+import { recordVitals } from './record-vital.js';
 
-/** POST /api/vitals (x-api-key): one web-vitals metric from a patient's browser, stored per route. */
+/**
+ * POST /api/vitals (x-api-key): web-vitals metrics from a patient's browser, stored per route: one metric, or a page's
+ * metrics in one request (issue 30; one statement either way).
+ */
 export async function vitalsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   route(
     app,
@@ -14,11 +17,13 @@ export async function vitalsRoutes(app: FastifyInstance, ctx: AppContext): Promi
       schema: {
         tags: ['web app'],
         security: [{ apiKey: [] }],
-        summary: 'Record a real-user performance metric (CLS, FCP, INP, LCP, TTFB) for a route',
+        summary:
+          'Record real-user performance metrics (CLS, FCP, INP, LCP, TTFB) for a route: one, or an array of them',
       },
     },
     async (request, reply) => {
-      const stored = await recordVital(ctx.db, request.body, { maxRows: ctx.config.VITALS_MAX_ROWS });
+      const metrics = Array.isArray(request.body) ? request.body : [request.body];
+      const stored = await recordVitals(ctx.db, metrics, { maxRows: ctx.config.VITALS_MAX_ROWS });
       if (!stored) throw badRequest('route must be a path of this app, like /auth', { route: 'is not a path' });
       return reply.status(204).send();
     },
