@@ -22,6 +22,7 @@ import { createLink, type TestLink } from '../../e2e/support/admin.js';
 import { answerChallenge, CARDS, expectConfirmation, fillCard, payNow, type Flow } from '../../e2e/support/flows.js';
 import { depositToPaymentPage } from '../../e2e/support/journeys.js';
 import { PHONE } from '../../e2e/support/session.js';
+import { loadConfig } from '../../apps/server/src/config.js';
 import { startProduct } from './product.js';
 
 export interface JourneyFigures {
@@ -152,6 +153,16 @@ async function settleLog(file: string): Promise<void> {
   }
 }
 
+/** The RATE_LIMIT_*_PER_MINUTE values a server started without them runs with. */
+function productionRateLimits(): Record<string, string> {
+  const defaults = loadConfig({});
+  return Object.fromEntries(
+    Object.entries(defaults)
+      .filter(([k]) => /^RATE_LIMIT_\w+_PER_MINUTE$/.test(k))
+      .map(([k, v]) => [k, String(v)]),
+  );
+}
+
 export async function measureJourney(databaseUrl: string, opts: { pgLog?: string } = {}): Promise<JourneyFigures> {
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
@@ -166,7 +177,9 @@ export async function measureJourney(databaseUrl: string, opts: { pgLog?: string
   benchUrl.password = '';
   const saved = process.env.DATABASE_URL;
   process.env.DATABASE_URL = benchUrl.toString();
-  const product = await startProduct();
+  // The product's own per-address limits, not the browser suite's raised ones: with PostgreSQL they decide how many
+  // counter upserts a journey costs (decision 0229's leases), so the figure is the one a practice's server shows.
+  const product = await startProduct(productionRateLimits());
   // Back to the caller's (an unset variable stays unset: `= undefined` would store the string "undefined").
   if (saved === undefined) delete process.env.DATABASE_URL;
   else process.env.DATABASE_URL = saved;
