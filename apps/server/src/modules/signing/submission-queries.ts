@@ -22,11 +22,24 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export async function insertSubmission(
   q: Queryable,
-  s: { tokenHash: string; linkId: string; linkStepId: number; kind: SubmissionKind },
+  s: {
+    tokenHash: string;
+    linkId: string;
+    linkStepId: number;
+    kind: SubmissionKind;
+    /** A contract's, written with the row (decision 0168). */
+    contractSnapshot?: ContractSnapshot;
+  },
 ): Promise<string> {
   const r = await typed(q)
     .insertInto('submission')
-    .values({ token_hash: s.tokenHash, link_id: s.linkId, link_step_id: s.linkStepId, kind: s.kind })
+    .values({
+      token_hash: s.tokenHash,
+      link_id: s.linkId,
+      link_step_id: s.linkStepId,
+      kind: s.kind,
+      ...(s.contractSnapshot ? { contract_snapshot: JSON.stringify(s.contractSnapshot) } : {}),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return r.id;
@@ -132,19 +145,6 @@ export async function markSubmissionCompleted(
   await changeWithAudit(q, change, audit);
 }
 
-/** Fixes the contract a contract submission's readers get (decision 0168). */
-export async function setContractSnapshot(
-  q: Queryable,
-  submissionId: string,
-  snapshot: ContractSnapshot,
-): Promise<void> {
-  await typed(q)
-    .updateTable('submission')
-    .set({ contract_snapshot: JSON.stringify(snapshot) })
-    .where('id', '=', submissionId)
-    .execute();
-}
-
 export async function deleteSubmission(q: Queryable, id: string): Promise<void> {
   await typed(q).deleteFrom('submission').where('id', '=', id).execute();
 }
@@ -185,6 +185,53 @@ export async function filesForUpload(
 
 export async function deleteSubmissionFile(q: Queryable, fileId: string): Promise<void> {
   await typed(q).deleteFrom('submission_file').where('id', '=', fileId).execute();
+}
+
+/**
+ * A link's steps in order, each with its document URL so far and its submission (if any), and who pays: what
+ * prepareStepDocuments decides from, in one statement (issue 30; it read the steps, the payment and each step's
+ * submission one by one).
+ */
+export async function stepsForDocuments(
+  q: Queryable,
+  linkId: string,
+): Promise<{
+  steps: {
+    id: number;
+    route_path: string;
+    document_url: string | null;
+    submission: Pick<SubmissionRow, 'id' | 'status'> | null;
+  }[];
+  paymentSourceId: number | null;
+}> {
+  const r = await q.query<{
+    id: number | null;
+    route_path: string;
+    document_url: string | null;
+    submission_id: string | null;
+    submission_status: SubmissionRow['status'] | null;
+    payment_source_id: number | null;
+  }>(
+    `select st.id, st.route_path, st.document_url, s.id as submission_id, s.status as submission_status,
+            p.payment_source_id
+       from (select 1) one
+       left join payment p on p.link_id = $1
+       left join link_step st on st.link_id = $1
+       left join submission s on s.link_step_id = st.id
+      order by st.position`,
+    [linkId],
+  );
+  return {
+    steps: r.rows
+      .filter((x) => x.id !== null)
+      .map((x) => ({
+        id: x.id!,
+        route_path: x.route_path,
+        document_url: x.document_url,
+        submission: x.submission_id ? { id: x.submission_id, status: x.submission_status! } : null,
+      })),
+    paymentSourceId: r.rows[0]?.payment_source_id ?? null,
+  };
 }
 
 /** A link's steps in order, with the document URL each has so far. */
