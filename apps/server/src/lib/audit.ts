@@ -80,6 +80,25 @@ export function auditInsertSql(first: number, from: string): string {
   return `insert into audit_event (${AUDIT_COLUMNS})
     select ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, '{}'::jsonb from ${from} returning 1`;
 }
+/**
+ * A change and its audit row in ONE statement (issue 30): `change` (an insert, update or delete, numbered from $1, as
+ * Kysely's compile() gives it) runs as a data-modifying CTE beside the audit insert; the audit row is written whatever
+ * rows the change touched, as writeAudit after it would. Listeners run after, as writeAudit's do.
+ */
+export async function changeWithAudit(
+  q: Queryable,
+  change: { sql: string; parameters: readonly unknown[] },
+  e: AuditEvent,
+): Promise<void> {
+  const p = (i: number) => `$${change.parameters.length + 1 + i}`;
+  await q.query(
+    `with change as (${change.sql})
+     insert into audit_event (${AUDIT_COLUMNS}) values (${[0, 1, 2, 3, 4, 5, 6].map(p).join(', ')})`,
+    [...change.parameters, ...auditParams(e), JSON.stringify(e.details ?? {})],
+  );
+  for (const listener of auditListeners) await listener(q, e);
+}
+
 export function auditParams(e: Omit<AuditEvent, 'details'>): unknown[] {
   return [e.actorType, e.actorId ?? null, e.action, e.linkId ?? null, e.requestId ?? null, e.ip ?? null];
 }

@@ -13,19 +13,14 @@ export async function snapshotLinkData(db: Queryable): Promise<string> {
  * without rendering PDFs (the signing module's own tests cover that).
  */
 export async function markStepDocumentSigned(db: Queryable, linkStepId: number): Promise<void> {
-  const { markSubmissionCompleted, submissionForStep, sha256Hex } =
-    await import('../../src/modules/signing/submission-queries.js');
+  const { submissionForStep, sha256Hex } = await import('../../src/modules/signing/submission-queries.js');
   const s = await submissionForStep(db, linkStepId);
   if (!s) throw new Error(`step ${linkStepId} has no document`);
-  await markSubmissionCompleted(db, {
-    id: s.id,
-    signerName: 'Maria Lopez',
-    method: 'type',
-    ip: null,
-    userAgent: null,
-    originalSha256: sha256Hex('original'),
-    signedSha256: sha256Hex('signed'),
-    signedStorageKey: `test/${s.id}.pdf`,
-    completedAt: new Date(),
-  });
+  // The columns markSubmissionCompleted sets (without its audit row, which these tests do not look at).
+  await db.query(
+    `update submission set status = 'completed', signer_name = 'Maria Lopez', signature_method = 'type',
+       original_sha256 = $2, signed_sha256 = $3, signed_storage_key = $4, completed_at = now(), updated_at = now()
+     where id = $1 and status = 'pending'`,
+    [s.id, sha256Hex('original'), sha256Hex('signed'), `test/${s.id}.pdf`],
+  );
 }

@@ -10,6 +10,7 @@ export {
 } from './link-lifecycle.js';
 export {
   LINK_NOT_AUTHORIZED,
+  USABLE_LINK_SQL,
   findLink,
   findPayment,
   findPaymentById,

@@ -20,6 +20,7 @@ export function builtinSigningProvider(opts: { signOrigin: string; storage?: Doc
         linkId: input.linkId,
         linkStepId: input.linkStepId,
         kind: input.kind,
+        contractSnapshot: input.contractSnapshot,
       });
       return { submissionId, documentUrl: `${opts.signOrigin}/s/${token}` };
     },

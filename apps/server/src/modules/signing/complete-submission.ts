@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { cleanName } from '@paylink/shared';
 import { AppError } from '../../lib/errors.js';
-import { writeAudit } from '../../lib/audit.js';
 import { signedPdfInWorker } from './document-worker-pool.js';
 import { MAX_SIGNATURE_PIXELS, checkImagePixels } from './image-limits.js';
 import { contractForSubmission } from './contracts.js';
@@ -56,8 +55,11 @@ export async function completeSubmission(
   input: CompleteInput,
 ): Promise<{ formID: string; signedSha256: string }> {
   return ctx.db.transaction(async (tx) => {
-    const { submission, link } = await resolveSubmission(tx, input.token, { forUpdate: true });
-    const data = await loadDocumentData(tx, submission, link);
+    // The lock and the payment in one statement; the payment choice is not guarded by this lock, so reading it in
+    // the locking statement (whose snapshot may predate a wait) is as good as just after.
+    const opened = await resolveSubmission(tx, input.token, { forUpdate: true, payment: true });
+    const { submission, link } = opened;
+    const data = await loadDocumentData(tx, opened);
     const isId = submission.kind === 'patient_id' || submission.kind === 'payor_id';
     const { storage } = ctx.providers;
     let signerName: string;
@@ -67,6 +69,7 @@ export async function completeSubmission(
     let original: Uint8Array;
 
     if (isId) {
+      // After the lock, in a statement of its own: an upload that held the lock has committed its file by now.
       const rows = await listSubmissionFiles(tx, submission.id);
       if (!rows.some((f) => f.side === 'front') || !rows.some((f) => f.side === 'back')) {
         throw new CompleteRefused('missing_files');
@@ -125,27 +128,30 @@ export async function completeSubmission(
     const signedSha256 = sha256Hex(signed);
     const key = `submissions/${submission.id}/signed.pdf`;
     await storage.put(key, signed, 'application/pdf');
-    await markSubmissionCompleted(tx, {
-      id: submission.id,
-      signerName,
-      method,
-      ip: input.ip,
-      userAgent: input.userAgent?.slice(0, 400) ?? null,
-      originalSha256,
-      signedSha256,
-      signedStorageKey: key,
-      completedAt: signedAt,
-      typedSignature,
-    });
-    await writeAudit(tx, {
-      actorType: 'link',
-      actorId: `submission:${submission.id}`,
-      action: 'document.signed',
-      linkId: link.id,
-      requestId: input.requestId,
-      ip: input.ip,
-      details: { submissionId: submission.id, kind: submission.kind, method, originalSha256, signedSha256 },
-    });
+    await markSubmissionCompleted(
+      tx,
+      {
+        id: submission.id,
+        signerName,
+        method,
+        ip: input.ip,
+        userAgent: input.userAgent?.slice(0, 400) ?? null,
+        originalSha256,
+        signedSha256,
+        signedStorageKey: key,
+        completedAt: signedAt,
+        typedSignature,
+      },
+      {
+        actorType: 'link',
+        actorId: `submission:${submission.id}`,
+        action: 'document.signed',
+        linkId: link.id,
+        requestId: input.requestId,
+        ip: input.ip,
+        details: { submissionId: submission.id, kind: submission.kind, method, originalSha256, signedSha256 },
+      },
+    );
     return { formID: submission.id, signedSha256 };
   });
 }

@@ -6,7 +6,6 @@ import type { LinkRow } from '../links/index.js';
 import { ownBytes, PdfWriter } from './pdf-writer.js';
 import { formatDate, formatUsd, TEXTS, type Lang } from './sign-texts.js';
 import {
-  paymentChoiceOf,
   practiceForDocuments,
   type PaymentChoice,
   type PracticeRow,
@@ -26,14 +25,17 @@ export interface DocumentData {
   payment: PaymentChoice | null;
 }
 
-export async function loadDocumentData(q: Queryable, submission: SubmissionRow, link: LinkRow): Promise<DocumentData> {
+/** `payment`: the link's choice, read with the submission (readSubmission's `payment`); the practice is kept per process. */
+export async function loadDocumentData(
+  q: Queryable,
+  { submission, link, payment }: { submission: SubmissionRow; link: LinkRow; payment: PaymentChoice | null },
+): Promise<DocumentData> {
   const practice = await practiceForDocuments(q);
-  const payment = await paymentChoiceOf(q, link.id);
   return {
     submission,
     link,
     practice: practice ?? { name: 'Paylink', support_phone: '', support_email: '' },
-    payment: payment ?? null,
+    payment,
   };
 }
 

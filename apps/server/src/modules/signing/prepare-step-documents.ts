@@ -7,9 +7,8 @@ import { snapshotContracts } from './contracts.js';
 import {
   deleteSubmission,
   findStepRoute,
-  listLinkSteps,
   paymentSourceOf,
-  setContractSnapshot,
+  stepsForDocuments,
   submissionForStep,
 } from './submission-queries.js';
 import type { SubmissionKind } from './types.js';
@@ -39,12 +38,12 @@ export async function prepareStepDocuments(
   { linkId }: { linkId: string },
 ): Promise<void> {
   const provider = builtinSigningProvider({ signOrigin: ctx.config.signOrigin });
-  const steps = await listLinkSteps(tx, linkId);
-  const payorPays = (await paymentSourceOf(tx, linkId)) === PaymentSource.Payor;
+  const { steps, paymentSourceId } = await stepsForDocuments(tx, linkId);
+  const payorPays = paymentSourceId === PaymentSource.Payor;
   for (const step of steps) {
     const kind = KIND_BY_ROUTE[step.route_path];
     if (!kind) continue;
-    const existing = await submissionForStep(tx, step.id);
+    const existing = step.submission;
     if (kind === 'payment_authorization' && !payorPays) {
       // The patient pays: no authorisation to sign. An unsigned one left from an earlier choice goes away.
       if (existing?.status === 'pending') await deleteSubmission(tx, existing.id);
@@ -56,12 +55,15 @@ export async function prepareStepDocuments(
     if (existing && step.document_url) continue;
     if (existing?.status === 'pending') await deleteSubmission(tx, existing.id);
     else if (existing) continue;
-    const { submissionId, documentUrl } = await provider.createSubmission(tx, { linkId, linkStepId: step.id, kind });
-    if (kind === 'contract') {
-      // The contract this link's readers get is fixed now: a later console upload does not change it (decision 0168).
-      const snapshot = await snapshotContracts(tx, ctx.config, ctx.providers.storage);
-      await setContractSnapshot(tx, submissionId, snapshot);
-    }
+    // The contract this link's readers get is fixed now: a later console upload does not change it (decision 0168).
+    const contractSnapshot =
+      kind === 'contract' ? await snapshotContracts(tx, ctx.config, ctx.providers.storage) : undefined;
+    const { documentUrl } = await provider.createSubmission(tx, {
+      linkId,
+      linkStepId: step.id,
+      kind,
+      contractSnapshot,
+    });
     await setStepDocumentUrl(tx, { linkStepId: step.id, documentUrl });
   }
 }

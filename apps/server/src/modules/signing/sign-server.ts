@@ -12,29 +12,15 @@ import multipart from '@fastify/multipart';
 import { z, ZodError } from 'zod';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../lib/errors.js';
-import { writeAudit } from '../../lib/audit.js';
 import { CompleteRefused, completeSubmission } from './complete-submission.js';
 import { contractForSubmission } from './contracts.js';
 import { contractTextInWorker } from './document-worker-pool.js';
-import {
-  ASSETS_DIR,
-  buildOriginalPdf,
-  expectedSigner,
-  loadDocumentData,
-  sameSignerKinds,
-  signsAs,
-} from './documents.js';
+import { ASSETS_DIR, buildOriginalPdf, expectedSigner, loadDocumentData, signsAs } from './documents.js';
 import { resolveSubmission, SubmissionRefused, type RefusalReason } from './open-submission.js';
 import { compileBrowserScript } from './browser-script.js';
 import { renderMessagePage, renderSigningPage } from './render-page.js';
 import { pickLang, TEXTS, type Lang } from './sign-texts.js';
-import {
-  findSubmissionFile,
-  listSubmissionFiles,
-  previousTypedSignature,
-  sha256Hex,
-  type SubmissionRow,
-} from './submission-queries.js';
+import { sha256Hex } from './submission-queries.js';
 import { UploadRefused, uploadSubmissionFile } from './upload-submission-file.js';
 import { fastifyTrustProxy } from '../../lib/trust-proxy.js';
 
@@ -125,14 +111,6 @@ function errorMessage(err: AppError, lang: Lang, maxMb: number): string {
 
 const requestLang = (request: FastifyRequest) =>
   pickLang((request.query as { lng?: unknown } | undefined)?.lng, request.headers['accept-language']);
-
-const actor = (submission: SubmissionRow, request: FastifyRequest) => ({
-  actorType: 'link' as const,
-  actorId: `submission:${submission.id}`,
-  linkId: submission.link_id,
-  requestId: request.id,
-  ip: request.ip,
-});
 
 /**
  * The built-in signing service on its own origin (SIGN_ORIGIN): server-rendered pages for each document, ID uploads,
@@ -242,45 +220,42 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
     const lang = requestLang(request);
     try {
       let contractPdf: { bytes: Uint8Array; sha256: string } | undefined;
-      const page = await ctx.db.transaction(async (tx) => {
-        const { submission, link } = await resolveSubmission(tx, token, { allowCompleted: true });
-        const data = await loadDocumentData(tx, submission, link);
-        const files = await listSubmissionFiles(tx, submission.id);
-        let documentSha256: string | null = null;
-        let previousTyped = null;
-        const isId = submission.kind === 'patient_id' || submission.kind === 'payor_id';
-        const contract =
-          submission.kind === 'contract' ? await contractForSubmission(tx, contractCtx, submission, lang) : null;
-        if (!isId && submission.status === 'pending') {
-          const original = await buildOriginalPdf(data, lang, { contract: contract?.bytes });
-          documentSha256 = sha256Hex(original);
-          if (submission.kind === 'contract') contractPdf = { bytes: original, sha256: documentSha256 };
-          previousTyped = await previousTypedSignature(tx, {
-            linkId: link.id,
-            kinds: sameSignerKinds(submission.kind),
-            excludeId: submission.id,
-          });
-          // Offered only to the person it belongs to: someone else may have signed the earlier document.
-          if (previousTyped && !signsAs(expectedSigner(data), previousTyped.signerName)) previousTyped = null;
-        }
-        await writeAudit(tx, {
-          ...actor(submission, request),
-          action: 'document.viewed',
-          details: { submissionId: submission.id, kind: submission.kind, status: submission.status },
-        });
-        return {
-          lang,
-          data,
-          base: `/s/${token}`,
-          parentOrigin: config.publicUrl,
-          maxMb,
-          documentSha256,
-          files,
-          contractFallback: contract?.fallback ?? false,
-          previousTyped,
-        };
+      // One statement reads the submission, its link, the payment, the files and the earlier typed signature, and
+      // writes the audit row (issue 30): no transaction, nothing read twice.
+      const opened = await resolveSubmission(ctx.db, token, {
+        allowCompleted: true,
+        payment: true,
+        files: true,
+        previousTyped: true,
+        audit: { action: 'document.viewed', requestId: request.id, ip: request.ip },
       });
-      // The contract's text for phones, made off the event loop and after the transaction (issue 30): the frame then
+      const { submission, files } = opened;
+      const data = await loadDocumentData(ctx.db, opened);
+      let documentSha256: string | null = null;
+      let previousTyped = null;
+      const isId = submission.kind === 'patient_id' || submission.kind === 'payor_id';
+      const contract =
+        submission.kind === 'contract' ? await contractForSubmission(ctx.db, contractCtx, submission, lang) : null;
+      if (!isId && submission.status === 'pending') {
+        const original = await buildOriginalPdf(data, lang, { contract: contract?.bytes });
+        documentSha256 = sha256Hex(original);
+        if (submission.kind === 'contract') contractPdf = { bytes: original, sha256: documentSha256 };
+        previousTyped = opened.previousTyped;
+        // Offered only to the person it belongs to: someone else may have signed the earlier document.
+        if (previousTyped && !signsAs(expectedSigner(data), previousTyped.signerName)) previousTyped = null;
+      }
+      const page = {
+        lang,
+        data,
+        base: `/s/${token}`,
+        parentOrigin: config.publicUrl,
+        maxMb,
+        documentSha256,
+        files,
+        contractFallback: contract?.fallback ?? false,
+        previousTyped,
+      };
+      // The contract's text for phones, made off the event loop (issue 30): the frame then
       // loads pdf.js only to show the printed pages.
       const contractParas = contractPdf ? await contractTextInWorker(contractPdf.bytes, contractPdf.sha256) : null;
       const html = renderSigningPage({ ...page, contractText: contractParas });
@@ -295,19 +270,17 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
   app.get('/s/:token/document.pdf', async (request, reply) => {
     const { token } = tokenParams.parse(request.params);
     const lang = requestLang(request);
-    const bytes = await ctx.db.transaction(async (tx) => {
-      const { submission, link } = await resolveSubmission(tx, token);
-      if (submission.kind === 'patient_id' || submission.kind === 'payor_id') throw new SubmissionRefused('not_found');
-      const data = await loadDocumentData(tx, submission, link);
-      await writeAudit(tx, {
-        ...actor(submission, request),
-        action: 'document.original_read',
-        details: { submissionId: submission.id, kind: submission.kind },
-      });
-      const contract =
-        submission.kind === 'contract' ? await contractForSubmission(tx, contractCtx, submission, lang) : null;
-      return buildOriginalPdf(data, lang, { contract: contract?.bytes });
+    const opened = await resolveSubmission(ctx.db, token, {
+      payment: true,
+      audit: { action: 'document.original_read', requestId: request.id, ip: request.ip },
     });
+    const { submission } = opened;
+    // ID documents have no original here (and their read wrote no audit row: read-submission.ts).
+    if (submission.kind === 'patient_id' || submission.kind === 'payor_id') throw new SubmissionRefused('not_found');
+    const data = await loadDocumentData(ctx.db, opened);
+    const contract =
+      submission.kind === 'contract' ? await contractForSubmission(ctx.db, contractCtx, submission, lang) : null;
+    const bytes = await buildOriginalPdf(data, lang, { contract: contract?.bytes });
     return reply
       .type('application/pdf')
       .header('content-disposition', 'inline; filename="document.pdf"')
@@ -344,17 +317,12 @@ export async function buildSignServer(ctx: AppContext): Promise<FastifyInstance>
     const { token, fileId } = z
       .object({ token: z.string().max(100), fileId: z.string().max(40) })
       .parse(request.params);
-    const file = await ctx.db.transaction(async (tx) => {
-      const { submission } = await resolveSubmission(tx, token);
-      const f = await findSubmissionFile(tx, submission.id, fileId);
-      if (!f) throw new SubmissionRefused('not_found');
-      await writeAudit(tx, {
-        ...actor(submission, request),
-        action: 'document.file_read',
-        details: { submissionId: submission.id, fileId: f.id, side: f.side },
-      });
-      return f;
+    // The submission, the file and the audit row in one statement (written only when the file is this submission's).
+    const { file } = await resolveSubmission(ctx.db, token, {
+      fileId,
+      audit: { action: 'document.file_read', requestId: request.id, ip: request.ip },
     });
+    if (!file) throw new SubmissionRefused('not_found');
     const bytes = await ctx.providers.storage.get(file.storage_key);
     if (!bytes) throw new SubmissionRefused('not_found');
     return reply.type(file.mime).header('content-disposition', 'inline').send(bytes);

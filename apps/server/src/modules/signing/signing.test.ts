@@ -290,6 +290,30 @@ describe('signing lifecycle', () => {
     expect(pageConfig(page.body)).toMatchObject({ completed: true, formID: sub!.id });
     expect(page.body).not.toContain('id="sign-form"');
     expect((await sign.inject({ method: 'GET', url: `/s/${token}/document.pdf` })).statusCode).toBe(409);
+    // Each read served is audited once, with what it read; the refused one (409) is not (one statement: issue 30).
+    const rows = await t.ctx.db.query<{ action: string; actor_id: string; details: Record<string, unknown> }>(
+      `select action, actor_id, details from audit_event
+        where link_id = $1 and action in ('document.viewed', 'document.original_read') order by id`,
+      [l.linkId],
+    );
+    expect(rows.rows).toEqual([
+      {
+        action: 'document.original_read',
+        actor_id: `submission:${sub!.id}`,
+        details: { submissionId: sub!.id, kind: 'invoice' },
+      },
+      {
+        action: 'document.viewed',
+        actor_id: `submission:${sub!.id}`,
+        details: { submissionId: sub!.id, kind: 'invoice', status: 'pending' },
+      },
+      // signByTyping's page again (the signature is then refused), and the page above.
+      ...[1, 2].map(() => ({
+        action: 'document.viewed',
+        actor_id: `submission:${sub!.id}`,
+        details: { submissionId: sub!.id, kind: 'invoice', status: 'completed' },
+      })),
+    ]);
   });
 
   it('records one signature when two arrive at once', async () => {
@@ -422,6 +446,9 @@ describe('signing lifecycle', () => {
     const up = await upload(l.token(StepRoutes.patientId), 'front', 'f.jpg', 'image/jpeg', fixture('id-front.jpg'));
     expect(up.statusCode).toBe(410);
     expect((await sign.inject({ method: 'GET', url: `/s/${token}/document.pdf` })).statusCode).toBe(410);
+    // Refused reads are not audited: only the first page's view is.
+    expect(await audits(l.linkId, 'document.viewed')).toBe(1);
+    expect(await audits(l.linkId, 'document.original_read')).toBe(0);
   });
 });
 
@@ -663,6 +690,23 @@ describe('ID uploads', () => {
     const fileId = up.json().id as string;
     const other = await sign.inject({ method: 'GET', url: `/s/${b.token(StepRoutes.patientId)}/files/${fileId}` });
     expect(other.statusCode).toBe(404);
+    // An ID document has no original to read; neither refusal is audited as a read.
+    const idPdf = await sign.inject({ method: 'GET', url: `/s/${a.token(StepRoutes.patientId)}/document.pdf` });
+    expect(idPdf.statusCode).toBe(404);
+    for (const link of [a, b]) {
+      expect(await audits(link.linkId, 'document.file_read')).toBe(0);
+      expect(await audits(link.linkId, 'document.original_read')).toBe(0);
+    }
+    const own = await sign.inject({ method: 'GET', url: `/s/${a.token(StepRoutes.patientId)}/files/${fileId}` });
+    expect(own.statusCode).toBe(200);
+    const read = await t.ctx.db.query('select details from audit_event where link_id = $1 and action = $2', [
+      a.linkId,
+      'document.file_read',
+    ]);
+    expect(read.rows.map((r) => r.details)).toEqual([{ submissionId: expect.any(String), fileId, side: 'front' }]);
+    expect(
+      (await sign.inject({ method: 'GET', url: `/s/${a.token(StepRoutes.patientId)}/files/not-a-uuid` })).statusCode,
+    ).toBe(404);
     const invoice = await upload(a.token(StepRoutes.invoice), 'front', 'b.png', 'image/png', fixture('id-back.png'));
     expect(invoice.statusCode).toBe(400);
   });

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { practiceRows } from '../../lib/practice-rows.js';
 import type { Queryable } from '../../db/client.js';
 import { typed, type Row } from '../../db/typed.js';
-import type { LinkRow } from '../links/index.js';
+import { changeWithAudit, type AuditEvent } from '../../lib/audit.js';
 import type { ContractSnapshot, SignatureMethod, SubmissionKind } from './types.js';
 
 /** contract_snapshot: contract submissions fix each language's contract when prepared (contracts.ts). */
@@ -22,11 +22,24 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export async function insertSubmission(
   q: Queryable,
-  s: { tokenHash: string; linkId: string; linkStepId: number; kind: SubmissionKind },
+  s: {
+    tokenHash: string;
+    linkId: string;
+    linkStepId: number;
+    kind: SubmissionKind;
+    /** A contract's, written with the row (decision 0168). */
+    contractSnapshot?: ContractSnapshot;
+  },
 ): Promise<string> {
   const r = await typed(q)
     .insertInto('submission')
-    .values({ token_hash: s.tokenHash, link_id: s.linkId, link_step_id: s.linkStepId, kind: s.kind })
+    .values({
+      token_hash: s.tokenHash,
+      link_id: s.linkId,
+      link_step_id: s.linkStepId,
+      kind: s.kind,
+      ...(s.contractSnapshot ? { contract_snapshot: JSON.stringify(s.contractSnapshot) } : {}),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return r.id;
@@ -42,7 +55,7 @@ export async function findSubmissionByToken(
   return (await (opts.forUpdate ? query.forUpdate() : query).executeTakeFirst()) ?? null;
 }
 
-/** Every column of submission, by name: the join below names them one by one (a new column must be added here). */
+/** Every column of submission, by name: readSubmission's join names them one by one (a new column must be added here). */
 const SUBMISSION_COLUMNS: Record<keyof SubmissionRow, true> = {
   completed_at: true,
   contract_snapshot: true,
@@ -64,39 +77,10 @@ const SUBMISSION_COLUMNS: Record<keyof SubmissionRow, true> = {
   updated_at: true,
   user_agent: true,
 };
-const SUBMISSION_PREFIX = 'submission.';
-const SUBMISSION_SELECT = Object.keys(SUBMISSION_COLUMNS)
+export const SUBMISSION_PREFIX = 'submission.';
+export const SUBMISSION_SELECT = Object.keys(SUBMISSION_COLUMNS)
   .map((c) => `s.${c} as "${SUBMISSION_PREFIX}${c}"`)
   .join(', ');
-
-/**
- * The submission a token opens and its link, in one statement (issue 30: the signing pages ask for it on every call).
- * `forUpdate` locks the submission only, as reading them one after the other did.
- */
-export async function findSubmissionWithLink(
-  q: Queryable,
-  token: string,
-  opts: { forUpdate?: boolean } = {},
-): Promise<{ submission: SubmissionRow; link: LinkRow | null } | null> {
-  if (!TOKEN.test(token)) return null;
-  const r = await q.query<Record<string, unknown>>(
-    `select ${SUBMISSION_SELECT}, l.* from submission s left join link l on l.id = s.link_id
-     where s.token_hash = $1${opts.forUpdate ? ' for update of s' : ''}`,
-    [sha256Hex(token)],
-  );
-  const row = r.rows[0];
-  if (!row) return null;
-  const submission: Record<string, unknown> = {};
-  const link: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) {
-    if (k.startsWith(SUBMISSION_PREFIX)) submission[k.slice(SUBMISSION_PREFIX.length)] = v;
-    else link[k] = v;
-  }
-  return {
-    submission: submission as SubmissionRow,
-    link: link.id === null || link.id === undefined ? null : (link as LinkRow),
-  };
-}
 
 export async function findSubmission(q: Queryable, id: string): Promise<SubmissionRow | null> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
@@ -120,7 +104,10 @@ export async function listLinkSubmissions(q: Queryable, linkId: string): Promise
     .execute();
 }
 
-/** A pending submission only: a completed one is never signed again. */
+/**
+ * A pending submission only: a completed one is never signed again. With its audit row, in one statement (the row is
+ * written as writeAudit after the update wrote it).
+ */
 export async function markSubmissionCompleted(
   q: Queryable,
   s: {
@@ -135,8 +122,9 @@ export async function markSubmissionCompleted(
     completedAt: Date;
     typedSignature?: string;
   },
+  audit: AuditEvent,
 ): Promise<void> {
-  await typed(q)
+  const change = typed(q)
     .updateTable('submission')
     .set({
       status: 'completed',
@@ -153,47 +141,12 @@ export async function markSubmissionCompleted(
     })
     .where('id', '=', s.id)
     .where('status', '=', 'pending')
-    .execute();
-}
-
-/** Fixes the contract a contract submission's readers get (decision 0168). */
-export async function setContractSnapshot(
-  q: Queryable,
-  submissionId: string,
-  snapshot: ContractSnapshot,
-): Promise<void> {
-  await typed(q)
-    .updateTable('submission')
-    .set({ contract_snapshot: JSON.stringify(snapshot) })
-    .where('id', '=', submissionId)
-    .execute();
+    .compile();
+  await changeWithAudit(q, change, audit);
 }
 
 export async function deleteSubmission(q: Queryable, id: string): Promise<void> {
   await typed(q).deleteFrom('submission').where('id', '=', id).execute();
-}
-
-/**
- * The signature this signer last typed on another document of the link (issue 16, 10g), offered on their next
- * document. Only from documents the same person signs: the patient's (invoice, contract) or the payor's (authorisation).
- */
-export async function previousTypedSignature(
-  q: Queryable,
-  s: { linkId: string; kinds: readonly SubmissionKind[]; excludeId: string },
-): Promise<{ signerName: string; typedSignature: string } | null> {
-  const row = await typed(q)
-    .selectFrom('submission')
-    .select(['signer_name', 'typed_signature'])
-    .where('link_id', '=', s.linkId)
-    .where('kind', 'in', [...s.kinds])
-    .where('id', '<>', s.excludeId)
-    .where('status', '=', 'completed')
-    .where('typed_signature', 'is not', null)
-    .orderBy('completed_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  // Completed submissions carry the signer's name; typed_signature was filtered above.
-  return row ? { signerName: row.signer_name!, typedSignature: row.typed_signature! } : null;
 }
 
 export async function listSubmissionFiles(q: Queryable, submissionId: string): Promise<SubmissionFileRow[]> {
@@ -205,41 +158,80 @@ export async function listSubmissionFiles(q: Queryable, submissionId: string): P
     .execute();
 }
 
-export async function findSubmissionFile(
+/** With its audit row, in one statement: a refused insert (23505, the same bytes at once) writes no audit row either. */
+export async function insertSubmissionFile(
   q: Queryable,
-  submissionId: string,
-  fileId: string,
-): Promise<SubmissionFileRow | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(fileId)) return null;
-  const r = await typed(q)
-    .selectFrom('submission_file')
-    .selectAll()
-    .where('id', '=', fileId)
-    .where('submission_id', '=', submissionId)
-    .executeTakeFirst();
-  return r ?? null;
+  f: Omit<SubmissionFileRow, 'created_at'>,
+  audit: AuditEvent,
+): Promise<void> {
+  await changeWithAudit(q, typed(q).insertInto('submission_file').values(f).compile(), audit);
 }
 
-export async function findLinkFileByHash(
+/**
+ * After the submission's lock (not in the locking statement: its snapshot predates the wait): a file of the link with
+ * these bytes, and the file this side has now.
+ */
+export async function filesForUpload(
   q: Queryable,
-  linkId: string,
-  contentSha256: string,
-): Promise<SubmissionFileRow | null> {
-  const r = await typed(q)
-    .selectFrom('submission_file')
-    .selectAll()
-    .where('link_id', '=', linkId)
-    .where('content_sha256', '=', contentSha256)
-    .executeTakeFirst();
-  return r ?? null;
-}
-
-export async function insertSubmissionFile(q: Queryable, f: Omit<SubmissionFileRow, 'created_at'>): Promise<void> {
-  await typed(q).insertInto('submission_file').values(f).execute();
+  o: { linkId: string; contentSha256: string; submissionId: string; side: 'front' | 'back' },
+): Promise<{ same: SubmissionFileRow | null; replaced: SubmissionFileRow | null }> {
+  const r = await q.query<{ same: SubmissionFileRow | null; replaced: SubmissionFileRow | null }>(
+    `select (select row_to_json(f) from submission_file f where f.link_id = $1 and f.content_sha256 = $2) as same,
+            (select row_to_json(f) from submission_file f where f.submission_id = $3 and f.side = $4) as replaced`,
+    [o.linkId, o.contentSha256, o.submissionId, o.side],
+  );
+  return { same: r.rows[0]?.same ?? null, replaced: r.rows[0]?.replaced ?? null };
 }
 
 export async function deleteSubmissionFile(q: Queryable, fileId: string): Promise<void> {
   await typed(q).deleteFrom('submission_file').where('id', '=', fileId).execute();
+}
+
+/**
+ * A link's steps in order, each with its document URL so far and its submission (if any), and who pays: what
+ * prepareStepDocuments decides from, in one statement (issue 30; it read the steps, the payment and each step's
+ * submission one by one).
+ */
+export async function stepsForDocuments(
+  q: Queryable,
+  linkId: string,
+): Promise<{
+  steps: {
+    id: number;
+    route_path: string;
+    document_url: string | null;
+    submission: Pick<SubmissionRow, 'id' | 'status'> | null;
+  }[];
+  paymentSourceId: number | null;
+}> {
+  const r = await q.query<{
+    id: number | null;
+    route_path: string;
+    document_url: string | null;
+    submission_id: string | null;
+    submission_status: SubmissionRow['status'] | null;
+    payment_source_id: number | null;
+  }>(
+    `select st.id, st.route_path, st.document_url, s.id as submission_id, s.status as submission_status,
+            p.payment_source_id
+       from (select 1) one
+       left join payment p on p.link_id = $1
+       left join link_step st on st.link_id = $1
+       left join submission s on s.link_step_id = st.id
+      order by st.position`,
+    [linkId],
+  );
+  return {
+    steps: r.rows
+      .filter((x) => x.id !== null)
+      .map((x) => ({
+        id: x.id!,
+        route_path: x.route_path,
+        document_url: x.document_url,
+        submission: x.submission_id ? { id: x.submission_id, status: x.submission_status! } : null,
+      })),
+    paymentSourceId: r.rows[0]?.payment_source_id ?? null,
+  };
 }
 
 /** A link's steps in order, with the document URL each has so far. */
@@ -290,11 +282,3 @@ export async function practiceForDocuments(q: Queryable): Promise<PracticeRow | 
 }
 
 export type PaymentChoice = Pick<Row<'payment'>, 'amount_cents' | 'payment_type_id' | 'payment_source_id'>;
-
-export async function paymentChoiceOf(q: Queryable, linkId: string): Promise<PaymentChoice | undefined> {
-  return typed(q)
-    .selectFrom('payment')
-    .select(['amount_cents', 'payment_type_id', 'payment_source_id'])
-    .where('link_id', '=', linkId)
-    .executeTakeFirst();
-}

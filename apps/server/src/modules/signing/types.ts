@@ -10,6 +10,8 @@ export interface CreateSubmissionInput {
   linkId: string;
   linkStepId: number;
   kind: SubmissionKind;
+  /** A contract submission's contract per language, fixed when it is created (decision 0168). */
+  contractSnapshot?: ContractSnapshot;
 }
 
 /**

@@ -2,13 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { normaliseInWorker } from './document-worker-pool.js';
 import { UploadRefused } from './normalise-upload.js';
 import type { AppContext } from '../../context.js';
-import { writeAudit } from '../../lib/audit.js';
 import { resolveSubmission } from './open-submission.js';
 import {
   deleteSubmissionFile,
-  findLinkFileByHash,
+  filesForUpload,
   insertSubmissionFile,
-  listSubmissionFiles,
   sha256Hex,
   type SubmissionFileRow,
 } from './submission-queries.js';
@@ -50,12 +48,21 @@ export async function uploadSubmissionFile(
   const row = await ctx.db.transaction(async (tx) => {
     const { submission } = await resolveSubmission(tx, input.token, { forUpdate: true });
     if (submission.kind !== 'patient_id' && submission.kind !== 'payor_id') throw new UploadRefused('not_id');
-    const same = await findLinkFileByHash(tx, submission.link_id, contentSha256);
+    // After the lock, in a statement of its own (the locking one's snapshot may predate the wait).
+    const found = await filesForUpload(tx, {
+      linkId: submission.link_id,
+      contentSha256,
+      submissionId: submission.id,
+      side: input.side,
+    });
+    const same = found.same;
     if (same) {
-      if (same.submission_id === submission.id && same.side === input.side) return same;
+      if (same.submission_id === submission.id && same.side === input.side)
+        return { ...same, created_at: new Date(same.created_at) };
       throw new UploadRefused('duplicate');
     }
-    replaced = (await listSubmissionFiles(tx, submission.id)).find((f) => f.side === input.side);
+    replaced = found.replaced ?? undefined;
+    // Not folded into the insert: (submission_id, side) is unique, and one statement cannot free a key and reuse it.
     if (replaced) await deleteSubmissionFile(tx, replaced.id);
     const id = randomUUID();
     const file: SubmissionFileRow = {
@@ -72,15 +79,8 @@ export async function uploadSubmissionFile(
       created_at: new Date(),
     };
     await storage.put(file.storage_key, normalised.bytes, file.mime);
-    try {
-      await insertSubmissionFile(tx, file);
-    } catch (err) {
-      // Two uploads of the same bytes at once: the unique index decides, the loser gets the duplicate message.
-      if ((err as { code?: string }).code === '23505') throw new UploadRefused('duplicate');
-      throw err;
-    }
-    await writeAudit(tx, {
-      actorType: 'link',
+    const audit = {
+      actorType: 'link' as const,
       actorId: `submission:${submission.id}`,
       action: 'document.file_uploaded',
       linkId: submission.link_id,
@@ -95,7 +95,14 @@ export async function uploadSubmissionFile(
         size: input.bytes.length,
         replaced: replaced?.id ?? null,
       },
-    });
+    };
+    try {
+      await insertSubmissionFile(tx, file, audit);
+    } catch (err) {
+      // Two uploads of the same bytes at once: the unique index decides, the loser gets the duplicate message.
+      if ((err as { code?: string }).code === '23505') throw new UploadRefused('duplicate');
+      throw err;
+    }
     return file;
   });
   if (replaced && replaced.id !== row.id) await storage.delete(replaced.storage_key).catch(() => undefined);
