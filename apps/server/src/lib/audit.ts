@@ -60,14 +60,91 @@ export const PATIENT_ACTIVITY_READS = ['patient.info_read', 'steps.read', 'docum
 
 export const AUDIT_COLUMNS = 'actor_type, actor_id, action, link_id, request_id, ip, details';
 
-/** Append one audit row. Pass the transaction that makes the change so both commit or neither does. */
+/**
+ * Append one audit row. Pass the transaction that makes the change so both commit or neither does. One statement:
+ * the listeners' parts (an outbound webhook's endpoint lookup, event and deliveries) ride along as CTEs of the insert.
+ * Inside `batchAudits(tx, ...)` the row waits and goes with the others in one statement at the end.
+ */
 export async function writeAudit(q: Queryable, e: AuditEvent): Promise<void> {
-  await q.query(`insert into audit_event (${AUDIT_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7)`, [
-    ...auditParams(e),
-    JSON.stringify(e.details ?? {}),
-  ]);
-  // Listeners run in the same transaction (outbound webhooks: their events are audit actions, queued with the change).
-  for (const listener of auditListeners) await listener(q, e);
+  await writeAudits(q, [e]);
+}
+
+/** Several rows in one statement (in this order), with the listeners' CTEs; held back inside `batchAudits`. */
+export async function writeAudits(q: Queryable, events: readonly AuditEvent[]): Promise<void> {
+  const held = heldRows.get(q);
+  if (held) held.push(...events);
+  else await insertAudits(q, events);
+}
+
+async function insertAudits(q: Queryable, events: readonly AuditEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const st = new AuditStatement();
+  let insert: string;
+  if (events.length === 1) {
+    const p = [...auditParams(events[0]!), JSON.stringify(events[0]!.details ?? {})].map((v, i) =>
+      st.param(v, i === 6 ? 'jsonb' : 'text'),
+    );
+    insert = `insert into audit_event (${AUDIT_COLUMNS}) values (${p.join(', ')})`;
+  } else {
+    // A text array per column, unnested in step; ordinality keeps the rows' ids in the order they were written.
+    const rows = events.map((e) => [...auditParams(e), JSON.stringify(e.details ?? {})]);
+    const p = Array.from({ length: 7 }, (_, i) =>
+      st.param(
+        rows.map((r) => r[i] ?? null),
+        'text[]',
+      ),
+    );
+    insert = `insert into audit_event (${AUDIT_COLUMNS})
+  select t.actor_type, t.actor_id, t.action, t.link_id, t.request_id, t.ip, t.details::jsonb
+    from unnest(${p.join(', ')}) with ordinality as t(actor_type, actor_id, action, link_id, request_id, ip, details, n)
+    order by t.n`;
+  }
+  // Listeners add their CTEs to the same statement: they commit (or roll back) with the rows, in the caller's
+  // transaction (outbound webhooks: their events are audit actions, queued with the change).
+  for (const e of events) for (const listener of auditListeners) listener(e, st);
+  await q.query(st.ctes.length > 0 ? `with ${st.ctes.join(',\n  ')}\n${insert}` : insert, st.params);
+}
+
+const heldRows = new WeakMap<Queryable, AuditEvent[]>();
+
+/**
+ * Runs `fn`, holding back the audit rows it writes through `tx` (a transaction), then writes them in one statement
+ * (issue 30: a payment's approval writes five rows and their webhook events, one statement instead of eight). Only
+ * for a transaction's callback whose rows nothing reads before the commit: a throw drops the held rows, as the
+ * rollback it causes would. Nested calls on the same transaction hold into the outer one.
+ */
+export async function batchAudits<T>(tx: Queryable, fn: () => Promise<T>): Promise<T> {
+  if (heldRows.has(tx)) return fn();
+  const rows: AuditEvent[] = [];
+  heldRows.set(tx, rows);
+  try {
+    const result = await fn();
+    heldRows.delete(tx);
+    await insertAudits(tx, rows);
+    return result;
+  } finally {
+    heldRows.delete(tx);
+  }
+}
+
+/**
+ * An audit statement's parameters and the CTEs listeners add to it (`with c0 as (...), ... insert into audit_event`).
+ * Data-modifying CTEs run whether or not the insert reads them, on the statement's one snapshot.
+ */
+export class AuditStatement {
+  readonly params: unknown[] = [];
+  readonly ctes: string[] = [];
+  /** The next parameter's placeholder, `$n::type` (a CTE's select gives the database no column to infer it from). */
+  param(value: unknown, type = 'text'): string {
+    this.params.push(value);
+    return `$${this.params.length}::${type}`;
+  }
+  /** Adds `body` as a CTE; returns its name. */
+  cte(body: string): string {
+    const name = `c${this.ctes.length}`;
+    this.ctes.push(`${name} as (${body})`);
+    return name;
+  }
 }
 
 /**
@@ -83,27 +160,38 @@ export function auditInsertSql(first: number, from: string): string {
 /**
  * A change and its audit row in ONE statement (issue 30): `change` (an insert, update or delete, numbered from $1, as
  * Kysely's compile() gives it) runs as a data-modifying CTE beside the audit insert; the audit row is written whatever
- * rows the change touched, as writeAudit after it would. Listeners run after, as writeAudit's do.
+ * rows the change touched, as writeAudit after it would; the listeners add their CTEs to the same statement.
  */
 export async function changeWithAudit(
   q: Queryable,
   change: { sql: string; parameters: readonly unknown[] },
   e: AuditEvent,
 ): Promise<void> {
-  const p = (i: number) => `$${change.parameters.length + 1 + i}`;
+  const held = heldRows.get(q);
+  if (held) {
+    // Inside batchAudits the row waits for the others: the change runs now, alone.
+    await q.query(change.sql, [...change.parameters]);
+    held.push(e);
+    return;
+  }
+  const st = new AuditStatement();
+  // The change keeps its own numbering ($1…): the audit's and the listeners' parameters come after it.
+  st.params.push(...change.parameters);
+  st.cte(change.sql);
+  const p = [...auditParams(e), JSON.stringify(e.details ?? {})].map((v, i) => st.param(v, i === 6 ? 'jsonb' : 'text'));
+  for (const listener of auditListeners) listener(e, st);
   await q.query(
-    `with change as (${change.sql})
-     insert into audit_event (${AUDIT_COLUMNS}) values (${[0, 1, 2, 3, 4, 5, 6].map(p).join(', ')})`,
-    [...change.parameters, ...auditParams(e), JSON.stringify(e.details ?? {})],
+    `with ${st.ctes.join(',\n  ')}\ninsert into audit_event (${AUDIT_COLUMNS}) values (${p.join(', ')})`,
+    st.params,
   );
-  for (const listener of auditListeners) await listener(q, e);
 }
 
 export function auditParams(e: Omit<AuditEvent, 'details'>): unknown[] {
   return [e.actorType, e.actorId ?? null, e.action, e.linkId ?? null, e.requestId ?? null, e.ip ?? null];
 }
 
-export type AuditListener = (q: Queryable, e: AuditEvent) => Promise<void>;
+/** Adds its part to the statement that writes the row `e` (synchronously: CTEs and parameters, no query of its own). */
+export type AuditListener = (e: AuditEvent, st: AuditStatement) => void;
 const auditListeners = new Set<AuditListener>();
 
 /** Registered once by the composition root (app.ts); a Set, so building several apps in one process adds it once. */

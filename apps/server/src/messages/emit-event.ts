@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Queryable } from '../db/client.js';
-import { typed } from '../db/typed.js';
+import { AuditStatement } from '../lib/audit.js';
 
 export type WebhookEventType =
   | 'link.created'
@@ -22,41 +21,43 @@ export type WebhookEventType =
 /**
  * Records an event and queues one delivery per live endpoint subscribed to it, in the caller's transaction: the event
  * exists (and will be delivered, with retries) only if the change that caused it commits. The body is fixed here, so
- * every attempt and replay sends the same bytes. Events carry ids and money facts, never health details.
+ * every attempt and replay sends the same bytes. Events carry ids and money facts, never health details. One
+ * statement (`webhookEventCtes`).
  */
 export async function emitWebhookEvent(
   tx: Queryable,
   type: WebhookEventType,
   data: Record<string, unknown> & { linkId?: string | null },
 ): Promise<{ id: string } | null> {
-  // No endpoint wants it: nothing to record (most audit actions on a practice without webhooks).
-  const db = typed(tx);
-  const wanted = await db
-    .selectFrom('webhook_endpoint')
-    .select('id')
-    .where('deleted_at', 'is', null)
-    .where(sql<boolean>`${type} = any(events)`)
-    .limit(1)
-    .executeTakeFirst();
-  if (!wanted) return null;
+  const st = new AuditStatement();
+  const event = webhookEventCtes(st, type, data);
+  const r = await tx.query<{ id: string }>(`with ${st.ctes.join(',\n  ')}\nselect id from ${event}`, st.params);
+  return r.rows[0] ?? null;
+}
+
+/**
+ * The event and its deliveries as CTEs of `st` (an audit row's statement, or emitWebhookEvent's own): the endpoints
+ * subscribed to `type` are read once; with none, nothing is recorded (most audit actions on a practice without
+ * webhooks). Returns the name of the CTE that returns the event's id (no row when nothing was recorded).
+ */
+export function webhookEventCtes(
+  st: AuditStatement,
+  type: WebhookEventType,
+  data: Record<string, unknown> & { linkId?: string | null },
+): string {
   const id = `evt_${randomBytes(16).toString('hex')}`;
   const created = Math.floor(Date.now() / 1000);
   const body = JSON.stringify({ id, type, created, data });
-  await db
-    .insertInto('webhook_event')
-    .values({ id, type, link_id: data.linkId ?? null, body })
-    .execute();
-  // One delivery per endpoint subscribed to the type: INSERT ... SELECT.
-  await db
-    .insertInto('webhook_delivery')
-    .columns(['event_id', 'endpoint_id'])
-    .expression((eb) =>
-      eb
-        .selectFrom('webhook_endpoint as e')
-        .select([sql<string>`${id}`.as('event_id'), 'e.id'])
-        .where('e.deleted_at', 'is', null)
-        .where(sql<boolean>`${type} = any(e.events)`),
-    )
-    .execute();
-  return { id };
+  const t = st.param(type);
+  const endpoints = st.cte(`select id from webhook_endpoint where deleted_at is null and ${t} = any(events)`);
+  const event = st.cte(
+    `insert into webhook_event (id, type, link_id, body)
+    select ${st.param(id)}, ${t}, ${st.param(data.linkId ?? null)}, ${st.param(body)}
+    where exists (select 1 from ${endpoints}) returning id`,
+  );
+  // One delivery per endpoint subscribed to the type (the delivery's foreign key is checked at the statement's end).
+  st.cte(
+    `insert into webhook_delivery (event_id, endpoint_id) select ${event}.id, ${endpoints}.id from ${event}, ${endpoints}`,
+  );
+  return event;
 }

@@ -1,8 +1,10 @@
 import { effectivePaymentType, stepRoutesFor, type LinkStep, type PaymentSourceId } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
-import { writeAudit } from '../../lib/audit.js';
+import { batchAudits, writeAudit } from '../../lib/audit.js';
+import type { Queryable } from '../../db/client.js';
 import { AppError, badRequest } from '../../lib/errors.js';
-import { findPayment, listSteps, requireUsableLink } from './link-queries.js';
+import { findPayment, listSteps, lockLinkForSession } from './link-queries.js';
+import type { SessionClaim } from '../../http/session-tokens.js';
 import type { Actor } from '../../lib/audit.js';
 import { writeStepList } from './link-lifecycle.js';
 import { toLinkStep } from './link-views.js';
@@ -18,64 +20,75 @@ import { applyPaymentChoice, isStepListFrozen } from './record-payment-choice.js
 export async function createStepList(opts: {
   ctx: AppContext;
   actor: Actor;
-  linkId: string;
+  /** The patient's claim on the link (its session row is checked in the link's locking read). */
+  claim: SessionClaim;
   paymentTypeId?: number;
   paymentSourceId?: number;
   paymentAmount?: number;
 }): Promise<LinkStep[]> {
-  const { ctx, actor, linkId } = opts;
-  return ctx.db.transaction(async (tx) => {
-    const link = await requireUsableLink(tx, linkId, { forUpdate: true });
-    const existing = await listSteps(tx, link.id);
-    if (existing.length > 0 && (await isStepListFrozen(tx, link.id))) {
+  // The rows it writes (the choice, the step list) go in one audit statement at the end (issue 30).
+  return opts.ctx.db.transaction((tx) => batchAudits(tx, () => buildStepList(tx, opts)));
+}
+
+async function buildStepList(tx: Queryable, opts: Parameters<typeof createStepList>[0]): Promise<LinkStep[]> {
+  const { ctx, actor } = opts;
+  const link = await lockLinkForSession(tx, opts.claim);
+  const existing = await listSteps(tx, link.id);
+  if (existing.length > 0 && (await isStepListFrozen(tx, link.id))) {
+    await writeAudit(tx, { ...actor, action: 'steps.read', linkId: link.id });
+    return existing.map(toLinkStep);
+  }
+
+  let payment = await findPayment(tx, link.id);
+  if (opts.paymentAmount !== undefined) {
+    const input = {
+      paymentTypeId: opts.paymentTypeId,
+      paymentSourceId: opts.paymentSourceId,
+      paymentAmount: opts.paymentAmount,
+    };
+    const choice = await applyPaymentChoice(tx, {
+      link,
+      actor,
+      input,
+      payments: opts.ctx.linkPayments,
+      existing: payment,
+    });
+    payment = choice.payment;
+  } else if (!payment) {
+    throw new AppError('payment_not_chosen', 'Choose the payment amount before continuing.');
+  } else if (
+    (opts.paymentSourceId !== undefined && opts.paymentSourceId !== payment.payment_source_id) ||
+    (opts.paymentTypeId !== undefined &&
+      effectivePaymentType({ locked: link.is_payment_link_locked, paymentTypeId: opts.paymentTypeId }) !==
+        payment.payment_type_id)
+  ) {
+    throw badRequest('paymentAmount is required to change the payment choice.', {
+      paymentAmount: 'paymentAmount is required to change the payment choice',
+    });
+  }
+
+  const routes = stepRoutesFor(payment.payment_source_id as PaymentSourceId);
+  if (existing.length > 0) {
+    const sameRoutes = existing.map((s) => s.route_path).join(' ') === routes.join(' ');
+    const current = await tx.query<{ current: boolean }>(
+      `select bool_and(s.created_at >= p.updated_at) as current
+         from link_step s join payment p on p.link_id = s.link_id where s.link_id = $1`,
+      [link.id],
+    );
+    if (sameRoutes && current.rows[0]?.current) {
       await writeAudit(tx, { ...actor, action: 'steps.read', linkId: link.id });
       return existing.map(toLinkStep);
     }
+  }
 
-    let payment = await findPayment(tx, link.id);
-    if (opts.paymentAmount !== undefined) {
-      const input = {
-        paymentTypeId: opts.paymentTypeId,
-        paymentSourceId: opts.paymentSourceId,
-        paymentAmount: opts.paymentAmount,
-      };
-      payment = (await applyPaymentChoice(tx, { link, actor, input, payments: opts.ctx.linkPayments })).payment;
-    } else if (!payment) {
-      throw new AppError('payment_not_chosen', 'Choose the payment amount before continuing.');
-    } else if (
-      (opts.paymentSourceId !== undefined && opts.paymentSourceId !== payment.payment_source_id) ||
-      (opts.paymentTypeId !== undefined &&
-        effectivePaymentType({ locked: link.is_payment_link_locked, paymentTypeId: opts.paymentTypeId }) !==
-          payment.payment_type_id)
-    ) {
-      throw badRequest('paymentAmount is required to change the payment choice.', {
-        paymentAmount: 'paymentAmount is required to change the payment choice',
-      });
-    }
-
-    const routes = stepRoutesFor(payment.payment_source_id as PaymentSourceId);
-    if (existing.length > 0) {
-      const sameRoutes = existing.map((s) => s.route_path).join(' ') === routes.join(' ');
-      const current = await tx.query<{ current: boolean }>(
-        `select bool_and(s.created_at >= p.updated_at) as current
-         from link_step s join payment p on p.link_id = s.link_id where s.link_id = $1`,
-        [link.id],
-      );
-      if (sameRoutes && current.rows[0]?.current) {
-        await writeAudit(tx, { ...actor, action: 'steps.read', linkId: link.id });
-        return existing.map(toLinkStep);
-      }
-    }
-
-    await writeStepList(tx, {
-      actor,
-      link,
-      routes,
-      replacing: existing,
-      documents: ctx.stepDocuments,
-      details: { paymentSourceId: payment.payment_source_id },
-    });
-    const steps = await listSteps(tx, link.id);
-    return steps.map(toLinkStep);
+  await writeStepList(tx, {
+    actor,
+    link,
+    routes,
+    replacing: existing,
+    documents: ctx.stepDocuments,
+    details: { paymentSourceId: payment.payment_source_id },
   });
+  const steps = await listSteps(tx, link.id);
+  return steps.map(toLinkStep);
 }

@@ -9,7 +9,7 @@ import {
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
-import { writeAudit, type Actor } from '../../lib/audit.js';
+import { writeAudit, writeAudits, type Actor } from '../../lib/audit.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import type { StepDocuments } from '../../context.js';
 import { revokeLinkSessions } from '../../http/session-tokens.js';
@@ -64,17 +64,22 @@ export async function writeStepList(
       .execute();
     await typed(tx).deleteFrom('link_step').where('link_id', '=', link.id).execute();
   }
-  for (const [i, route] of o.routes.entries()) {
-    const done = o.allCompleted || route === StepRoutes.patientInfo;
+  // One multi-row insert for the whole list (issue 30).
+  if (o.routes.length > 0) {
     await typed(tx)
       .insertInto('link_step')
-      .values({
-        link_id: link.id,
-        position: i + 1,
-        route_path: route,
-        status_id: done ? StepStatus.Completed : StepStatus.NotStarted,
-        completed_at: done ? sql`now()` : null,
-      })
+      .values(
+        o.routes.map((route, i) => {
+          const done = o.allCompleted || route === StepRoutes.patientInfo;
+          return {
+            link_id: link.id,
+            position: i + 1,
+            route_path: route,
+            status_id: done ? StepStatus.Completed : StepStatus.NotStarted,
+            completed_at: done ? sql`now()` : null,
+          };
+        }),
+      )
       .execute();
   }
   if (o.documents) await o.documents.prepare(tx, { linkId: link.id });
@@ -188,11 +193,17 @@ export const stepsIncomplete = (route: string) =>
  */
 export async function completeByPayment(
   tx: Queryable,
-  o: { actor: Actor; link: LockedLink; by: 'payment' | 'reconciliation' | 'demo' },
+  o: {
+    actor: Actor;
+    link: LockedLink;
+    by: 'payment' | 'reconciliation' | 'demo';
+    /** The caller ran firstOpenStepBeforePayment in this transaction, under the link's lock, and found none. */
+    stepsChecked?: boolean;
+  },
 ): Promise<void> {
   const { link } = o;
   // No link-state check: an approval the gateway made must be recorded even if the link expired meanwhile.
-  const open = await firstOpenStepBeforePayment(tx, link.id);
+  const open = o.stepsChecked ? null : await firstOpenStepBeforePayment(tx, link.id);
   if (open) throw stepsIncomplete(open);
   const steps = await typed(tx)
     .updateTable('link_step')
@@ -206,15 +217,16 @@ export async function completeByPayment(
     .set({ status: 'completed', completed_at: sql`now()`, updated_at: sql`now()` })
     .where('id', '=', link.id)
     .execute();
-  for (const s of steps) {
-    await writeAudit(tx, {
+  // One statement for the steps' and the link's rows.
+  await writeAudits(tx, [
+    ...steps.map((s) => ({
       ...o.actor,
       action: 'step.completed',
       linkId: link.id,
       details: { linkStepId: s.id, routePath: s.route_path, by: o.by },
-    });
-  }
-  await writeAudit(tx, { ...o.actor, action: 'link.completed', linkId: link.id, details: { by: o.by } });
+    })),
+    { ...o.actor, action: 'link.completed', linkId: link.id, details: { by: o.by } },
+  ]);
 }
 
 /** `reason`: the staff member's words (the console asks for one), kept in the audit row and shown in the timeline. */

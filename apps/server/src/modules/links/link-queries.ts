@@ -1,5 +1,7 @@
 import { LINK_ID_PATTERN, LinkMessages } from '@paylink/shared';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { checkSessionRow, sessionEnded, type SessionClaim } from '../../http/session-tokens.js';
 import { typed, type Row } from '../../db/typed.js';
 import { LinkStateError } from '../../lib/errors.js';
 
@@ -52,6 +54,35 @@ export async function requireUsableLink(
   // open to its patient, who may need to replace the card. What the session may do is up to each route.
   if (opts.signIn && (state === 'completed' || state === 'expired') && (await hasOpenPlan(q, link.id))) return link;
   throwForLinkState(state);
+  return link;
+}
+
+/**
+ * `requireUsableLink(q, claim.linkId, { forUpdate: true })` for a patient's claim (from `claimForLink`), with the
+ * claim's session row checked in the same locking read (issue 30: one statement, not two). As with the session guard
+ * first, a revoked or expired session is refused 401 before the link's state is looked at.
+ */
+export async function lockLinkForSession(q: Queryable, claim: SessionClaim): Promise<LinkRow> {
+  const row = LINK_ID_PATTERN.test(claim.linkId)
+    ? await typed(q)
+        .selectFrom('link as l')
+        .selectAll('l')
+        // The same row check as LIVE_SESSION_WHERE (session-tokens.ts).
+        .select(
+          sql<boolean>`exists (select 1 from patient_session s where s.id = ${claim.sessionId}
+            and s.link_id = ${claim.linkId} and s.revoked_at is null and s.expires_at > now())`.as('session_live'),
+        )
+        .where('l.id', '=', claim.linkId)
+        .forUpdate('l')
+        .executeTakeFirst()
+    : undefined;
+  if (!row) {
+    await checkSessionRow(q, claim);
+    throw new LinkStateError(LINK_NOT_AUTHORIZED);
+  }
+  const { session_live, ...link } = row;
+  if (!session_live) throw sessionEnded();
+  throwForLinkState(linkState(link));
   return link;
 }
 

@@ -1,7 +1,7 @@
 import { patientRoutes } from '@paylink/shared';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { assertLinkAccess, claimForLink, requirePatient, requirePatientClaim } from '../../http/guards.js';
+import { claimForLink, requirePatientClaim } from '../../http/guards.js';
 import { auditContext } from '../../lib/audit.js';
 import { checkContinue } from './check-continue.js';
 import { createStepList } from './create-step-list.js';
@@ -23,7 +23,6 @@ import { updateStep } from './update-step.js';
 export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
     allowEmptyJsonBodies(scope);
-    const patient = requirePatient(ctx);
     // Reads that check the session row inside their one statement (issue 17).
     const patientClaim = requirePatientClaim(ctx);
     const tags = ['patient'];
@@ -97,7 +96,8 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
       scope,
       patientRoutes.recordPaymentChoice,
       {
-        preHandler: patient,
+        // The session row is checked in the statement that locks the link (recordPaymentChoice).
+        preHandler: patientClaim,
         schema: {
           tags,
           summary: 'Record the chosen payment (type, who pays, amount in whole dollars)',
@@ -110,12 +110,12 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
       },
       async (request) => {
         const { linkId, paymentTypeId, paymentSourceId, paymentAmount } = request.body;
-        assertLinkAccess(request, linkId);
+        const claim = await claimForLink(ctx, request, linkId);
         return recordPaymentChoice({
           db: ctx.db,
           payments: ctx.linkPayments,
           actor: auditContext(request),
-          linkId,
+          claim,
           input: { paymentTypeId, paymentSourceId, paymentAmount },
         });
       },
@@ -125,7 +125,8 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
       scope,
       patientRoutes.createStepList,
       {
-        preHandler: patient,
+        // The session row is checked in the statement that locks the link (createStepList).
+        preHandler: patientClaim,
         schema: {
           tags,
           summary: 'Create (or return) the ordered step list',
@@ -138,11 +139,11 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
       },
       async (request) => {
         const q = request.query;
-        assertLinkAccess(request, q.linkId);
+        const claim = await claimForLink(ctx, request, q.linkId);
         return createStepList({
           ctx,
           actor: auditContext(request),
-          linkId: q.linkId,
+          claim,
           paymentTypeId: q.paymentTypeId,
           paymentSourceId: q.paymentSourceId,
           paymentAmount: q.paymentAmount,

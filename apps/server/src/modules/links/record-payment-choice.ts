@@ -14,7 +14,8 @@ import type { Db, Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
 import { AppError, LinkStateError } from '../../lib/errors.js';
-import { findPayment, requireUsableLink, type LinkRow, type PaymentRow } from './link-queries.js';
+import { findPayment, lockLinkForSession, type LinkRow, type PaymentRow } from './link-queries.js';
+import type { SessionClaim } from '../../http/session-tokens.js';
 import type { Actor } from '../../lib/audit.js';
 import { centsToDollars } from './link-views.js';
 import type { LinkPayments } from '../../context.js';
@@ -45,7 +46,14 @@ export async function isStepListFrozen(q: Queryable, linkId: string): Promise<bo
  */
 export async function applyPaymentChoice(
   tx: Queryable,
-  opts: { link: LinkRow; actor: Actor; input: PaymentChoiceInput; payments: Pick<LinkPayments, 'hasLiveToken'> },
+  opts: {
+    link: LinkRow;
+    actor: Actor;
+    input: PaymentChoiceInput;
+    payments: Pick<LinkPayments, 'hasLiveToken'>;
+    /** The link's payment as the caller read it in this transaction, under the link's lock (not read again). */
+    existing?: PaymentRow | null;
+  },
 ): Promise<{ payment: PaymentRow; changed: boolean }> {
   const { link, input } = opts;
   const locked = link.is_payment_link_locked;
@@ -56,7 +64,7 @@ export async function applyPaymentChoice(
     throw new AppError('amount_out_of_range', rule.message, { fields: { paymentAmount: rule.message } });
   }
   const cents = dollarsToCents(input.paymentAmount);
-  const existing = await findPayment(tx, link.id);
+  const existing = opts.existing !== undefined ? opts.existing : await findPayment(tx, link.id);
   if (existing?.status === 'approved') throw new LinkStateError(LinkMessages.completed);
   if (
     existing &&
@@ -128,11 +136,12 @@ export async function recordPaymentChoice(opts: {
   db: Db;
   payments: Pick<LinkPayments, 'hasLiveToken'>;
   actor: Actor;
-  linkId: string;
+  /** The patient's claim on the link (its session row is checked in the link's locking read). */
+  claim: SessionClaim;
   input: PaymentChoiceInput;
 }): Promise<PaymentChoice> {
   return opts.db.transaction(async (tx) => {
-    const link = await requireUsableLink(tx, opts.linkId, { forUpdate: true });
+    const link = await lockLinkForSession(tx, opts.claim);
     const { payment, changed } = await applyPaymentChoice(tx, {
       link,
       actor: opts.actor,

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { LinkPlans } from '../../context.js';
 import type { Db, Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
-import { writeAudit, type Actor } from '../../lib/audit.js';
+import { batchAudits, writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, LinkStateError, type AppErrorCode } from '../../lib/errors.js';
 import { GatewayError, type CardGateway, type GatewayTransaction } from '../../providers/gateway/types.js';
 import {
@@ -114,8 +114,9 @@ export async function confirmPayment(opts: {
   }
   const attempt = await verify(db, opts.gateway, link, input, txn);
 
-  const outcome = await db.transaction(
-    async (tx): Promise<{ repeat: PaymentRow } | { recorded: PaymentRow } | { refused: string }> => {
+  // The approval's audit rows (payment, steps, link, receipt) and their webhook events: one statement at the end.
+  const outcome = await db.transaction((tx) =>
+    batchAudits(tx, async (): Promise<{ repeat: PaymentRow } | { recorded: PaymentRow } | { refused: string }> => {
       const locked = (await findLink(tx, link.id, { forUpdate: true }))!;
       const payment = (await findPayment(tx, link.id))!;
       if (payment.status === 'approved') return { repeat: payment };
@@ -124,9 +125,16 @@ export async function confirmPayment(opts: {
       }
       const open = await firstOpenStepBeforePayment(tx, link.id);
       if (open) return { refused: open };
-      const recorded = await recordApproval(tx, { ...opts, link: locked, payment, attempt, txn: txn! });
+      const recorded = await recordApproval(tx, {
+        ...opts,
+        link: locked,
+        payment,
+        attempt,
+        txn: txn!,
+        stepsChecked: true,
+      });
       return { recorded };
-    },
+    }),
   );
   if ('refused' in outcome) {
     // The approval exists at the gateway: staff must see it (audit), even though the link cannot complete yet.
@@ -203,6 +211,8 @@ export async function recordApproval(
     by?: 'payment' | 'reconciliation';
     /** Absent only where no link has a plan (tests of the reconciliation of plain links). */
     plans?: LinkPlans;
+    /** The caller found no open step before the payment in this transaction, under the link's lock. */
+    stepsChecked?: boolean;
   },
 ): Promise<PaymentRow> {
   const { link, payment, attempt, txn, input } = o;
@@ -254,7 +264,7 @@ export async function recordApproval(
     },
   });
   // The payment and confirmation steps and the link: the lifecycle's transition, with its order rule.
-  await completeByPayment(tx, { actor: o.actor, link, by: o.by ?? 'payment' });
+  await completeByPayment(tx, { actor: o.actor, link, by: o.by ?? 'payment', stepsChecked: o.stepsChecked });
   // A plan's deposit: its card and instalments commit with the approval or not at all.
   await o.plans?.onDepositApproved(tx, {
     actor: o.actor,

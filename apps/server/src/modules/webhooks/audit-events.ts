@@ -1,6 +1,5 @@
-import type { Queryable } from '../../db/client.js';
-import type { AuditEvent } from '../../lib/audit.js';
-import { emitWebhookEvent, type WebhookEventType } from '../../messages/emit-event.js';
+import type { AuditEvent, AuditStatement } from '../../lib/audit.js';
+import { webhookEventCtes, type WebhookEventType } from '../../messages/emit-event.js';
 
 const pick = (d: Record<string, unknown> | undefined, keys: string[]) =>
   Object.fromEntries(keys.filter((k) => d?.[k] !== undefined).map((k) => [k, d![k]]));
@@ -49,8 +48,8 @@ function eventFor(e: AuditEvent): { type: WebhookEventType; data: Record<string,
   }
 }
 
-export async function emitWebhookForAudit(q: Queryable, e: AuditEvent): Promise<void> {
+/** The audit row's webhook event, as CTEs of the statement that writes the row (one statement, issue 30). */
+export function emitWebhookForAudit(e: AuditEvent, st: AuditStatement): void {
   const ev = eventFor(e);
-  if (!ev) return;
-  await emitWebhookEvent(q, ev.type, { linkId: e.linkId ?? null, ...ev.data });
+  if (ev) webhookEventCtes(st, ev.type, { linkId: e.linkId ?? null, ...ev.data });
 }

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/client.js';
+import { createTestDb } from '../../test/support/test-db.js';
+import { emitWebhookForAudit } from '../modules/webhooks/audit-events.js';
+import { addAuditListener, batchAudits, SYSTEM_ACTOR, writeAudit } from './audit.js';
+
+let db: Db;
+beforeAll(async () => {
+  db = await createTestDb();
+  addAuditListener(emitWebhookForAudit);
+  await db.query(
+    `insert into webhook_endpoint (url, events, secret) values ('https://example.test/hook', '{step.completed}', 'whsec_x')`,
+  );
+});
+afterAll(async () => {
+  await db.close();
+});
+
+describe('audit rows held in a transaction (issue 30)', () => {
+  it('writes the rows in one statement, in order, with the webhook events of the subscribed actions', async () => {
+    const statements: string[] = [];
+    await db.transaction(async (tx) => {
+      const counted = {
+        query: ((sql: string, params?: unknown[]) => {
+          statements.push(sql);
+          return tx.query(sql, params);
+        }) as typeof tx.query,
+      };
+      await batchAudits(counted, async () => {
+        await writeAudit(counted, { ...SYSTEM_ACTOR, action: 'payment.approved', linkId: 'LNKBATCH1' });
+        await writeAudit(counted, {
+          ...SYSTEM_ACTOR,
+          action: 'step.completed',
+          linkId: 'LNKBATCH1',
+          details: { linkStepId: 7, routePath: '/payment' },
+        });
+        await writeAudit(counted, { ...SYSTEM_ACTOR, action: 'link.completed', linkId: 'LNKBATCH1' });
+        expect(statements).toHaveLength(0);
+      });
+    });
+    expect(statements).toHaveLength(1);
+    const rows = await db.query<{ action: string; details: unknown }>(
+      `select action, details from audit_event where link_id = 'LNKBATCH1' order by id`,
+    );
+    expect(rows.rows.map((r) => r.action)).toEqual(['payment.approved', 'step.completed', 'link.completed']);
+    expect(rows.rows[1]!.details).toEqual({ linkStepId: 7, routePath: '/payment' });
+    // Only step.completed has a subscriber: one event, one delivery; payment.approved (no subscriber) records none.
+    const events = await db.query<{ type: string; body: string; deliveries: number }>(
+      `select e.type, e.body, (select count(*)::int from webhook_delivery d where d.event_id = e.id) as deliveries
+         from webhook_event e where e.link_id = 'LNKBATCH1'`,
+    );
+    expect(events.rows).toHaveLength(1);
+    expect(events.rows[0]!.type).toBe('step.completed');
+    expect(events.rows[0]!.deliveries).toBe(1);
+    expect(JSON.parse(events.rows[0]!.body).data).toEqual({
+      linkId: 'LNKBATCH1',
+      linkStepId: 7,
+      routePath: '/payment',
+    });
+  });
+
+  it('writes nothing when the transaction throws', async () => {
+    await expect(
+      db.transaction((tx) =>
+        batchAudits(tx, async () => {
+          await writeAudit(tx, { ...SYSTEM_ACTOR, action: 'step.completed', linkId: 'LNKBATCH2' });
+          throw new Error('refused');
+        }),
+      ),
+    ).rejects.toThrow('refused');
+    const r = await db.query(`select 1 from audit_event where link_id = 'LNKBATCH2'`);
+    expect(r.rowCount).toBe(0);
+  });
+});
