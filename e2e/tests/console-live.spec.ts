@@ -54,6 +54,15 @@ test('the board announces a patient reaching a step; an open paid link page does
   await page.goto(`${product.baseUrl}/console/links/${link.id}`);
   const timeline = page.getByRole('list', { name: 'Timeline' });
   await timeline.locator('[data-action="payment.approved"]').waitFor();
+  // After the payment the workers e-mail the practice (its creator wants "paid" notes by default) and each message gets
+  // its final delivery status; the messages card polls on its own while one waits (no audit row marks a hand-over),
+  // so on a loaded machine it could still be catching up once the timeline is at rest. Let those land first.
+  await timeline.locator('[data-action="staff.notified"]').waitFor({ timeout: 90_000 });
+  const final = ['delivered', 'undelivered', 'failed', 'accepted', 'refused'];
+  await expect(page.locator(`[data-delivery]${final.map((d) => `:not([data-delivery="${d}"])`).join('')}`)).toHaveCount(
+    0,
+    { timeout: 60_000 },
+  );
   // The outbox's deliveries after the payment (receipt, staff e-mail) are events: let them land first. A poll that
   // names no change of this link twice running means the link is at rest; reads counted as changes never let it rest.
   for (let quiet = 0, polls = 0; quiet < 2 && polls < 12; polls++) {
