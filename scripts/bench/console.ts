@@ -54,13 +54,6 @@ export interface ConsoleCall {
    * decision 0183), and the first call that allocates refills them whatever it holds (docs/performance.md, issue 30).
    */
   rssAfterWarmUpMb?: number;
-  /**
-   * The basis of the memory goal: the server's working size, the larger of the RSS just before the call and the most
-   * the earlier calls that hold no data set (the board's pages, search, filters) took it to. "+50 MB" is what a call
-   * adds over the size the server already works at (the issue's "201 → 549 MB" was measured from the working server,
-   * for the funnel and the export alike), not over a server that just gave V8's young generation back.
-   */
-  rssBasisMb?: number;
   /** Whether the median (and for the memory-bound calls the RSS growth) meets the goal. */
   ok: boolean;
 }
@@ -406,7 +399,6 @@ export async function measureConsole(opts: {
       },
     ];
     const out: ConsoleCall[] = [];
-    let workingRssMb = serverIdleRssMb ?? 0;
     for (const c of calls) {
       const rssBeforeMb = rssMb(pid);
       let rssAfterWarmUpMb: number | undefined;
@@ -428,9 +420,7 @@ export async function measureConsole(opts: {
       }
       rssPeakMb = Math.max(rssPeakMb, rssMb(pid) ?? 0);
       const medianMs = [...runsMs].sort((a, b) => a - b)[Math.floor(runsMs.length / 2)]!;
-      const rssBasisMb = Math.max(rssBeforeMb ?? 0, workingRssMb);
-      if (!c.memory) workingRssMb = Math.max(workingRssMb, rssPeakMb);
-      const grew = rssBeforeMb === undefined ? 0 : rssPeakMb - rssBasisMb;
+      const grew = rssBeforeMb === undefined ? 0 : rssPeakMb - rssBeforeMb;
       const ok = status === 200 && medianMs <= c.limitMs && (!c.memory || grew <= 50);
       out.push({
         name: c.name,
@@ -440,14 +430,12 @@ export async function measureConsole(opts: {
         runsMs,
         status,
         bytes,
-        ...(c.memory ? { rssBeforeMb, rssPeakMb, rssAfterWarmUpMb, rssBasisMb } : {}),
+        ...(c.memory ? { rssBeforeMb, rssPeakMb, rssAfterWarmUpMb } : {}),
         ok,
       });
       log(
         `  ${c.name.padEnd(30)} ${String(medianMs).padStart(7)} ms  ${status}` +
-          (c.memory
-            ? `  RSS ${rssBeforeMb} → ${rssPeakMb} MB (working ${rssBasisMb}: +${rssPeakMb - rssBasisMb}; ${rssAfterWarmUpMb} after the warm-up)`
-            : '') +
+          (c.memory ? `  RSS ${rssBeforeMb} → ${rssPeakMb} MB (${rssAfterWarmUpMb} after the warm-up)` : '') +
           (bytes > 100_000 ? `  ${(bytes / 2 ** 20).toFixed(1)} MiB` : ''),
       );
     }
@@ -478,9 +466,7 @@ export function consoleTable(figures: ConsoleFigure[]): string {
     !c
       ? 'n/a'
       : `${c.status === 200 ? `${c.medianMs} ms` : `HTTP ${c.status}`}${
-          c.rssBeforeMb !== undefined
-            ? ` (${c.rssBeforeMb}→${c.rssPeakMb} MB; working ${c.rssBasisMb ?? c.rssBeforeMb}: +${c.rssPeakMb! - (c.rssBasisMb ?? c.rssBeforeMb)})`
-            : ''
+          c.rssBeforeMb !== undefined ? ` (${c.rssBeforeMb}→${c.rssPeakMb} MB; ${c.rssAfterWarmUpMb} warm)` : ''
         }${c.ok ? '' : ' ✗'}`;
   const head = ['call', ...figures.map((f) => `${sizeLabel(f.links)} links (${f.days} days)`), 'goal'];
   const rows = figures[0]!.calls.map((c) => [
