@@ -36,6 +36,11 @@ export interface JourneyFigures {
   /** Statements PostgreSQL logged for the journey (harness and background polls taken out), or undefined when unreadable. */
   statements?: number;
   transactions?: number;
+  /**
+   * Of `statements`, those of the sandbox gateway (its own tables, and BEGIN/COMMIT of its transactions): it stands in
+   * for Converge's servers, so a practice with a real gateway account never runs them on its database.
+   */
+  sandboxStatements?: number;
   /** What was taken out, and the raw window. */
   statementNotes?: string;
   /** The most repeated statements (normalised text), printed. */
@@ -140,6 +145,27 @@ function withoutPolls(all: Statement[], polls: Set<string>): { kept: Statement[]
   }
   for (const tx of open.values()) kept.push(...tx);
   return { kept, dropped };
+}
+
+const isSandbox = (s: Statement) => /\bsandbox_gateway_/.test(s.sql);
+/** The sandbox gateway's statements, with BEGIN and COMMIT of a transaction made of nothing else. */
+function sandboxOnly(all: Statement[]): number {
+  const open = new Map<string, Statement[]>();
+  let n = 0;
+  for (const s of all) {
+    const tx = open.get(s.pid);
+    if (isBegin(s)) open.set(s.pid, [s]);
+    else if (tx) {
+      tx.push(s);
+      if (isEnd(s)) {
+        open.delete(s.pid);
+        const inner = tx.slice(1, -1);
+        const own = inner.filter(isSandbox).length;
+        n += own > 0 && own === inner.length ? tx.length : own;
+      }
+    } else if (isSandbox(s)) n++;
+  }
+  return n;
 }
 
 /** Waits until the log has stopped growing for our role (the server writes asynchronously). */
@@ -298,6 +324,7 @@ export async function measureJourney(databaseUrl: string, opts: { pgLog?: string
         const harness = outboxReads * perOutboxRead;
         figures.statements = all.length - harness;
         figures.transactions = all.filter(isBegin).length;
+        figures.sandboxStatements = sandboxOnly(all);
         figures.statementNotes =
           `logged ${logged.length}, less ${dropped} of background polls and ${harness} for the harness's ` +
           `${outboxReads} outbox reads`;

@@ -13,15 +13,7 @@ import {
   type ConvergeCredentials,
   type ConvergeFields,
 } from '../../providers/gateway/converge-protocol.js';
-import {
-  cardStoredBy,
-  isSettled,
-  storedCard,
-  type ReversalRow,
-  type SandboxQueryable,
-  type StoredCard,
-  type TxnRow,
-} from './store.js';
+import { isSettled, type ReversalRow, type StoredCard, type TxnRow } from './store.js';
 import { EXPIRED_MESSAGE, NSF_MESSAGE } from './test-cards.js';
 
 /** What the sandbox answers in Converge's words: a stored sale or reversal as fields, and its stock errors. */
@@ -98,16 +90,6 @@ export function txnFields(t: TxnRow, card?: StoredCard | null): ConvergeFields {
     ssl_issuer_response: ISSUER_RESPONSE[t.result_message] ?? (t.result === RESULT.approved ? '00' : '05'),
     ...(card ? { ssl_token: card.token, ssl_token_response: TOKEN_SUCCESS, ssl_exp_date: card.expiry } : {}),
   };
-}
-
-/** A sale as txnquery reports it: with the stored card's token and expiry when it stored one or was charged to one. */
-export async function txnAnswer(q: SandboxQueryable, t: TxnRow): Promise<ConvergeFields> {
-  const card = t.card_token
-    ? await storedCard(q, t.merchant_id, t.card_token)
-    : t.result === RESULT.approved
-      ? await cardStoredBy(q, t.txn_id)
-      : null;
-  return txnFields(t, card);
 }
 
 export const reversalFields = (r: ReversalRow, parent: TxnRow): ConvergeFields => ({

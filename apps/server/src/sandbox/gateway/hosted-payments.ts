@@ -19,7 +19,6 @@ import { sandboxScriptsVersion } from '../../lib/sandbox-gateway-scripts.js';
 import {
   SESSION_FLAG,
   SESSION_MINUTES,
-  liveSession,
   sessionFlags,
   storeCard,
   withSessionFlags,
@@ -115,12 +114,16 @@ export function hostedPaymentRoutes(opts: {
   // Checkout.js getEFSToken: a 3-D Secure token for this session.
   app.post('/hosted-payments/efs_token', async (request, reply) => {
     const token = str((request.body as Record<string, unknown> | undefined)?.ssl_txn_auth_token);
-    const s = await liveSession(db, token);
-    if (!s) return reply.status(200).send(SESSION_GONE);
-    const efs = s.efs_token ?? randomBytes(24).toString('base64url');
-    if (!s.efs_token) {
-      await db.query('update sandbox_gateway_session set efs_token = $2 where token = $1', [token, efs]);
-    }
+    // One statement: a live session keeps the EFS token it was first given (issue 30).
+    const r = token
+      ? await db.query<{ efs_token: string }>(
+          `update sandbox_gateway_session set efs_token = coalesce(efs_token, $2)
+           where token = $1 and expires_at > now() and used_at is null returning efs_token`,
+          [token, randomBytes(24).toString('base64url')],
+        )
+      : undefined;
+    const efs = r?.rows[0]?.efs_token;
+    if (!efs) return reply.status(200).send(SESSION_GONE);
     return { ssl_3ds2_token: efs };
   });
 
@@ -146,10 +149,13 @@ export function hostedPaymentRoutes(opts: {
     // Asked before the transaction: the credentials come from the same database (one connection under PGlite).
     const tokenKey = (await opts.credentials()).pin;
     return db.transaction(async (tx) => {
-      const claimed = await tx.query<SessionRow>(
-        `update sandbox_gateway_session set used_at = now()
-         where token = $1 and used_at is null and expires_at > now() returning *`,
-        [b.ssl_txn_auth_token ?? ''],
+      // The session is claimed and the browser's 3-D Secure authentication (if any) read in one statement (issue 30).
+      const claimed = await tx.query<SessionRow & { auth: ThreeDSRow | null }>(
+        `with s as (update sandbox_gateway_session set used_at = now()
+           where token = $1 and used_at is null and expires_at > now() returning *)
+         select s.*, (select to_jsonb(a) from sandbox_gateway_3ds a where a.id::text = $2 and a.session_token = s.token)
+           as auth from s`,
+        [b.ssl_txn_auth_token ?? '', b.ssl_3ds_server_trans_id ?? ''],
       );
       const s = claimed.rows[0];
       if (!s) {
@@ -176,11 +182,7 @@ export function hostedPaymentRoutes(opts: {
       let threeDSStatus: string | null = null;
       let threeDSId: string | null = null;
       if (b.ssl_3ds_server_trans_id) {
-        const a = await tx.query<ThreeDSRow>(
-          'select * from sandbox_gateway_3ds where id::text = $1 and session_token = $2',
-          [b.ssl_3ds_server_trans_id, s.token],
-        );
-        const auth = a.rows[0];
+        const auth = s.auth;
         if (!auth || auth.card_last4 !== number.slice(-4)) {
           return convergeError(
             ERROR_CODE.requiredField,

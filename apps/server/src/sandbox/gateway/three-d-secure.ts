@@ -5,7 +5,7 @@ import { str } from './answers.js';
 import { challengePage, webSdkScript, type ChallengeLang } from './browser-scripts.js';
 import { fixedAsset, sendFixed } from './compressed.js';
 import { sandboxScriptsVersion } from '../../lib/sandbox-gateway-scripts.js';
-import { sessionByEfs, type SandboxDb, type ThreeDSRow } from './store.js';
+import { efsToken, sessionByEfs, type SandboxDb, type ThreeDSRow } from './store.js';
 import { cardBrand, eciFor, newAuthenticationValue, testCardFor } from './test-cards.js';
 
 /**
@@ -165,13 +165,21 @@ export function threeDSecureRoutes(opts: {
   });
 
   app.get<{ Params: { id: string } }>('/3ds2/result/:id', async (request, reply) => {
-    const s = await sessionByEfs(db, request.headers.authorization);
-    if (!s) return threeDSError(reply, 401, 'The 3-D Secure token is invalid or has expired.');
-    const r = await db.query<ThreeDSRow>('select * from sandbox_gateway_3ds where id = $1 and session_token = $2', [
-      /^[0-9a-f-]{36}$/i.test(request.params.id) ? request.params.id : '00000000-0000-0000-0000-000000000000',
-      s.token,
-    ]);
-    const row = r.rows[0];
+    // The session and its authentication in one statement (issue 30).
+    const efs = efsToken(request.headers.authorization);
+    const r = efs
+      ? await db.query<{ auth: ThreeDSRow | null }>(
+          `select (select to_jsonb(a) from sandbox_gateway_3ds a where a.id = $2 and a.session_token = s.token) as auth
+           from sandbox_gateway_session s where s.efs_token = $1 and s.expires_at > now()`,
+          [
+            efs,
+            /^[0-9a-f-]{36}$/i.test(request.params.id) ? request.params.id : '00000000-0000-0000-0000-000000000000',
+          ],
+        )
+      : undefined;
+    const found = r?.rows[0];
+    if (!found) return threeDSError(reply, 401, 'The 3-D Secure token is invalid or has expired.');
+    const row = found.auth;
     if (!row) return threeDSError(reply, 404, 'Unknown authentication.');
     if (!row.completed_at) return threeDSError(reply, 409, 'The challenge has not been completed.');
     return threeDSResult(row);

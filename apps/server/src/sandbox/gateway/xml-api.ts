@@ -10,9 +10,9 @@ import {
   parseConvergeXml,
   type ConvergeCredentials,
 } from '../../providers/gateway/converge-protocol.js';
-import { INVALID_CREDS, credentialsMatch, reversalFields, str, txnAnswer } from './answers.js';
+import { INVALID_CREDS, credentialsMatch, reversalFields, str, txnFields } from './answers.js';
 import { reverse, xmlError } from './reversals.js';
-import type { ReversalRow, SandboxDb, TxnRow } from './store.js';
+import { transactionsWithCards, type ReversalRow, type SandboxDb, type TxnRow } from './store.js';
 import { tokenSale } from './token-sales.js';
 
 /**
@@ -109,21 +109,21 @@ export function xmlApiRoutes(opts: {
     }
     if (type === TXN_TYPE.query && !f.ssl_txn_id && f.ssl_merchant_txn_id) {
       // Search by our merchant transaction id, as Converge's txnquery with a date range.
-      const m = await db.query<TxnRow>(
-        'select * from sandbox_gateway_transaction where merchant_txn_id = $1 and merchant_id = $2 order by created_at',
-        [f.ssl_merchant_txn_id, f.ssl_merchant_id],
-      );
-      return encodeTxnList(await Promise.all(m.rows.map((t) => txnAnswer(db, t))));
+      const m = await transactionsWithCards(db, 's.merchant_txn_id = $1 and s.merchant_id = $2', [
+        f.ssl_merchant_txn_id,
+        f.ssl_merchant_id,
+      ]);
+      return encodeTxnList(m.map((x) => txnFields(x.txn, x.card)));
     }
     if (!f.ssl_txn_id)
       return xmlError(ERROR_CODE.requiredField, 'Required Field Not Supplied', 'ssl_txn_id is required.');
     if (type === TXN_TYPE.void) return reverse({ db, fields: f, kind: 'VOID' });
     if (type === TXN_TYPE.return) return reverse({ db, fields: f, kind: 'RETURN' });
-    const r = await db.query<TxnRow>(
-      'select * from sandbox_gateway_transaction where txn_id = $1 and merchant_id = $2',
-      [f.ssl_txn_id, f.ssl_merchant_id],
-    );
-    if (r.rowCount === 0) {
+    const r = await transactionsWithCards(db, 's.txn_id = $1 and s.merchant_id = $2', [
+      f.ssl_txn_id,
+      f.ssl_merchant_id,
+    ]);
+    if (r.length === 0) {
       const rev = await db.query<ReversalRow & { parent: TxnRow }>(
         `select r.*, to_jsonb(t) as parent from sandbox_gateway_reversal r
          join sandbox_gateway_transaction t on t.txn_id = r.parent_txn_id where r.txn_id = $1 and r.merchant_id = $2`,
@@ -131,7 +131,7 @@ export function xmlApiRoutes(opts: {
       );
       return encodeTxnList(rev.rows.map((x) => reversalFields(x, x.parent)));
     }
-    return encodeTxnList(await Promise.all(r.rows.map((t) => txnAnswer(db, t))));
+    return encodeTxnList(r.map((x) => txnFields(x.txn, x.card)));
   };
   app.post(CONVERGE_PATHS.xmlApiDemo, processXml);
   app.post(CONVERGE_PATHS.xmlApi, processXml);
