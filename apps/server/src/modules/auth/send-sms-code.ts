@@ -39,13 +39,11 @@ export async function sendSmsCode(
     if (!limit.ok) return limit;
     await recordSend(tx, link.id, 'sms');
 
-    await tx.query(
-      `update otp_challenge set superseded_at = now()
-       where link_id = $1 and consumed_at is null and superseded_at is null`,
-      [link.id],
-    );
+    // The new code replaces the earlier ones in the same statement (issue 30): the update sees only older rows.
     const ch = await tx.query<{ id: string }>(
-      `insert into otp_challenge (link_id, code_hash, expires_at, max_attempts)
+      `with superseded as (update otp_challenge set superseded_at = now()
+         where link_id = $1 and consumed_at is null and superseded_at is null)
+       insert into otp_challenge (link_id, code_hash, expires_at, max_attempts)
        values ($1, $2, now() + make_interval(mins => $3), $4) returning id`,
       [link.id, codeHash, config.OTP_TTL_MINUTES, config.OTP_MAX_ATTEMPTS],
     );
