@@ -1,3 +1,4 @@
+import type { RawBuilder } from 'kysely';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Db, Queryable } from './db/client.js';
@@ -34,6 +35,11 @@ export interface StepDocuments {
    * just read it from this link's steps in the same transaction (saves reading it again, issue 30).
    */
   isComplete(tx: Queryable, o: { linkId: string; linkStepId: number; routePath?: string }): Promise<boolean>;
+  /**
+   * `isComplete` as an SQL expression (no statement of its own), for a caller that reads it beside other facts in one
+   * statement (moveStep, issue 30). False for a step that is not the link's.
+   */
+  completeSql(o: { linkId: string; linkStepId: number }): RawBuilder<boolean>;
 }
 
 /**

@@ -134,10 +134,19 @@ export async function batchAudits<T>(tx: Queryable, fn: () => Promise<T>): Promi
 export class AuditStatement {
   readonly params: unknown[] = [];
   readonly ctes: string[] = [];
+  /**
+   * A CTE whose rows must exist for the row to be written (guardedChangeWithAudit): a listener's writes depend on it
+   * through `onlyIfGuard()`. Null: the row is written unconditionally.
+   */
+  guard: string | null = null;
   /** The next parameter's placeholder, `$n::type` (a CTE's select gives the database no column to infer it from). */
   param(value: unknown, type = 'text'): string {
     this.params.push(value);
     return `$${this.params.length}::${type}`;
+  }
+  /** ` and exists (...)` for a listener's where clause when the row is written only under a guard; else ''. */
+  onlyIfGuard(): string {
+    return this.guard ? ` and exists (select 1 from ${this.guard})` : '';
   }
   /** Adds `body` as a CTE; returns its name. */
   cte(body: string): string {
@@ -184,6 +193,36 @@ export async function changeWithAudit(
     `with ${st.ctes.join(',\n  ')}\ninsert into audit_event (${AUDIT_COLUMNS}) values (${p.join(', ')})`,
     st.params,
   );
+}
+
+/**
+ * A change that applies only if what its caller read still holds, and its audit row, in ONE statement (issue 30,
+ * decision 0230): `change` (numbered from $1, as Kysely's compile() gives it) returns a row when it applied (an update's
+ * `returning`, or a select of the rows it checks when nothing is to change); the audit row and the listeners' parts
+ * are written only then. Answers whether it applied (false: nothing was written; the caller reads again).
+ */
+export async function guardedChangeWithAudit(
+  q: Queryable,
+  change: { sql: string; parameters: readonly unknown[] },
+  e: AuditEvent,
+): Promise<boolean> {
+  const held = heldRows.get(q);
+  if (held) {
+    const r = await q.query(change.sql, [...change.parameters]);
+    if (r.rowCount > 0) held.push(e);
+    return r.rowCount > 0;
+  }
+  const st = new AuditStatement();
+  st.params.push(...change.parameters);
+  st.guard = st.cte(change.sql);
+  const p = [...auditParams(e), JSON.stringify(e.details ?? {})].map((v, i) => st.param(v, i === 6 ? 'jsonb' : 'text'));
+  for (const listener of auditListeners) listener(e, st);
+  const r = await q.query(
+    `with ${st.ctes.join(',\n  ')}\ninsert into audit_event (${AUDIT_COLUMNS})
+  select ${p.join(', ')} where exists (select 1 from ${st.guard}) returning 1`,
+    st.params,
+  );
+  return r.rowCount > 0;
 }
 
 export function auditParams(e: Omit<AuditEvent, 'details'>): unknown[] {

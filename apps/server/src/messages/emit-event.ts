@@ -49,7 +49,10 @@ export function webhookEventCtes(
   const created = Math.floor(Date.now() / 1000);
   const body = JSON.stringify({ id, type, created, data });
   const t = st.param(type);
-  const endpoints = st.cte(`select id from webhook_endpoint where deleted_at is null and ${t} = any(events)`);
+  // Under a guard (guardedChangeWithAudit) no endpoint is read unless the change applied: no event, no delivery.
+  const endpoints = st.cte(
+    `select id from webhook_endpoint where deleted_at is null and ${t} = any(events)${st.onlyIfGuard()}`,
+  );
   const event = st.cte(
     `insert into webhook_event (id, type, link_id, body)
     select ${st.param(id)}, ${t}, ${st.param(data.linkId ?? null)}, ${st.param(body)}

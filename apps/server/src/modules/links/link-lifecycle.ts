@@ -1,24 +1,27 @@
 import {
   DocumentStepRoutes,
+  LINK_ID_PATTERN,
   LinkMessages,
   StepRoutes,
   StepStatus,
   type StepRoute,
   type UpdateStepResult,
 } from '@paylink/shared';
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import type { DB } from '../../db/schema.js';
 import { typed } from '../../db/typed.js';
-import { writeAudit, writeAudits, type Actor } from '../../lib/audit.js';
+import { guardedChangeWithAudit, writeAudit, writeAudits, type Actor } from '../../lib/audit.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import type { StepDocuments } from '../../context.js';
-import { revokeLinkSessions } from '../../http/session-tokens.js';
-import { findStep, linkState, listSteps, type LinkRow } from './link-queries.js';
+import { checkSessionRow, revokeLinkSessions, sessionEnded, type SessionClaim } from '../../http/session-tokens.js';
+import { linkState, listSteps, USABLE_LINK_SQL, type LinkRow } from './link-queries.js';
 
 /**
  * The one owner of a link's lifecycle (issue 10 item 4, docs/decisions/0105): every write of a link's status or
  * expiry and of its steps (creation, status, document URL) goes through this file, with its audit rows, in the
- * caller's transaction (the caller holds the link's row lock). The rules live here once:
+ * caller's transaction (the caller holds the link's row lock; moveStep instead guards its one write on what it read,
+ * decision 0230). The rules live here once:
  *
  *   link:  active ──payment approved──▶ completed        active|expired ──cancel──▶ cancelled
  *          active ──expire──▶ expired (derived: expires_at ≤ now)   active|expired ──extend──▶ active
@@ -103,30 +106,91 @@ export async function setStepDocumentUrl(
     .execute();
 }
 
+/** What moveStep reads, in one statement: the link, its steps and the target step's facts. */
+interface MoveRead {
+  id: string;
+  status: LinkRow['status'];
+  expires_at: LinkRow['expires_at'];
+  session_live: boolean;
+  /** [id, route_path, status_id] per step, in position order. */
+  steps: [number, string, number][];
+  /** The step exists (on any link): 403 for another link's step, else 404. */
+  step_exists: boolean;
+  document_complete: boolean;
+}
+
+/** Tries of read-then-guarded-write before giving up (each refused write means something else changed the link). */
+const MOVE_TRIES = 3;
+
 /**
  * A step becomes in progress (2) or completed (4), in order (PUT /api/linksteps). Refused with 409 on a link that is
  * not active, out of order, for the payment step (only an approved payment completes it), for an unsigned document,
- * and for reopening a completed step; 403 for another link's step.
+ * and for reopening a completed step; 403 for another link's step; 404 for an unknown link or step.
+ *
+ * Optimistic, without a transaction (issue 30, decision 0230): ONE statement reads the link, its steps and the
+ * step's document state (and the patient's session, `session`), the rules decide in JS, and ONE statement writes the
+ * step and its audit row, applied only while the step's status is the one read and the link is still active (it waits
+ * for a change of the link in flight and then sees it). A refused write reads again, so a cancel, expiry or rebuild
+ * in between answers as it would have under the link's lock. Earlier steps only ever complete (a rebuild replaces the
+ * steps, and with them the step's id), so the step's own row and the link's state are all the write has to re-check.
+ * `q` may be a transaction of the caller's.
  */
 export async function moveStep(
-  tx: Queryable,
+  q: Queryable,
   o: {
     actor: Actor;
-    link: LockedLink;
+    linkId: string;
     linkStepId: number;
     statusId: 2 | 4;
-    documents: Pick<StepDocuments, 'isComplete'>;
+    documents: Pick<StepDocuments, 'completeSql'>;
+    /** A patient's session: a revoked or expired one is refused 401 before anything is written. */
+    session?: SessionClaim;
   },
 ): Promise<UpdateStepResult> {
-  const { link, statusId } = o;
-  const state = linkState(link);
+  for (let tries = 1; ; tries++) {
+    const result = await tryMoveStep(q, o);
+    if (result) return result;
+    if (tries >= MOVE_TRIES) {
+      throw new AppError('database_unavailable', 'The link changed while saving the step. Please try again.');
+    }
+  }
+}
+
+/** One read and (when the rules allow) one guarded write; null when the write found the link or step changed. */
+async function tryMoveStep(q: Queryable, o: Parameters<typeof moveStep>[1]): Promise<UpdateStepResult | null> {
+  const { linkId, statusId, session } = o;
+  // The same row check as LIVE_SESSION_WHERE (session-tokens.ts); true when no session is asked about.
+  const sessionLive = session
+    ? sql<boolean>`exists (select 1 from patient_session s where s.id = ${session.sessionId}
+        and s.link_id = ${session.linkId} and s.revoked_at is null and s.expires_at > now())`
+    : sql<boolean>`true`;
+  const row = LINK_ID_PATTERN.test(linkId)
+    ? await typed(q)
+        .selectFrom('link as l')
+        .select(['l.id', 'l.status', 'l.expires_at'])
+        .select(sessionLive.as('session_live'))
+        .select(
+          sql<MoveRead['steps']>`coalesce((select json_agg(json_build_array(st.id, st.route_path, st.status_id)
+            order by st.position) from link_step st where st.link_id = l.id), '[]')`.as('steps'),
+        )
+        .select(sql<boolean>`exists (select 1 from link_step st where st.id = ${o.linkStepId})`.as('step_exists'))
+        .select(o.documents.completeSql({ linkId, linkStepId: o.linkStepId }).as('document_complete'))
+        .where('l.id', '=', linkId)
+        .$castTo<MoveRead>()
+        .executeTakeFirst()
+    : undefined;
+  if (!row) {
+    if (session) await checkSessionRow(q, session);
+    throw notFound('No such link.');
+  }
+  if (!row.session_live) throw sessionEnded();
+  const state = linkState(row);
   if (state !== 'active') throw new AppError('link_not_active', NOT_ACTIVE[state]!);
-  // The link's steps, read once (the link is locked): the step is among them, or it is unknown or another link's.
-  const steps = await listSteps(tx, link.id);
+  const steps = row.steps.map(([id, route_path, status_id]) => ({ id, route_path, status_id }));
   const index = steps.findIndex((s) => s.id === o.linkStepId);
   const step = steps[index];
   if (!step) {
-    if (!(await findStep(tx, o.linkStepId))) throw notFound('No such step.');
+    if (!row.step_exists) throw notFound('No such step.');
     throw forbidden('This step belongs to another link.');
   }
   const result: UpdateStepResult = {
@@ -147,29 +211,42 @@ export async function moveStep(
     statusId === StepStatus.Completed &&
     step.status_id !== StepStatus.Completed &&
     DocumentStepRoutes.includes(step.route_path as StepRoute) &&
-    !(await o.documents.isComplete(tx, { linkId: link.id, linkStepId: step.id, routePath: step.route_path }))
+    !row.document_complete
   ) {
     throw new AppError('document_not_signed', 'Sign the document before continuing.');
   }
 
-  if (step.status_id !== statusId) {
-    await typed(tx)
-      .updateTable('link_step')
-      .set({
-        status_id: statusId,
-        updated_at: sql`now()`,
-        completed_at: statusId === StepStatus.Completed ? sql`now()` : null,
-      })
-      .where('id', '=', step.id)
-      .execute();
-  }
-  await writeAudit(tx, {
+  // What was read still holds: the step's status, the link active (waiting for a change of it in flight: `for
+  // share`), the session live.
+  const unchanged = (eb: ExpressionBuilder<DB, 'link_step'>) =>
+    eb.and([
+      eb('id', '=', step.id),
+      eb('link_id', '=', linkId),
+      eb('status_id', '=', step.status_id),
+      sql<boolean>`exists (select 1 from link l where l.id = ${linkId} and ${sql.raw(USABLE_LINK_SQL('l'))} for share)`,
+      sessionLive,
+    ]);
+  // An unchanged status writes the audit row only (as before).
+  const change =
+    step.status_id !== statusId
+      ? typed(q)
+          .updateTable('link_step')
+          .set({
+            status_id: statusId,
+            updated_at: sql`now()`,
+            completed_at: statusId === StepStatus.Completed ? sql`now()` : null,
+          })
+          .where(unchanged)
+          .returning('id')
+          .compile()
+      : typed(q).selectFrom('link_step').select('id').where(unchanged).compile();
+  const applied = await guardedChangeWithAudit(q, change, {
     ...o.actor,
     action: 'step.updated',
-    linkId: link.id,
+    linkId,
     details: { linkStepId: step.id, routePath: step.route_path, from: step.status_id, to: statusId },
   });
-  return result;
+  return applied ? result : null;
 }
 
 /** The first step before the payment that is not complete, or null when the patient may pay (issue 10, item 2). */

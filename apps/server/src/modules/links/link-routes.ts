@@ -155,7 +155,7 @@ export async function linkRoutes(app: FastifyInstance, ctx: AppContext): Promise
       scope,
       patientRoutes.updateStep,
       {
-        // The session row is checked in the statement that locks the link (updateStep).
+        // The session row is checked in the step's read and again in its guarded write (moveStep, decision 0230).
         preHandler: patientClaim,
         schema: {
           tags,

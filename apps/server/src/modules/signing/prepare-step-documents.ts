@@ -1,4 +1,5 @@
 import { PaymentSource, StepRoutes } from '@paylink/shared';
+import { sql, type RawBuilder } from 'kysely';
 import type { AppContext, StepDocuments } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { setStepDocumentUrl } from '../links/index.js';
@@ -93,5 +94,28 @@ export function signingStepDocuments(ctx: PrepareContext): StepDocuments {
   return {
     prepare: (tx, o) => prepareStepDocuments(tx, ctx, o),
     isComplete: isStepDocumentComplete,
+    completeSql: stepDocumentCompleteSql,
   };
+}
+
+/**
+ * isStepDocumentComplete as one SQL expression (issue 30: moveStep reads it in the statement that reads the link and
+ * its steps). The same answers: a step of another link (or none) is not complete; a step without a document is; the
+ * payment step without a submission is while the payor does not pay; else its submission of this link is completed.
+ */
+export function stepDocumentCompleteSql({
+  linkId,
+  linkStepId,
+}: {
+  linkId: string;
+  linkStepId: number;
+}): RawBuilder<boolean> {
+  return sql<boolean>`coalesce((select case
+      when st.route_path <> all(${Object.keys(KIND_BY_ROUTE)}::text[]) then true
+      when st.route_path = ${StepRoutes.payment} and sub.id is null
+        then coalesce((select p.payment_source_id from payment p where p.link_id = st.link_id), 0) <> ${PaymentSource.Payor}
+      else sub.link_id = st.link_id and sub.status = 'completed'
+    end
+    from link_step st left join submission sub on sub.link_step_id = st.id
+    where st.id = ${linkStepId} and st.link_id = ${linkId}), false)`;
 }
