@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/client.js';
 import { createTestDb } from '../../test/support/test-db.js';
 import { emitWebhookForAudit } from '../modules/webhooks/audit-events.js';
-import { addAuditListener, batchAudits, SYSTEM_ACTOR, writeAudit } from './audit.js';
+import { addAuditListener, batchAudits, changeWithAudit, SYSTEM_ACTOR, writeAudit } from './audit.js';
 
 let db: Db;
 beforeAll(async () => {
@@ -70,5 +70,48 @@ describe('audit rows held in a transaction (issue 30)', () => {
     ).rejects.toThrow('refused');
     const r = await db.query(`select 1 from audit_event where link_id = 'LNKBATCH2'`);
     expect(r.rowCount).toBe(0);
+  });
+});
+
+describe('changeWithAudit options (issue 30)', () => {
+  const change = (url: string) => ({
+    sql: 'update webhook_endpoint set url = url where url = $1 returning id',
+    parameters: [url],
+  });
+  const rows = async (linkId: string) =>
+    (await db.query('select 1 from audit_event where link_id = $1', [linkId])).rowCount;
+
+  it('returning: answers the change rows, with the audit row written in the same statement', async () => {
+    const r = await changeWithAudit<{ id: number }>(
+      db,
+      change('https://example.test/hook'),
+      { ...SYSTEM_ACTOR, action: 'test.changed', linkId: 'LNKCWA1' },
+      { returning: true },
+    );
+    expect(r).toHaveLength(1);
+    expect(await rows('LNKCWA1')).toBe(1);
+  });
+
+  it('ifChanged: the audit row is written only when the change touched a row', async () => {
+    const e = { ...SYSTEM_ACTOR, action: 'test.changed' };
+    expect(
+      await changeWithAudit(
+        db,
+        change('https://nowhere.test'),
+        { ...e, linkId: 'LNKCWA2' },
+        { ifChanged: true, returning: true },
+      ),
+    ).toEqual([]);
+    expect(await rows('LNKCWA2')).toBe(0);
+    await changeWithAudit(db, change('https://example.test/hook'), { ...e, linkId: 'LNKCWA3' }, { ifChanged: true });
+    expect(await rows('LNKCWA3')).toBe(1);
+  });
+
+  it('ifChanged refuses an action the listeners add to (their parts could not wait), before writing anything', async () => {
+    const e = { ...SYSTEM_ACTOR, action: 'step.completed', linkId: 'LNKCWA4', details: { linkStepId: 1 } };
+    await expect(changeWithAudit(db, change('https://example.test/hook'), e, { ifChanged: true })).rejects.toThrow(
+      /listeners/,
+    );
+    expect(await rows('LNKCWA4')).toBe(0);
   });
 });

@@ -170,29 +170,47 @@ export function auditInsertSql(first: number, from: string): string {
  * A change and its audit row in ONE statement (issue 30): `change` (an insert, update or delete, numbered from $1, as
  * Kysely's compile() gives it) runs as a data-modifying CTE beside the audit insert; the audit row is written whatever
  * rows the change touched, as writeAudit after it would; the listeners add their CTEs to the same statement.
+ * Options (the change must then end in `returning ...`):
+ * - `returning`: answers the change's rows (an upsert's row, say).
+ * - `ifChanged`: the row is written only when the change touched a row, as `if (rowCount) writeAudit(...)` in a
+ *   transaction would. Only for actions no listener adds to (their parts cannot wait on the change): one that does
+ *   throws before anything is written, so a new webhook event for the action is seen in the first test that runs it.
  */
-export async function changeWithAudit(
+export async function changeWithAudit<T = Record<string, unknown>>(
   q: Queryable,
   change: { sql: string; parameters: readonly unknown[] },
   e: AuditEvent,
-): Promise<void> {
-  const held = heldRows.get(q);
-  if (held) {
-    // Inside batchAudits the row waits for the others: the change runs now, alone.
-    await q.query(change.sql, [...change.parameters]);
-    held.push(e);
-    return;
-  }
+  opts: { returning?: boolean; ifChanged?: boolean } = {},
+): Promise<T[]> {
   const st = new AuditStatement();
   // The change keeps its own numbering ($1…): the audit's and the listeners' parameters come after it.
   st.params.push(...change.parameters);
-  st.cte(change.sql);
+  const changed = st.cte(change.sql);
   const p = [...auditParams(e), JSON.stringify(e.details ?? {})].map((v, i) => st.param(v, i === 6 ? 'jsonb' : 'text'));
   for (const listener of auditListeners) listener(e, st);
-  await q.query(
-    `with ${st.ctes.join(',\n  ')}\ninsert into audit_event (${AUDIT_COLUMNS}) values (${p.join(', ')})`,
-    st.params,
-  );
+  if (opts.ifChanged && st.ctes.length > 1) {
+    throw new Error(`changeWithAudit: ${e.action} has listeners; ifChanged cannot hold their parts back`);
+  }
+  const held = heldRows.get(q);
+  if (held) {
+    // Inside batchAudits the row waits for the others: the change runs now, alone.
+    const r = await q.query<T>(change.sql, [...change.parameters]);
+    if (!opts.ifChanged || r.rowCount > 0) held.push(e);
+    return r.rows;
+  }
+  const values = opts.ifChanged
+    ? `select ${p.join(', ')} where exists (select 1 from ${changed})`
+    : `values (${p.join(', ')})`;
+  const insert = `insert into audit_event (${AUDIT_COLUMNS}) ${values}`;
+  if (opts.returning) {
+    const r = await q.query<T>(
+      `with ${st.ctes.join(',\n  ')},\n  audit as (${insert})\nselect * from ${changed}`,
+      st.params,
+    );
+    return r.rows;
+  }
+  await q.query(`with ${st.ctes.join(',\n  ')}\n${insert}`, st.params);
+  return [];
 }
 
 /**

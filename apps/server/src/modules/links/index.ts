@@ -16,6 +16,7 @@ export {
   findPaymentById,
   linkState,
   listSteps,
+  lockLinkForSession,
   personalLinkUrl,
   requireUsableLink,
   type LinkRow,

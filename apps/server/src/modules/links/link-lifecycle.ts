@@ -282,18 +282,14 @@ export async function completeByPayment(
   // No link-state check: an approval the gateway made must be recorded even if the link expired meanwhile.
   const open = o.stepsChecked ? null : await firstOpenStepBeforePayment(tx, link.id);
   if (open) throw stepsIncomplete(open);
-  const steps = await typed(tx)
-    .updateTable('link_step')
-    .set({ status_id: StepStatus.Completed, completed_at: sql`coalesce(completed_at, now())`, updated_at: sql`now()` })
-    .where('link_id', '=', link.id)
-    .where('route_path', '=', sql<string>`any(${[StepRoutes.payment, StepRoutes.confirmation]}::text[])`)
-    .returning(['id', 'route_path'])
-    .execute();
-  await typed(tx)
-    .updateTable('link')
-    .set({ status: 'completed', completed_at: sql`now()`, updated_at: sql`now()` })
-    .where('id', '=', link.id)
-    .execute();
+  // The payment and confirmation steps and the link complete in one statement (issue 30).
+  const { rows: steps } = await tx.query<{ id: number; route_path: string }>(
+    `with s as (update link_step set status_id = $1, completed_at = coalesce(completed_at, now()), updated_at = now()
+                 where link_id = $2 and route_path = any($3::text[]) returning id, route_path),
+          l as (update link set status = 'completed', completed_at = now(), updated_at = now() where id = $2)
+     select id, route_path from s`,
+    [StepStatus.Completed, link.id, [StepRoutes.payment, StepRoutes.confirmation]],
+  );
   // One statement for the steps' and the link's rows.
   await writeAudits(tx, [
     ...steps.map((s) => ({

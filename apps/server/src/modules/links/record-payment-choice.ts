@@ -12,7 +12,7 @@ import {
 import { sql } from 'kysely';
 import type { Db, Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
-import { writeAudit } from '../../lib/audit.js';
+import { changeWithAudit, writeAudit } from '../../lib/audit.js';
 import { AppError, LinkStateError } from '../../lib/errors.js';
 import { findPayment, lockLinkForSession, type LinkRow, type PaymentRow } from './link-queries.js';
 import type { SessionClaim } from '../../http/session-tokens.js';
@@ -87,39 +87,44 @@ export async function applyPaymentChoice(
       'The payment can no longer be changed: a later step is already complete. Contact your sales coordinator.',
     );
   }
-  const payment = await typed(tx)
-    .insertInto('payment')
-    .values({ link_id: link.id, payment_type_id: typeId, payment_source_id: sourceId, amount_cents: cents })
-    .onConflict((oc) =>
-      oc.column('link_id').doUpdateSet((eb) => ({
-        payment_type_id: eb.ref('excluded.payment_type_id'),
-        payment_source_id: eb.ref('excluded.payment_source_id'),
-        amount_cents: eb.ref('excluded.amount_cents'),
-        updated_at: sql`now()`,
-      })),
-    )
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await writeAudit(tx, {
-    ...opts.actor,
-    action: 'payment.choice_recorded',
-    linkId: link.id,
-    details: {
-      paymentTypeId: typeId,
-      paymentSourceId: sourceId,
-      amountCents: cents,
-      ...(existing
-        ? {
-            previous: {
-              paymentTypeId: existing.payment_type_id,
-              paymentSourceId: existing.payment_source_id,
-              amountCents: existing.amount_cents,
-            },
-          }
-        : {}),
+  // The upsert and its audit row in one statement (issue 30).
+  const [payment] = await changeWithAudit<PaymentRow>(
+    tx,
+    typed(tx)
+      .insertInto('payment')
+      .values({ link_id: link.id, payment_type_id: typeId, payment_source_id: sourceId, amount_cents: cents })
+      .onConflict((oc) =>
+        oc.column('link_id').doUpdateSet((eb) => ({
+          payment_type_id: eb.ref('excluded.payment_type_id'),
+          payment_source_id: eb.ref('excluded.payment_source_id'),
+          amount_cents: eb.ref('excluded.amount_cents'),
+          updated_at: sql`now()`,
+        })),
+      )
+      .returningAll()
+      .compile(),
+    {
+      ...opts.actor,
+      action: 'payment.choice_recorded',
+      linkId: link.id,
+      details: {
+        paymentTypeId: typeId,
+        paymentSourceId: sourceId,
+        amountCents: cents,
+        ...(existing
+          ? {
+              previous: {
+                paymentTypeId: existing.payment_type_id,
+                paymentSourceId: existing.payment_source_id,
+                amountCents: existing.amount_cents,
+              },
+            }
+          : {}),
+      },
     },
-  });
-  return { payment, changed: true };
+    { returning: true },
+  );
+  return { payment: payment!, changed: true };
 }
 
 function toPaymentChoice(payment: PaymentRow): PaymentChoice {

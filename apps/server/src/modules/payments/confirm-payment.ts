@@ -1,4 +1,4 @@
-import { LinkMessages, PaymentSource, type PaymentReceipt } from '@paylink/shared';
+import { LINK_ID_PATTERN, LinkMessages, PaymentSource, type PaymentReceipt } from '@paylink/shared';
 import { sql } from 'kysely';
 import type { LinkPlans } from '../../context.js';
 import type { Db, Queryable } from '../../db/client.js';
@@ -21,6 +21,7 @@ import { findAttempt, type AttemptRow } from './payment-queries.js';
 import { maskReceiptAddress, renderReceipt, renderSmsReceipt } from './payment-receipt.js';
 import { isOptedOut } from '../../messages/opt-outs.js';
 import { queuePayorPaidNotice } from './payor-paid-notice.js';
+import { checkSessionRow, sessionEnded, type SessionClaim } from '../../http/session-tokens.js';
 
 export interface ConfirmPaymentInput {
   linkId: string;
@@ -78,6 +79,8 @@ export async function confirmPayment(opts: {
   db: Db;
   gateway: CardGateway;
   actor: Actor;
+  /** The patient's claim on input.linkId: its session row is checked in the first read (issue 30). */
+  claim: SessionClaim;
   input: ConfirmPaymentInput;
   /** Used when the practice row is missing (it is seeded at boot from PRACTICE_* config). */
   practiceFallback?: Partial<PracticeInfo>;
@@ -85,10 +88,9 @@ export async function confirmPayment(opts: {
   plans: LinkPlans;
 }): Promise<ConfirmPaymentResult> {
   const { db, input } = opts;
-  const link = await findLink(db, input.linkId);
-  if (!link) throw new LinkStateError(LINK_NOT_AUTHORIZED);
-  const already = await findPayment(db, link.id);
-  if (already?.status === 'approved') return repeated(opts, already);
+  const { link, paymentStatus } = await readLinkForClaim(db, opts.claim, input.linkId);
+  // Already recorded: answered from the row, without asking the gateway (read in full only on this rare path).
+  if (paymentStatus === 'approved') return repeated(opts, (await findPayment(db, link.id))!);
 
   let txn: GatewayTransaction | null;
   try {
@@ -148,6 +150,42 @@ export async function confirmPayment(opts: {
   }
   if ('repeat' in outcome) return repeated(opts, outcome.repeat);
   return toResult(outcome.recorded);
+}
+
+/**
+ * The link, its payment's status and the patient's session row in one statement (issue 30: no guard read of its own,
+ * no second read of the payment). As with the session guard first, an ended session is refused 401 before anything
+ * else; an unknown link gets the generic 401. No link-state check: an approval at the gateway is recorded even if
+ * the link expired meanwhile.
+ */
+async function readLinkForClaim(
+  db: Queryable,
+  claim: SessionClaim,
+  linkId: string,
+): Promise<{ link: LinkRow; paymentStatus: PaymentRow['status'] | null }> {
+  const row = LINK_ID_PATTERN.test(linkId)
+    ? await typed(db)
+        .selectFrom('link as l')
+        .selectAll('l')
+        .select(
+          sql<boolean>`exists (select 1 from patient_session s where s.id = ${claim.sessionId}
+            and s.link_id = ${claim.linkId} and s.revoked_at is null and s.expires_at > now())`.as('session_live'),
+        )
+        .select(
+          sql<PaymentRow['status'] | null>`(select p.status from payment p where p.link_id = l.id)`.as(
+            'payment_status',
+          ),
+        )
+        .where('l.id', '=', linkId)
+        .executeTakeFirst()
+    : undefined;
+  if (!row) {
+    await checkSessionRow(db, claim);
+    throw new LinkStateError(LINK_NOT_AUTHORIZED);
+  }
+  const { session_live, payment_status, ...link } = row;
+  if (!session_live) throw sessionEnded();
+  return { link, paymentStatus: payment_status };
 }
 
 /** Already recorded: the same transaction gets the same answer; a different one is a second payment, refused. */
@@ -221,11 +259,20 @@ export async function recordApproval(
   const payorEmail = input.payorEmail || (payorPays ? link.payor_email : null) || null;
   const last4 = txn.last4 && /^\d{4}$/.test(txn.last4) ? txn.last4 : null;
 
+  // Where the receipt goes is decided first, so the payment's update records it too (issue 30: no second update).
+  const route = await routeReceipt(tx, {
+    link,
+    payorPays,
+    payorEmail,
+    receiptEmail: input.receiptEmail,
+  });
   const db = typed(tx);
   const paid = await db
     .updateTable('payment')
     .set({
       status: 'approved',
+      receipt_channel: route.channel,
+      receipt_to: route.to,
       transaction_id: txn.txnId,
       approval_code: txn.approvalCode ?? '',
       card_brand: txn.cardBrand,
@@ -239,17 +286,20 @@ export async function recordApproval(
     .where('status', '=', 'chosen')
     .returningAll()
     .executeTakeFirstOrThrow();
+  // The approved attempt and the link's other live ones (closed: no second charge) in one statement (issue 30).
   await db
     .updateTable('payment_attempt')
-    .set({ status: 'approved', transaction_id: txn.txnId, updated_at: sql`now()` })
-    .where('id', '=', attempt.id)
-    .execute();
-  await db
-    .updateTable('payment_attempt')
-    .set({ status: 'closed', updated_at: sql`now()` })
-    .where('link_id', '=', link.id)
-    .where('id', '<>', attempt.id)
-    .where('status', 'in', ['creating', 'open'])
+    .set({
+      status: sql`case when id = ${attempt.id} then 'approved' else 'closed' end`,
+      transaction_id: sql`case when id = ${attempt.id} then ${txn.txnId} else transaction_id end`,
+      updated_at: sql`now()`,
+    })
+    .where((eb) =>
+      eb.or([
+        eb('id', '=', attempt.id),
+        eb.and([eb('link_id', '=', link.id), eb('status', 'in', ['creating', 'open'])]),
+      ]),
+    )
     .execute();
   await writeAudit(tx, {
     ...o.actor,
@@ -274,14 +324,7 @@ export async function recordApproval(
     transaction: txn,
   });
 
-  const receipt = await queueReceipt(tx, {
-    ...o,
-    paid,
-    payorPays,
-    payorName,
-    payorEmail,
-    receiptEmail: input.receiptEmail,
-  });
+  const receipt = await sendReceipt(tx, { ...o, paid, payorPays, payorName, route });
   // The patient hears that their payor paid (issue 16, item 7); the payor got the receipt.
   if (payorPays) {
     await queuePayorPaidNotice(tx, {
@@ -295,12 +338,7 @@ export async function recordApproval(
       timeZone: o.timeZone,
     });
   }
-  return db
-    .updateTable('payment')
-    .set({ receipt_channel: receipt.channel, receipt_to: receipt.to })
-    .where('id', '=', paid.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return paid;
 }
 
 /**
@@ -328,11 +366,67 @@ export async function queueReceipt(
     action?: 'payment.receipt_queued' | 'payment.receipt_resent';
   },
 ): Promise<PaymentReceipt & { address: string | null }> {
-  const { link, paid, payorPays } = o;
-  const action = o.action ?? 'payment.receipt_queued';
+  return sendReceipt(tx, { ...o, route: await routeReceipt(tx, o) });
+}
+
+/** Where a receipt goes (the rules above), before anything is sent. */
+interface ReceiptRoute {
+  channel: 'email' | 'sms' | 'none';
+  /** The full address or phone ('none': null). */
+  address: string | null;
+  /** Masked, as kept on the payment. */
+  to: string | null;
+  /** 'none': why, for the audit row. */
+  skipped?: string;
+}
+
+async function routeReceipt(
+  tx: Queryable,
+  o: { link: LinkRow; payorPays: boolean; payorEmail: string | null; receiptEmail?: string },
+): Promise<ReceiptRoute> {
+  const { link, payorPays } = o;
   const patientEmail = o.receiptEmail !== undefined ? o.receiptEmail : link.email;
   const email = (payorPays ? o.payorEmail || link.email : patientEmail)?.trim();
   const phone = link.phone?.trim();
+  if (email) return { channel: 'email', address: email, to: maskReceiptAddress('email', email) };
+  if (!payorPays && phone && !(await isOptedOut(tx, 'sms', phone))) {
+    return { channel: 'sms', address: phone, to: maskReceiptAddress('sms', phone) };
+  }
+  return {
+    channel: 'none',
+    address: null,
+    to: null,
+    skipped: phone ? 'no e-mail address; the phone opted out of SMS' : 'no e-mail address or phone on file',
+  };
+}
+
+/** Queues the receipt by its route (or records that none could be sent), with its audit row. */
+async function sendReceipt(
+  tx: Queryable,
+  o: {
+    actor: Actor;
+    link: LinkRow;
+    paid: PaymentRow;
+    payorPays: boolean;
+    payorName: string | null;
+    route: ReceiptRoute;
+    practiceFallback?: Partial<PracticeInfo>;
+    timeZone?: string;
+    plans?: LinkPlans;
+    action?: 'payment.receipt_queued' | 'payment.receipt_resent';
+  },
+): Promise<PaymentReceipt & { address: string | null }> {
+  const { link, paid, payorPays, route } = o;
+  const action = o.action ?? 'payment.receipt_queued';
+  if (route.channel === 'none') {
+    await writeAudit(tx, {
+      ...o.actor,
+      action: 'payment.receipt_skipped',
+      linkId: link.id,
+      details: { reason: route.skipped },
+    });
+    return { channel: 'none', to: null, address: null };
+  }
   const practice = await loadPracticeInfo(tx, o.practiceFallback);
   const facts = {
     lang: link.language,
@@ -348,12 +442,12 @@ export async function queueReceipt(
     // Read after onDepositApproved stored the instalments, in the same transaction.
     plan: (await o.plans?.receiptTerms(tx, link.id, practice)) ?? null,
   };
-  const recipient = payorPays ? 'payor' : 'patient';
-  if (email) {
+  const address = route.address!;
+  if (route.channel === 'email') {
     const mail = renderReceipt(facts);
     const { id } = await enqueueMessage(tx, {
       channel: 'email',
-      to: email,
+      to: address,
       subject: mail.subject,
       text: mail.text,
       html: mail.html,
@@ -364,31 +458,22 @@ export async function queueReceipt(
       ...o.actor,
       action,
       linkId: link.id,
-      details: { outboxId: id, channel: 'email', recipient, language: link.language },
+      details: { outboxId: id, channel: 'email', recipient: payorPays ? 'payor' : 'patient', language: link.language },
     });
-    return { channel: 'email', to: maskReceiptAddress('email', email), address: email };
+    return { channel: 'email', to: route.to, address };
   }
-  if (!payorPays && phone && !(await isOptedOut(tx, 'sms', phone))) {
-    const { id } = await enqueueMessage(tx, {
-      channel: 'sms',
-      to: phone,
-      text: renderSmsReceipt(facts),
-      linkId: link.id,
-      kind: 'receipt',
-    });
-    await writeAudit(tx, {
-      ...o.actor,
-      action,
-      linkId: link.id,
-      details: { outboxId: id, channel: 'sms', recipient: 'patient', language: link.language },
-    });
-    return { channel: 'sms', to: maskReceiptAddress('sms', phone), address: phone };
-  }
+  const { id } = await enqueueMessage(tx, {
+    channel: 'sms',
+    to: address,
+    text: renderSmsReceipt(facts),
+    linkId: link.id,
+    kind: 'receipt',
+  });
   await writeAudit(tx, {
     ...o.actor,
-    action: 'payment.receipt_skipped',
+    action,
     linkId: link.id,
-    details: { reason: phone ? 'no e-mail address; the phone opted out of SMS' : 'no e-mail address or phone on file' },
+    details: { outboxId: id, channel: 'sms', recipient: 'patient', language: link.language },
   });
-  return { channel: 'none', to: null, address: null };
+  return { channel: 'sms', to: route.to, address };
 }

@@ -3,10 +3,11 @@ import { sql } from 'kysely';
 import type { LinkPlans } from '../../context.js';
 import type { Db } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
-import { writeAudit, type Actor } from '../../lib/audit.js';
+import { changeWithAudit, writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, LinkStateError, badRequest } from '../../lib/errors.js';
 import type { CardGateway } from '../../providers/gateway/types.js';
-import { firstOpenStepBeforePayment, stepsIncomplete, findPayment, requireUsableLink } from '../links/index.js';
+import { firstOpenStepBeforePayment, stepsIncomplete, findPayment, lockLinkForSession } from '../links/index.js';
+import type { SessionClaim } from '../../http/session-tokens.js';
 import { isStepDocumentComplete } from '../signing/index.js';
 import { findAttempt, findLiveAttempt, newAttemptId, retireStaleAttempts, type AttemptRow } from './payment-queries.js';
 import { RECONCILE_FIRST_CHECK_SECONDS, reconcileLink } from './reconcile-payment.js';
@@ -57,8 +58,8 @@ export async function createPaymentSession(opts: {
   gateway: CardGateway;
   actor: Actor;
   linkId: string;
-  /** The patient session asking (one browser's sign-in). */
-  sessionId: string;
+  /** The patient's claim (one browser's sign-in): its session row is checked in the first read and under the lock. */
+  claim: SessionClaim;
   amount: string;
   /** New tokens allowed per link per hour (card-testing brake). */
   maxAttemptsPerHour?: number;
@@ -71,6 +72,7 @@ export async function createPaymentSession(opts: {
   const checked = await reconcileLink(
     { db: opts.db, gateway: opts.gateway, actor: opts.actor, plans: opts.plans },
     opts.linkId,
+    opts.claim,
   );
   if (checked === 'unknown') throw paymentChecking();
 
@@ -90,14 +92,15 @@ async function planSession(
     gateway: CardGateway;
     actor: Actor;
     linkId: string;
-    sessionId: string;
+    claim: SessionClaim;
     maxAttemptsPerHour?: number;
     plans: LinkPlans;
   },
   amountCents: number,
 ): Promise<Step> {
   return opts.db.transaction(async (tx): Promise<Step> => {
-    const link = await requireUsableLink(tx, opts.linkId, { forUpdate: true });
+    // The session row again, in the locking read: it may have been revoked since the first read.
+    const link = await lockLinkForSession(tx, opts.claim);
     const payment = await findPayment(tx, link.id);
     if (!payment) {
       throw new AppError('payment_not_chosen', 'Choose the payment amount on the patient information page first.');
@@ -127,10 +130,10 @@ async function planSession(
     const terms = await opts.plans.depositTerms(tx, link.id);
     if (terms?.storeCard && !terms.agreementAccepted) throw agreementRequired();
     await retireStaleAttempts(tx, link.id, amountCents);
-    const live = await findLiveAttempt(tx, link.id);
+    const { live, recentCount } = await findLiveAttempt(tx, link.id);
     if (live?.status === 'unknown') throw paymentChecking();
     // Another browser's token (attempts made before they named their session are shared as before).
-    if (live && live.session_id !== null && live.session_id !== opts.sessionId) throw paymentInProgress();
+    if (live && live.session_id !== null && live.session_id !== opts.claim.sessionId) throw paymentInProgress();
     if (live?.status === 'open' && live.session_token) {
       await writeAudit(tx, {
         ...opts.actor,
@@ -141,41 +144,40 @@ async function planSession(
       return { token: live.session_token };
     }
     if (live) return { waitFor: live.id };
-    const recent = await typed(tx)
-      .selectFrom('payment_attempt')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('link_id', '=', link.id)
-      .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
-      .executeTakeFirstOrThrow();
-    if (recent.n >= (opts.maxAttemptsPerHour ?? 20)) {
+    if (recentCount >= (opts.maxAttemptsPerHour ?? 20)) {
       throw new AppError(
         'too_many_payment_attempts',
         'Too many payment attempts. Please wait an hour, or contact your sales coordinator.',
       );
     }
     const id = newAttemptId();
-    const created = await typed(tx)
-      .insertInto('payment_attempt')
-      .values({
-        id,
-        link_id: link.id,
-        payment_id: payment.id,
-        amount_cents: amountCents,
-        gateway: opts.gateway.kind,
-        session_id: opts.sessionId,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await writeAudit(tx, {
-      ...opts.actor,
-      action: 'payment.session_requested',
-      linkId: link.id,
-      details: { attemptId: id, amountCents, gateway: opts.gateway.kind },
-    });
+    // The attempt and its audit row in one statement (issue 30).
+    const [created] = await changeWithAudit<AttemptRow>(
+      tx,
+      typed(tx)
+        .insertInto('payment_attempt')
+        .values({
+          id,
+          link_id: link.id,
+          payment_id: payment.id,
+          amount_cents: amountCents,
+          gateway: opts.gateway.kind,
+          session_id: opts.claim.sessionId,
+        })
+        .returningAll()
+        .compile(),
+      {
+        ...opts.actor,
+        action: 'payment.session_requested',
+        linkId: link.id,
+        details: { attemptId: id, amountCents, gateway: opts.gateway.kind },
+      },
+      { returning: true },
+    );
     // The payor's name is not on file before they type it: only prefill the gateway with the patient's own name.
     const patientPays = payment.payment_source_id !== PaymentSource.Payor;
     return {
-      create: created,
+      create: created!,
       firstName: patientPays ? link.first_name : '',
       lastName: patientPays ? link.last_name : '',
       storeCard: terms?.storeCard ?? false,
@@ -199,23 +201,28 @@ async function issueToken(
       ...(step.storeCard ? { storeCard: true } : {}),
     });
   } catch (err) {
-    await opts.db.transaction(async (tx) => {
-      await typed(tx)
+    // One statement: the attempt fails and its audit row is written together (issue 30).
+    await changeWithAudit(
+      opts.db,
+      typed(opts.db)
         .updateTable('payment_attempt')
         .set({ status: 'failed', updated_at: sql`now()` })
         .where('id', '=', attempt.id)
-        .execute();
-      await writeAudit(tx, {
+        .compile(),
+      {
         ...opts.actor,
         action: 'payment.session_failed',
         linkId: attempt.link_id,
         details: { attemptId: attempt.id, reason: (err as Error).message },
-      });
-    });
+      },
+    );
     throw gatewayUnavailable();
   }
-  const issued = await opts.db.transaction(async (tx) => {
-    const r = await typed(tx)
+  // One statement, no transaction (issue 30): the token is stored and audited only if the attempt is still being
+  // created; retired meanwhile (the gateway took longer than CREATING_STALE_SECONDS), no orphan token is handed out.
+  const issued = await changeWithAudit(
+    opts.db,
+    typed(opts.db)
       .updateTable('payment_attempt')
       .set({
         status: 'open',
@@ -225,18 +232,17 @@ async function issueToken(
       })
       .where('id', '=', attempt.id)
       .where('status', '=', 'creating')
-      .executeTakeFirstOrThrow();
-    // Retired meanwhile (the gateway took longer than CREATING_STALE_SECONDS): do not hand out an orphan token.
-    if (r.numUpdatedRows === 0n) return false;
-    await writeAudit(tx, {
+      .returning('id')
+      .compile(),
+    {
       ...opts.actor,
       action: 'payment.session_issued',
       linkId: attempt.link_id,
       details: { attemptId: attempt.id, amountCents: attempt.amount_cents },
-    });
-    return true;
-  });
-  if (!issued) throw gatewayUnavailable();
+    },
+    { ifChanged: true, returning: true },
+  );
+  if (issued.length === 0) throw gatewayUnavailable();
   return token;
 }
 

@@ -24,38 +24,63 @@ export async function findAttempt(q: Queryable, id: string): Promise<AttemptRow 
   return (await typed(q).selectFrom('payment_attempt').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
-/** Retires live attempts that can no longer be shared: stale, expired, or for another amount. */
+/**
+ * Retires live attempts that can no longer be shared: a stale 'creating' row fails; an 'open' one past the reuse
+ * window, or for another amount, closes. One statement for both (issue 30).
+ */
 export async function retireStaleAttempts(q: Queryable, linkId: string, amountCents: number): Promise<void> {
-  const db = typed(q);
-  await db
+  await typed(q)
     .updateTable('payment_attempt')
-    .set({ status: 'failed', updated_at: sql`now()` })
+    .set({ status: sql`case when status = 'creating' then 'failed' else 'closed' end`, updated_at: sql`now()` })
     .where('link_id', '=', linkId)
-    .where('status', '=', 'creating')
-    .where('created_at', '<', sql<Date>`now() - make_interval(secs => ${CREATING_STALE_SECONDS})`)
-    .execute();
-  await db
-    .updateTable('payment_attempt')
-    .set({ status: 'closed', updated_at: sql`now()` })
-    .where('link_id', '=', linkId)
-    .where('status', '=', 'open')
     .where((eb) =>
       eb.or([
-        eb('created_at', '<', sql<Date>`now() - make_interval(mins => ${TOKEN_REUSE_MINUTES})`),
-        eb('amount_cents', '<>', amountCents),
+        eb.and([
+          eb('status', '=', 'creating'),
+          eb('created_at', '<', sql<Date>`now() - make_interval(secs => ${CREATING_STALE_SECONDS})`),
+        ]),
+        eb.and([
+          eb('status', '=', 'open'),
+          eb.or([
+            eb('created_at', '<', sql<Date>`now() - make_interval(mins => ${TOKEN_REUSE_MINUTES})`),
+            eb('amount_cents', '<>', amountCents),
+          ]),
+        ]),
       ]),
     )
     .execute();
 }
 
-export async function findLiveAttempt(q: Queryable, linkId: string): Promise<AttemptRow | null> {
-  const live = await typed(q)
-    .selectFrom('payment_attempt')
-    .selectAll()
-    .where('link_id', '=', linkId)
-    .where('status', 'in', ['creating', 'open', 'unknown'])
-    .executeTakeFirst();
-  return live ?? null;
+/** What a new token request needs to know of the link's attempts. */
+export interface LiveAttempt {
+  /** The link's live attempt (being fetched, open, or its outcome unknown), if any. */
+  live: Pick<AttemptRow, 'id' | 'status' | 'session_id' | 'session_token'> | null;
+  /** Attempts made in the last hour (the card-testing brake). */
+  recentCount: number;
+}
+
+/** The live attempt and the hour's count in one statement (issue 30: the token request's two reads). */
+export async function findLiveAttempt(q: Queryable, linkId: string): Promise<LiveAttempt> {
+  const r = await q.query<{
+    id: string | null;
+    status: AttemptRow['status'] | null;
+    session_id: string | null;
+    session_token: string | null;
+    recent: number;
+  }>(
+    `select a.id, a.status, a.session_id, a.session_token, r.n as recent
+       from (select count(*)::int as n from payment_attempt
+              where link_id = $1 and created_at > now() - interval '1 hour') r
+       left join lateral (select id, status, session_id, session_token from payment_attempt
+              where link_id = $1 and status in ('creating', 'open', 'unknown') limit 1) a on true`,
+    [linkId],
+  );
+  const row = r.rows[0]!;
+  const live =
+    row.id === null
+      ? null
+      : { id: row.id, status: row.status!, session_id: row.session_id, session_token: row.session_token };
+  return { live, recentCount: row.recent };
 }
 
 /**

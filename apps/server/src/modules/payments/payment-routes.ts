@@ -3,7 +3,7 @@ import { practiceTimeZone } from '../app-config/index.js';
 import { practiceFromConfig } from './receipt-routes.js';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { assertLinkAccess, requirePatient } from '../../http/guards.js';
+import { assertLinkAccess, claimForLink, requirePatient, requirePatientClaim } from '../../http/guards.js';
 import { auditContext } from '../../lib/audit.js';
 import { unauthorized } from '../../lib/errors.js';
 import { PATIENT_SECURITY, errorResponses, linkState401 } from '../../http/route-support.js';
@@ -16,13 +16,14 @@ import { readPaymentState } from './read-payment-state.js';
 /** The card-payment calls of spec section 7 (the payment choice, POST /api/linkpaymenthistory, is in links). */
 export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const patient = requirePatient(ctx);
+  const patientClaim = requirePatientClaim(ctx);
   const tags = ['payment'];
 
   route(
     app,
     patientRoutes.paymentSession,
     {
-      preHandler: patient,
+      preHandler: patientClaim,
       schema: {
         tags,
         summary: 'A card-gateway session token for the amount recorded for the signed-in link',
@@ -37,14 +38,15 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
     },
     async (request, reply) => {
-      const session = request.patient;
-      if (!session) throw unauthorized('Sign in to continue.');
+      // The session row is checked in the call's first read (issue 30), not by a guard's statement of its own.
+      const claim = request.patientClaim;
+      if (!claim) throw unauthorized('Sign in to continue.');
       const token = await createPaymentSession({
         db: ctx.db,
         gateway: ctx.providers.gateway,
         actor: auditContext(request),
-        linkId: session.linkId,
-        sessionId: session.sessionId,
+        linkId: claim.linkId,
+        claim,
         amount: request.query.amount,
         maxAttemptsPerHour: ctx.config.PAYMENT_MAX_ATTEMPTS_PER_HOUR,
         plans: ctx.linkPlans,
@@ -80,7 +82,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
     app,
     patientRoutes.confirmPayment,
     {
-      preHandler: patient,
+      preHandler: patientClaim,
       schema: {
         tags,
         summary: 'Record an approved card payment (verified with the gateway) and complete the link',
@@ -89,11 +91,13 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
     },
     async (request) => {
-      assertLinkAccess(request, request.body.linkId);
+      // The session row is checked in the call's first read (issue 30), not by a guard's statement of its own.
+      const claim = await claimForLink(ctx, request, request.body.linkId);
       return confirmPayment({
         db: ctx.db,
         gateway: ctx.providers.gateway,
         actor: auditContext(request),
+        claim,
         input: request.body,
         practiceFallback: practiceFromConfig(ctx),
         timeZone: await practiceTimeZone(ctx.db, ctx.config),

@@ -9,6 +9,7 @@ import type { PracticeInfo } from '../../messages/index.js';
 import { recordApproval } from './confirm-payment.js';
 import { findAttempt, type AttemptRow } from './payment-queries.js';
 import { startPoller, type Poller } from '../../lib/poller.js';
+import { LIVE_SESSION_WHERE, sessionEnded, type SessionClaim } from '../../http/session-tokens.js';
 
 /**
  * Reconciliation (issue 10, docs/payments.md): an attempt whose token was handed out is checked with the gateway by
@@ -195,16 +196,27 @@ async function recordFound(
  * Every attempt of a link that still waits for a verified outcome (token handed out, never confirmed). Returns
  * 'approved' if the link got paid by it, 'unknown' if the gateway could not tell us about at least one.
  */
-export async function reconcileLink(deps: ReconcileDeps, linkId: string): Promise<'approved' | 'unknown' | 'clear'> {
-  const due = await typed(deps.db)
-    .selectFrom('payment_attempt')
-    .select('id')
-    .where('link_id', '=', linkId)
-    .where('session_token', 'is not', null)
-    .where('status', 'in', ['open', 'unknown', 'closed'])
-    .where('reconcile_due_at', 'is not', null)
-    .orderBy('created_at')
-    .execute();
+export async function reconcileLink(
+  deps: ReconcileDeps,
+  linkId: string,
+  /** A patient's claim on the link: its session row is checked in the same read (issue 30), 401 when it ended. */
+  claim?: SessionClaim,
+): Promise<'approved' | 'unknown' | 'clear'> {
+  const dueSql = `select id from payment_attempt
+      where link_id = $1 and session_token is not null and status in ('open', 'unknown', 'closed')
+        and reconcile_due_at is not null order by created_at`;
+  let due: { id: string }[];
+  if (claim) {
+    const r = await deps.db.query<{ session_live: boolean; due: string[] }>(
+      `select exists (select 1 from patient_session s where ${LIVE_SESSION_WHERE('s', '$2', '$3')}) as session_live,
+         array(${dueSql}) as due`,
+      [linkId, claim.sessionId, claim.linkId],
+    );
+    if (!r.rows[0]!.session_live) throw sessionEnded();
+    due = r.rows[0]!.due.map((id) => ({ id }));
+  } else {
+    due = (await deps.db.query<{ id: string }>(dueSql, [linkId])).rows;
+  }
   let unknown = false;
   let approved = false;
   for (const { id } of due) {
