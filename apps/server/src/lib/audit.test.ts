@@ -107,11 +107,16 @@ describe('changeWithAudit options (issue 30)', () => {
     expect(await rows('LNKCWA3')).toBe(1);
   });
 
-  it('ifChanged refuses an action the listeners add to (their parts could not wait), before writing anything', async () => {
-    const e = { ...SYSTEM_ACTOR, action: 'step.completed', linkId: 'LNKCWA4', details: { linkStepId: 1 } };
-    await expect(changeWithAudit(db, change('https://example.test/hook'), e, { ifChanged: true })).rejects.toThrow(
-      /listeners/,
-    );
+  it('ifChanged: a webhook event of the action is written only when the change touched a row', async () => {
+    const e = { ...SYSTEM_ACTOR, action: 'step.completed', details: { linkStepId: 1 } };
+    const events = async () =>
+      Number((await db.query<{ n: string }>(`select count(*) as n from webhook_event`)).rows[0]!.n);
+    const before = await events();
+    await changeWithAudit(db, change('https://nowhere.test'), { ...e, linkId: 'LNKCWA4' }, { ifChanged: true });
     expect(await rows('LNKCWA4')).toBe(0);
+    expect(await events()).toBe(before);
+    await changeWithAudit(db, change('https://example.test/hook'), { ...e, linkId: 'LNKCWA5' }, { ifChanged: true });
+    expect(await rows('LNKCWA5')).toBe(1);
+    expect(await events()).toBe(before + 1);
   });
 });

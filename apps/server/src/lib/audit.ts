@@ -135,8 +135,8 @@ export class AuditStatement {
   readonly params: unknown[] = [];
   readonly ctes: string[] = [];
   /**
-   * A CTE whose rows must exist for the row to be written (guardedChangeWithAudit): a listener's writes depend on it
-   * through `onlyIfGuard()`. Null: the row is written unconditionally.
+   * A CTE whose rows must exist for the row to be written (changeWithAudit's `ifChanged`): a listener's writes depend
+   * on it through `onlyIfGuard()`. Null: the row is written unconditionally.
    */
   guard: string | null = null;
   /** The next parameter's placeholder, `$n::type` (a CTE's select gives the database no column to infer it from). */
@@ -173,8 +173,7 @@ export function auditInsertSql(first: number, from: string): string {
  * Options (the change must then end in `returning ...`):
  * - `returning`: answers the change's rows (an upsert's row, say).
  * - `ifChanged`: the row is written only when the change touched a row, as `if (rowCount) writeAudit(...)` in a
- *   transaction would. Only for actions no listener adds to (their parts cannot wait on the change): one that does
- *   throws before anything is written, so a new webhook event for the action is seen in the first test that runs it.
+ *   transaction would; the listeners' parts (a webhook event) wait on the same condition (`onlyIfGuard()`).
  */
 export async function changeWithAudit<T = Record<string, unknown>>(
   q: Queryable,
@@ -186,11 +185,9 @@ export async function changeWithAudit<T = Record<string, unknown>>(
   // The change keeps its own numbering ($1…): the audit's and the listeners' parameters come after it.
   st.params.push(...change.parameters);
   const changed = st.cte(change.sql);
+  if (opts.ifChanged) st.guard = changed;
   const p = [...auditParams(e), JSON.stringify(e.details ?? {})].map((v, i) => st.param(v, i === 6 ? 'jsonb' : 'text'));
   for (const listener of auditListeners) listener(e, st);
-  if (opts.ifChanged && st.ctes.length > 1) {
-    throw new Error(`changeWithAudit: ${e.action} has listeners; ifChanged cannot hold their parts back`);
-  }
   const held = heldRows.get(q);
   if (held) {
     // Inside batchAudits the row waits for the others: the change runs now, alone.
@@ -215,32 +212,16 @@ export async function changeWithAudit<T = Record<string, unknown>>(
 
 /**
  * A change that applies only if what its caller read still holds, and its audit row, in ONE statement (issue 30,
- * decision 0230): `change` (numbered from $1, as Kysely's compile() gives it) returns a row when it applied (an update's
- * `returning`, or a select of the rows it checks when nothing is to change); the audit row and the listeners' parts
- * are written only then. Answers whether it applied (false: nothing was written; the caller reads again).
+ * decision 0230): changeWithAudit with `ifChanged`. `change` returns a row when it applied (an update's `returning`,
+ * or a select of the rows it checks when nothing is to change); the audit row and the listeners' parts are written
+ * only then. Answers whether it applied (false: nothing was written; the caller reads again).
  */
 export async function guardedChangeWithAudit(
   q: Queryable,
   change: { sql: string; parameters: readonly unknown[] },
   e: AuditEvent,
 ): Promise<boolean> {
-  const held = heldRows.get(q);
-  if (held) {
-    const r = await q.query(change.sql, [...change.parameters]);
-    if (r.rowCount > 0) held.push(e);
-    return r.rowCount > 0;
-  }
-  const st = new AuditStatement();
-  st.params.push(...change.parameters);
-  st.guard = st.cte(change.sql);
-  const p = [...auditParams(e), JSON.stringify(e.details ?? {})].map((v, i) => st.param(v, i === 6 ? 'jsonb' : 'text'));
-  for (const listener of auditListeners) listener(e, st);
-  const r = await q.query(
-    `with ${st.ctes.join(',\n  ')}\ninsert into audit_event (${AUDIT_COLUMNS})
-  select ${p.join(', ')} where exists (select 1 from ${st.guard}) returning 1`,
-    st.params,
-  );
-  return r.rowCount > 0;
+  return (await changeWithAudit(q, change, e, { ifChanged: true, returning: true })).length > 0;
 }
 
 export function auditParams(e: Omit<AuditEvent, 'details'>): unknown[] {
