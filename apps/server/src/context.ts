@@ -60,7 +60,8 @@ export interface LinkPayments {
 export interface LinkPlans {
   /** null for a link without a plan (payments go on exactly as before). */
   depositTerms(q: Queryable, linkId: string): Promise<DepositTerms | null>;
-  onDepositApproved(tx: Queryable, o: DepositApproval): Promise<void>;
+  /** Answers whether the link has a plan (false: receiptTerms would answer null, so it is not asked). */
+  onDepositApproved(tx: Queryable, o: DepositApproval): Promise<boolean>;
   /** What a plan deposit's receipt adds (issue 28); null for a link without a plan or before its deposit. */
   receiptTerms(q: Queryable, linkId: string, practice: PracticeInfo): Promise<PlanReceiptTerms | null>;
 }

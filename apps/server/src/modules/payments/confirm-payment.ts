@@ -316,7 +316,7 @@ export async function recordApproval(
   // The payment and confirmation steps and the link: the lifecycle's transition, with its order rule.
   await completeByPayment(tx, { actor: o.actor, link, by: o.by ?? 'payment', stepsChecked: o.stepsChecked });
   // A plan's deposit: its card and instalments commit with the approval or not at all.
-  await o.plans?.onDepositApproved(tx, {
+  const hasPlan = await o.plans?.onDepositApproved(tx, {
     actor: o.actor,
     linkId: link.id,
     attemptId: attempt.id,
@@ -324,7 +324,15 @@ export async function recordApproval(
     transaction: txn,
   });
 
-  const receipt = await sendReceipt(tx, { ...o, paid, payorPays, payorName, route });
+  // A link without a plan has no plan terms for its receipt: not read again (issue 30).
+  const receipt = await sendReceipt(tx, {
+    ...o,
+    plans: hasPlan ? o.plans : undefined,
+    paid,
+    payorPays,
+    payorName,
+    route,
+  });
   // The patient hears that their payor paid (issue 16, item 7); the payor got the receipt.
   if (payorPays) {
     await queuePayorPaidNotice(tx, {

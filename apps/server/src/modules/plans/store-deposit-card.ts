@@ -17,11 +17,13 @@ export function parseExpiry(v: string | null | undefined): { month: number; year
  * At the deposit's approval, in the transaction that records it: the card the sale stored (only the gateway's token,
  * sealed) with what later merchant-initiated sales must quote (the first sale's approval code and network data), then
  * the instalments (materialisePlan). A verified sale without a token stores no card: the plan is flagged as needing
- * one and the approval stands. Does nothing for a link without a plan; a second call stores nothing twice.
+ * one and the approval stands. Does nothing for a link without a plan; a second call stores nothing twice. Answers whether the
+ * link has a plan (the receipt then reads its terms; without one it need not look).
  */
-export async function storeDepositCard(src: SecretSource, tx: Queryable, o: DepositApproval): Promise<void> {
+export async function storeDepositCard(src: SecretSource, tx: Queryable, o: DepositApproval): Promise<boolean> {
   const plan = await findPlanByLink(tx, o.linkId, { forUpdate: true });
-  if (!plan || plan.status !== 'pending') return;
+  if (!plan) return false;
+  if (plan.status !== 'pending') return true;
   const txn = o.transaction;
   const token = txn.cardToken?.trim() || null;
   if (token) {
@@ -58,4 +60,5 @@ export async function storeDepositCard(src: SecretSource, tx: Queryable, o: Depo
     });
   }
   await materialisePlan({ tx, actor: o.actor, linkId: o.linkId, paidCents: o.paidCents });
+  return true;
 }
