@@ -5,6 +5,7 @@ import type { Queryable } from '../../db/client.js';
 import { typed, type Row } from '../../db/typed.js';
 import { changeWithAudit, type AuditEvent } from '../../lib/audit.js';
 import type { ContractSnapshot, SignatureMethod, SubmissionKind } from './types.js';
+import type { PracticeContractRow } from './contract-queries.js';
 
 /** contract_snapshot: contract submissions fix each language's contract when prepared (contracts.ts). */
 export type SubmissionRow = Omit<Row<'submission'>, 'contract_snapshot'> & {
@@ -145,10 +146,6 @@ export async function markSubmissionCompleted(
   await changeWithAudit(q, change, audit);
 }
 
-export async function deleteSubmission(q: Queryable, id: string): Promise<void> {
-  await typed(q).deleteFrom('submission').where('id', '=', id).execute();
-}
-
 export async function listSubmissionFiles(q: Queryable, submissionId: string): Promise<SubmissionFileRow[]> {
   return typed(q)
     .selectFrom('submission_file')
@@ -188,9 +185,9 @@ export async function deleteSubmissionFile(q: Queryable, fileId: string): Promis
 }
 
 /**
- * A link's steps in order, each with its document URL so far and its submission (if any), and who pays: what
- * prepareStepDocuments decides from, in one statement (issue 30; it read the steps, the payment and each step's
- * submission one by one).
+ * A link's steps in order, each with its document URL so far and its submission (if any), who pays, and the practice's
+ * contract uploads (a contract's snapshot is made from them): what prepareStepDocuments decides from, in one statement
+ * (issue 30; it read the steps, the payment, each step's submission and the uploads one by one).
  */
 export async function stepsForDocuments(
   q: Queryable,
@@ -203,6 +200,7 @@ export async function stepsForDocuments(
     submission: Pick<SubmissionRow, 'id' | 'status'> | null;
   }[];
   paymentSourceId: number | null;
+  contracts: PracticeContractRow[];
 }> {
   const r = await q.query<{
     id: number | null;
@@ -211,10 +209,11 @@ export async function stepsForDocuments(
     submission_id: string | null;
     submission_status: SubmissionRow['status'] | null;
     payment_source_id: number | null;
+    contracts: (Omit<PracticeContractRow, 'uploaded_at'> & { uploaded_at: string })[];
   }>(
     `select st.id, st.route_path, st.document_url, s.id as submission_id, s.status as submission_status,
-            p.payment_source_id
-       from (select 1) one
+            p.payment_source_id, one.contracts
+       from (select coalesce((select json_agg(c) from practice_contract c), '[]') as contracts) one
        left join payment p on p.link_id = $1
        left join link_step st on st.link_id = $1
        left join submission s on s.link_step_id = st.id
@@ -231,7 +230,41 @@ export async function stepsForDocuments(
         submission: x.submission_id ? { id: x.submission_id, status: x.submission_status! } : null,
       })),
     paymentSourceId: r.rows[0]?.payment_source_id ?? null,
+    contracts: (r.rows[0]?.contracts ?? []).map((c) => ({ ...c, uploaded_at: new Date(c.uploaded_at) })),
   };
+}
+
+/**
+ * New submissions, as one multi-row insert to run inside the statement that sets their steps' URLs (links'
+ * setStepDocumentUrls): compiled, not run.
+ */
+export function insertSubmissionsChange(
+  q: Queryable,
+  rows: readonly {
+    tokenHash: string;
+    linkId: string;
+    linkStepId: number;
+    kind: SubmissionKind;
+    /** A contract's, written with the row (decision 0168). */
+    contractSnapshot?: ContractSnapshot;
+  }[],
+): { sql: string; parameters: readonly unknown[] } {
+  return typed(q)
+    .insertInto('submission')
+    .values(
+      rows.map((s) => ({
+        token_hash: s.tokenHash,
+        link_id: s.linkId,
+        link_step_id: s.linkStepId,
+        kind: s.kind,
+        contract_snapshot: s.contractSnapshot ? JSON.stringify(s.contractSnapshot) : null,
+      })),
+    )
+    .compile();
+}
+
+export async function deleteSubmissions(q: Queryable, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0) await typed(q).deleteFrom('submission').where('id', 'in', ids).execute();
 }
 
 /** A link's steps in order, with the document URL each has so far. */
