@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { StepRoutes } from '@paylink/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/support/context.js';
+import { countStatements } from '../../../test/support/count-statements.js';
 import { isStepDocumentComplete, prepareStepDocuments } from './prepare-step-documents.js';
 import { buildSignServer } from './sign-server.js';
 import { fixture, multipartFile, pdfText, seedLinkWithSteps } from '../../../test/support/signing-fixtures.js';
@@ -328,6 +329,34 @@ describe('signing lifecycle', () => {
       });
     const answers = await Promise.all([post('First Signer'), post('Second Signer')]);
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.statusCode === 409)!.json()).toMatchObject({ error: 'already_completed' });
+    expect(await audits(l.linkId, 'document.signed')).toBe(1);
+    // The PDF stored is the one recorded (no lock: each attempt stores under its own key; the refused one's goes).
+    const sub = await submissionForStep(t.ctx.db, l.byRoute[StepRoutes.invoice]!.id);
+    const winner = answers.find((a) => a.statusCode === 200)!;
+    expect(winner.json()).toEqual({ formID: sub!.id });
+    const stored = await t.ctx.providers.storage.get(sub!.signed_storage_key!);
+    expect(sha256Hex(stored!)).toBe(sub!.signed_sha256);
+    const dir = path.join(t.ctx.config.dataDir, 'documents', 'submissions', sub!.id);
+    if (t.ctx.providers.storage.driver === 'local' && fs.existsSync(dir)) expect(fs.readdirSync(dir)).toHaveLength(1);
+  });
+
+  it('records a signature in two statements and no transaction (issue 30: four before)', async () => {
+    const l = await preparedLink();
+    const token = l.token(StepRoutes.invoice);
+    const { documentSha256 } = pageConfig((await sign.inject({ method: 'GET', url: `/s/${token}` })).body);
+    const counted = countStatements(t.ctx.db);
+    const r = await sign
+      .inject({
+        method: 'POST',
+        url: `/s/${token}/complete`,
+        payload: { signerName: 'María López', method: 'type', typedSignature: 'María López', documentSha256 },
+      })
+      .finally(counted.stop);
+    expect(r.statusCode).toBe(200);
+    // The read (with the payment), then the completing update with its audit row.
+    expect(counted.statements, counted.statements.join('\n---\n')).toHaveLength(2);
+    expect(counted.statements).not.toContain('BEGIN');
     expect(await audits(l.linkId, 'document.signed')).toBe(1);
   });
 

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { practiceRows } from '../../lib/practice-rows.js';
 import type { Queryable } from '../../db/client.js';
 import { typed, type Row } from '../../db/typed.js';
-import { changeWithAudit, type AuditEvent } from '../../lib/audit.js';
+import { changeWithAudit, changeWithAuditWhenChanged, type AuditEvent } from '../../lib/audit.js';
 import type { ContractSnapshot, SignatureMethod, SubmissionKind } from './types.js';
 import type { PracticeContractRow } from './contract-queries.js';
 
@@ -106,8 +106,9 @@ export async function listLinkSubmissions(q: Queryable, linkId: string): Promise
 }
 
 /**
- * A pending submission only: a completed one is never signed again. With its audit row, in one statement (the row is
- * written as writeAudit after the update wrote it).
+ * A pending submission of a step only: a completed one is never signed again. With its audit row, in one statement,
+ * written only when this statement completed it (it needs no lock: two at once, one completes it, issue 30). Answers
+ * whether it did.
  */
 export async function markSubmissionCompleted(
   q: Queryable,
@@ -124,7 +125,7 @@ export async function markSubmissionCompleted(
     typedSignature?: string;
   },
   audit: AuditEvent,
-): Promise<void> {
+): Promise<boolean> {
   const change = typed(q)
     .updateTable('submission')
     .set({
@@ -142,8 +143,11 @@ export async function markSubmissionCompleted(
     })
     .where('id', '=', s.id)
     .where('status', '=', 'pending')
+    // resolveSubmission refuses a pending submission without its step (the step list was rebuilt).
+    .where('link_step_id', 'is not', null)
+    .returning('id')
     .compile();
-  await changeWithAudit(q, change, audit);
+  return changeWithAuditWhenChanged(q, change, audit);
 }
 
 export async function listSubmissionFiles(q: Queryable, submissionId: string): Promise<SubmissionFileRow[]> {
