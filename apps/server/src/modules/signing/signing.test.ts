@@ -674,6 +674,68 @@ describe('ID uploads', () => {
     expect(locked.json().message).toContain('password-protected');
   });
 
+  it('replaces a side uploaded again, answers the same file on the same side with its row, audits each change once', async () => {
+    const l = await preparedLink();
+    const token = l.token(StepRoutes.patientId);
+    const counted = countStatements(t.ctx.db);
+    const first = await upload(token, 'front', 'a.jpg', 'image/jpeg', fixture('id-front.jpg')).finally(counted.stop);
+    expect(first.statusCode).toBe(201);
+    // The early read; then BEGIN, the lock, the insert with its audit row (it checks the link's files itself), COMMIT.
+    expect(counted.statements, counted.statements.join('\n---\n')).toHaveLength(5);
+    const again = await upload(token, 'front', 'a.jpg', 'image/jpeg', fixture('id-front.jpg'));
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(first.json());
+    const stored = async () =>
+      (
+        await t.ctx.db.query<{ id: string; side: string; storage_key: string }>(
+          'select id, side, storage_key from submission_file where link_id = $1',
+          [l.linkId],
+        )
+      ).rows;
+    const [old] = await stored();
+    expect(old!.id).toBe(first.json().id);
+    const second = await upload(token, 'front', 'b.png', 'image/png', fixture('id-back.png'));
+    expect(second.statusCode).toBe(201);
+    const rows = await stored();
+    expect(rows).toEqual([expect.objectContaining({ id: second.json().id, side: 'front' })]);
+    expect(await t.ctx.providers.storage.get(old!.storage_key)).toBeNull();
+    expect(await t.ctx.providers.storage.get(rows[0]!.storage_key)).not.toBeNull();
+    const audit = await t.ctx.db.query<{ details: Record<string, unknown> }>(
+      `select details from audit_event where link_id = $1 and action = 'document.file_uploaded' order by id`,
+      [l.linkId],
+    );
+    expect(audit.rows.map((r) => [r.details.fileId, r.details.replaced])).toEqual([
+      [first.json().id, null],
+      [second.json().id, first.json().id],
+    ]);
+    // A refused duplicate leaves nothing stored.
+    const sub = await submissionForStep(t.ctx.db, l.byRoute[StepRoutes.patientId]!.id);
+    const files = path.join(t.ctx.config.dataDir, 'documents', 'submissions', sub!.id);
+    expect((await upload(token, 'back', 'c.png', 'image/png', fixture('id-back.png'))).statusCode).toBe(409);
+    if (t.ctx.providers.storage.driver === 'local') expect(fs.readdirSync(files)).toHaveLength(1);
+  });
+
+  it('of two uploads of one file at once, keeps one: one row, one audit row, one stored file', async () => {
+    for (const sides of [['front', 'front'] as const, ['front', 'back'] as const]) {
+      const l = await preparedLink();
+      const token = l.token(StepRoutes.patientId);
+      const answers = await Promise.all(
+        sides.map((side) => upload(token, side, 'a.jpg', 'image/jpeg', fixture('id-front.jpg'))),
+      );
+      // The same side: both answer the one row; two sides: the second is the same document twice.
+      if (sides[1] === 'front') {
+        expect(answers.map((r) => r.statusCode)).toEqual([201, 201]);
+        expect(answers[1]!.json()).toEqual(answers[0]!.json());
+      } else expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+      const rows = await t.ctx.db.query('select 1 from submission_file where link_id = $1', [l.linkId]);
+      expect(rows.rowCount).toBe(1);
+      expect(await audits(l.linkId, 'document.file_uploaded')).toBe(1);
+      const sub = await submissionForStep(t.ctx.db, l.byRoute[StepRoutes.patientId]!.id);
+      const files = path.join(t.ctx.config.dataDir, 'documents', 'submissions', sub!.id);
+      if (t.ctx.providers.storage.driver === 'local') expect(fs.readdirSync(files)).toHaveLength(1);
+    }
+  });
+
   it('refuses the same file twice, even on the other side or another ID step of the link', async () => {
     const l = await preparedLink({ source: 2 });
     const token = l.token(StepRoutes.patientId);

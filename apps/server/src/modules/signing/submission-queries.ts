@@ -169,6 +169,42 @@ export async function insertSubmissionFile(
 }
 
 /**
+ * A side's first file, with its audit row, in one statement after the submission's lock (issue 30): inserted only when
+ * the link has no file of these bytes and this side none yet (else it answers false and writes nothing: the caller
+ * looks at the files, as before). The unique indexes still decide between two at once (23505).
+ */
+export async function insertSubmissionFileIfNew(
+  q: Queryable,
+  f: Omit<SubmissionFileRow, 'created_at'> & { created_at: Date },
+  audit: AuditEvent,
+): Promise<boolean> {
+  const change = {
+    sql: `insert into submission_file (id, submission_id, link_id, side, original_name, original_mime, content_sha256,
+            mime, size_bytes, storage_key, created_at)
+          select $1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::integer, $10::text,
+                 $11::timestamptz
+           where not exists (select 1 from submission_file x
+                              where (x.link_id = $3::text and x.content_sha256 = $7::text)
+                                 or (x.submission_id = $2::uuid and x.side = $4::text))
+          returning id`,
+    parameters: [
+      f.id,
+      f.submission_id,
+      f.link_id,
+      f.side,
+      f.original_name,
+      f.original_mime,
+      f.content_sha256,
+      f.mime,
+      f.size_bytes,
+      f.storage_key,
+      f.created_at,
+    ],
+  };
+  return changeWithAuditWhenChanged(q, change, audit);
+}
+
+/**
  * After the submission's lock (not in the locking statement: its snapshot predates the wait): a file of the link with
  * these bytes, and the file this side has now.
  */
