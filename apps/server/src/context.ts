@@ -28,8 +28,11 @@ export interface AppContext {
 
 /** The signing module's answers about a link's documents (implemented in signing/prepare-step-documents.ts). */
 export interface StepDocuments {
-  /** Creates the missing document of each document step and sets its URL (through links' setStepDocumentUrl). */
-  prepare(tx: Queryable, o: { linkId: string }): Promise<void>;
+  /**
+   * Creates the missing document of each document step and sets its URL (through links' setStepDocumentUrls); gives
+   * back the URLs it wrote, by step id (null: the step's URL was cleared).
+   */
+  prepare(tx: Queryable, o: { linkId: string }): Promise<ReadonlyMap<number, string | null>>;
   /**
    * Whether the step's document is signed (steps without a document are). `routePath`: the step's route as the caller
    * just read it from this link's steps in the same transaction (saves reading it again, issue 30).

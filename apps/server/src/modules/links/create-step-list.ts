@@ -81,7 +81,8 @@ async function buildStepList(tx: Queryable, opts: Parameters<typeof createStepLi
     }
   }
 
-  await writeStepList(tx, {
+  // The list as written (the insert's rows with their documents' URLs): not read again (issue 30).
+  const steps = await writeStepList(tx, {
     actor,
     link,
     routes,
@@ -89,6 +90,5 @@ async function buildStepList(tx: Queryable, opts: Parameters<typeof createStepLi
     documents: ctx.stepDocuments,
     details: { paymentSourceId: payment.payment_source_id },
   });
-  const steps = await listSteps(tx, link.id);
   return steps.map(toLinkStep);
 }

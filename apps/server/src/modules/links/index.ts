@@ -3,7 +3,7 @@ export {
   applyLinkChange,
   completeByPayment,
   firstOpenStepBeforePayment,
-  setStepDocumentUrl,
+  setStepDocumentUrls,
   stepsIncomplete,
   writeStepList,
   type LinkChange,

@@ -15,7 +15,7 @@ import { guardedChangeWithAudit, writeAudit, writeAudits, type Actor } from '../
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import type { StepDocuments } from '../../context.js';
 import { checkSessionRow, revokeLinkSessions, sessionEnded, type SessionClaim } from '../../http/session-tokens.js';
-import { linkState, listSteps, USABLE_LINK_SQL, type LinkRow } from './link-queries.js';
+import { linkState, listSteps, USABLE_LINK_SQL, type LinkRow, type StepRow } from './link-queries.js';
 
 /**
  * The one owner of a link's lifecycle (issue 10 item 4, docs/decisions/0105): every write of a link's status or
@@ -56,7 +56,7 @@ export async function writeStepList(
     details?: Record<string, unknown>;
     allCompleted?: boolean;
   },
-): Promise<void> {
+): Promise<StepRow[]> {
   const { link } = o;
   if (o.replacing.length > 0) {
     const ids = o.replacing.map((s) => s.id);
@@ -67,9 +67,10 @@ export async function writeStepList(
       .execute();
     await typed(tx).deleteFrom('link_step').where('link_id', '=', link.id).execute();
   }
-  // One multi-row insert for the whole list (issue 30).
+  // One multi-row insert for the whole list (issue 30); what it returns, with the documents' URLs, is the new list.
+  let steps: StepRow[] = [];
   if (o.routes.length > 0) {
-    await typed(tx)
+    steps = await typed(tx)
       .insertInto('link_step')
       .values(
         o.routes.map((route, i) => {
@@ -83,27 +84,39 @@ export async function writeStepList(
           };
         }),
       )
+      .returningAll()
       .execute();
   }
-  if (o.documents) await o.documents.prepare(tx, { linkId: link.id });
+  const urls = o.documents ? await o.documents.prepare(tx, { linkId: link.id }) : new Map<number, string | null>();
   await writeAudit(tx, {
     ...o.actor,
     action: o.replacing.length > 0 ? 'steps.rebuilt' : 'steps.created',
     linkId: link.id,
     details: { routes: o.routes, ...o.details },
   });
+  // now() is the transaction's clock: the URL update's updated_at is the insert's.
+  return steps
+    .map((st) => (urls.has(st.id) ? { ...st, document_url: urls.get(st.id)! } : st))
+    .sort((a, b) => a.position - b.position);
 }
 
-/** The signing module records where a step's document is (null: the step has none). */
-export async function setStepDocumentUrl(
+/**
+ * The signing module records where its steps' documents are (null: the step has none), all in ONE statement with
+ * `change` (its new submissions' insert, numbered from $1 as Kysely's compile() gives it) as a CTE beside the update
+ * (issue 30: an insert and an update per document before).
+ */
+export async function setStepDocumentUrls(
   tx: Queryable,
-  o: { linkStepId: number; documentUrl: string | null },
+  urls: ReadonlyMap<number, string | null>,
+  change?: { sql: string; parameters: readonly unknown[] },
 ): Promise<void> {
-  await typed(tx)
-    .updateTable('link_step')
-    .set({ document_url: o.documentUrl, updated_at: sql`now()` })
-    .where('id', '=', o.linkStepId)
-    .execute();
+  if (urls.size === 0 && !change) return;
+  const params = [...(change?.parameters ?? [])];
+  params.push(JSON.stringify([...urls].map(([id, url]) => ({ id, url }))));
+  const update = `update link_step st set document_url = u.url, updated_at = now()
+      from jsonb_to_recordset($${params.length}::jsonb) as u(id integer, url text)
+     where st.id = u.id`;
+  await tx.query(change ? `with c0 as (${change.sql})\n${update}` : update, params);
 }
 
 /** What moveStep reads, in one statement: the link, its steps and the target step's facts. */

@@ -5,6 +5,15 @@ import { findSubmission, insertSubmission, sha256Hex } from './submission-querie
 import type { SigningProvider } from './types.js';
 
 /**
+ * A new submission's token: 256 random bits; only the hash is stored, the URL goes to the step (and so to the
+ * signed-in patient).
+ */
+export function newSubmissionToken(signOrigin: string): { tokenHash: string; documentUrl: string } {
+  const token = newToken(32);
+  return { tokenHash: sha256Hex(token), documentUrl: `${signOrigin}/s/${token}` };
+}
+
+/**
  * The signing service that ships with Paylink: submissions live in our database, the pages are served by the side
  * server on SIGN_ORIGIN (sign-server.ts), signed PDFs go to the document storage.
  */
@@ -13,16 +22,15 @@ export function builtinSigningProvider(opts: { signOrigin: string; storage?: Doc
     name: 'builtin',
     origin: opts.signOrigin,
     async createSubmission(tx, input) {
-      // 256 random bits; only the hash is stored, the URL goes to the step (and so to the signed-in patient).
-      const token = newToken(32);
+      const { tokenHash, documentUrl } = newSubmissionToken(opts.signOrigin);
       const submissionId = await insertSubmission(tx, {
-        tokenHash: sha256Hex(token),
+        tokenHash,
         linkId: input.linkId,
         linkStepId: input.linkStepId,
         kind: input.kind,
         contractSnapshot: input.contractSnapshot,
       });
-      return { submissionId, documentUrl: `${opts.signOrigin}/s/${token}` };
+      return { submissionId, documentUrl };
     },
     async isCompleted(tx: Queryable, submissionId: string) {
       const s = await findSubmission(tx, submissionId);

@@ -46,9 +46,11 @@ type EnvPaths = Pick<Config, 'CONTRACT_PDF_PATH' | 'CONTRACT_PDF_PATH_ES'>;
 const contractKey = (sha256: string) => `contracts/${sha256}.pdf`;
 
 async function listPracticeContracts(q: Queryable): Promise<Partial<Record<Lang, PracticeContractRow>>> {
-  const rows = await listPracticeContractRows(q);
-  return Object.fromEntries(rows.map((row) => [row.lang, row]));
+  return byLang(await listPracticeContractRows(q));
 }
+
+const byLang = (rows: readonly PracticeContractRow[]): Partial<Record<Lang, PracticeContractRow>> =>
+  Object.fromEntries(rows.map((row) => [row.lang, row]));
 
 /** Pure precedence, given the uploads and the env (tested through the routes and the signing pages). */
 function pickContract(uploads: Partial<Record<Lang, PracticeContractRow>>, config: EnvPaths, lang: Lang): ContractRef {
@@ -94,11 +96,12 @@ const knownKeys = new WeakMap<DocumentStorage, Set<string>>();
  * storage under its hash, so a later upload or a changed env file alters neither an open nor a signed contract.
  */
 export async function snapshotContracts(
-  q: Queryable,
+  /** The practice's uploads (practice_contract), as the caller read them in its transaction. */
+  rows: readonly PracticeContractRow[],
   config: EnvPaths,
   storage: DocumentStorage,
 ): Promise<ContractSnapshot> {
-  const uploads = await listPracticeContracts(q);
+  const uploads = byLang(rows);
   const out = {} as ContractSnapshot;
   for (const lang of CONTRACT_LANGS) {
     const ref = pickContract(uploads, config, lang);

@@ -2,12 +2,13 @@ import { PaymentSource, StepRoutes } from '@paylink/shared';
 import { sql, type RawBuilder } from 'kysely';
 import type { AppContext, StepDocuments } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
-import { setStepDocumentUrl } from '../links/index.js';
-import { builtinSigningProvider } from './builtin-provider.js';
+import { setStepDocumentUrls } from '../links/index.js';
+import { newSubmissionToken } from './builtin-provider.js';
 import { snapshotContracts } from './contracts.js';
 import {
-  deleteSubmission,
+  deleteSubmissions,
   findStepRoute,
+  insertSubmissionsChange,
   paymentSourceOf,
   stepsForDocuments,
   submissionForStep,
@@ -31,42 +32,43 @@ type PrepareContext = {
 /**
  * Creates the missing submissions for a link's document steps and writes each step's document_url. Idempotent: a
  * step that already has a submission keeps it (and its URL). Runs in the caller's transaction (the lifecycle's
- * writeStepList).
+ * writeStepList). One read, then the new submissions and every URL in one statement (issue 30: an insert and an
+ * update per document, and a read of the contract uploads, before). Gives back the URLs it wrote, by step id.
  */
 export async function prepareStepDocuments(
   tx: Queryable,
   ctx: PrepareContext,
   { linkId }: { linkId: string },
-): Promise<void> {
-  const provider = builtinSigningProvider({ signOrigin: ctx.config.signOrigin });
-  const { steps, paymentSourceId } = await stepsForDocuments(tx, linkId);
+): Promise<ReadonlyMap<number, string | null>> {
+  const { steps, paymentSourceId, contracts } = await stepsForDocuments(tx, linkId);
   const payorPays = paymentSourceId === PaymentSource.Payor;
+  const urls = new Map<number, string | null>();
+  const unsigned: string[] = [];
+  const created: Parameters<typeof insertSubmissionsChange>[1][number][] = [];
   for (const step of steps) {
     const kind = KIND_BY_ROUTE[step.route_path];
     if (!kind) continue;
     const existing = step.submission;
     if (kind === 'payment_authorization' && !payorPays) {
       // The patient pays: no authorisation to sign. An unsigned one left from an earlier choice goes away.
-      if (existing?.status === 'pending') await deleteSubmission(tx, existing.id);
-      if (existing?.status !== 'completed' && step.document_url !== null) {
-        await setStepDocumentUrl(tx, { linkStepId: step.id, documentUrl: null });
-      }
+      if (existing?.status === 'pending') unsigned.push(existing.id);
+      if (existing?.status !== 'completed' && step.document_url !== null) urls.set(step.id, null);
       continue;
     }
     if (existing && step.document_url) continue;
-    if (existing?.status === 'pending') await deleteSubmission(tx, existing.id);
+    if (existing?.status === 'pending') unsigned.push(existing.id);
     else if (existing) continue;
     // The contract this link's readers get is fixed now: a later console upload does not change it (decision 0168).
     const contractSnapshot =
-      kind === 'contract' ? await snapshotContracts(tx, ctx.config, ctx.providers.storage) : undefined;
-    const { documentUrl } = await provider.createSubmission(tx, {
-      linkId,
-      linkStepId: step.id,
-      kind,
-      contractSnapshot,
-    });
-    await setStepDocumentUrl(tx, { linkStepId: step.id, documentUrl });
+      kind === 'contract' ? await snapshotContracts(contracts, ctx.config, ctx.providers.storage) : undefined;
+    const { tokenHash, documentUrl } = newSubmissionToken(ctx.config.signOrigin);
+    created.push({ tokenHash, linkId, linkStepId: step.id, kind, contractSnapshot });
+    urls.set(step.id, documentUrl);
   }
+  // Before the insert, in a statement of its own: a step's new submission reuses its unique link_step_id.
+  await deleteSubmissions(tx, unsigned);
+  await setStepDocumentUrls(tx, urls, created.length > 0 ? insertSubmissionsChange(tx, created) : undefined);
+  return urls;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { StepRoutes } from '@paylink/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/support/context.js';
+import { countStatements } from '../../../test/support/count-statements.js';
 import { isStepDocumentComplete, prepareStepDocuments } from './prepare-step-documents.js';
 import { buildSignServer } from './sign-server.js';
 import { fixture, multipartFile, pdfText, seedLinkWithSteps } from '../../../test/support/signing-fixtures.js';
@@ -328,6 +329,34 @@ describe('signing lifecycle', () => {
       });
     const answers = await Promise.all([post('First Signer'), post('Second Signer')]);
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.statusCode === 409)!.json()).toMatchObject({ error: 'already_completed' });
+    expect(await audits(l.linkId, 'document.signed')).toBe(1);
+    // The PDF stored is the one recorded (no lock: each attempt stores under its own key; the refused one's goes).
+    const sub = await submissionForStep(t.ctx.db, l.byRoute[StepRoutes.invoice]!.id);
+    const winner = answers.find((a) => a.statusCode === 200)!;
+    expect(winner.json()).toEqual({ formID: sub!.id });
+    const stored = await t.ctx.providers.storage.get(sub!.signed_storage_key!);
+    expect(sha256Hex(stored!)).toBe(sub!.signed_sha256);
+    const dir = path.join(t.ctx.config.dataDir, 'documents', 'submissions', sub!.id);
+    if (t.ctx.providers.storage.driver === 'local' && fs.existsSync(dir)) expect(fs.readdirSync(dir)).toHaveLength(1);
+  });
+
+  it('records a signature in two statements and no transaction (issue 30: four before)', async () => {
+    const l = await preparedLink();
+    const token = l.token(StepRoutes.invoice);
+    const { documentSha256 } = pageConfig((await sign.inject({ method: 'GET', url: `/s/${token}` })).body);
+    const counted = countStatements(t.ctx.db);
+    const r = await sign
+      .inject({
+        method: 'POST',
+        url: `/s/${token}/complete`,
+        payload: { signerName: 'María López', method: 'type', typedSignature: 'María López', documentSha256 },
+      })
+      .finally(counted.stop);
+    expect(r.statusCode).toBe(200);
+    // The read (with the payment), then the completing update with its audit row.
+    expect(counted.statements, counted.statements.join('\n---\n')).toHaveLength(2);
+    expect(counted.statements).not.toContain('BEGIN');
     expect(await audits(l.linkId, 'document.signed')).toBe(1);
   });
 
@@ -643,6 +672,68 @@ describe('ID uploads', () => {
     const locked = await upload(token, 'front', 'locked.pdf', 'application/pdf', fixture('id-locked.pdf'));
     expect(locked.statusCode).toBe(422);
     expect(locked.json().message).toContain('password-protected');
+  });
+
+  it('replaces a side uploaded again, answers the same file on the same side with its row, audits each change once', async () => {
+    const l = await preparedLink();
+    const token = l.token(StepRoutes.patientId);
+    const counted = countStatements(t.ctx.db);
+    const first = await upload(token, 'front', 'a.jpg', 'image/jpeg', fixture('id-front.jpg')).finally(counted.stop);
+    expect(first.statusCode).toBe(201);
+    // The early read; then BEGIN, the lock, the insert with its audit row (it checks the link's files itself), COMMIT.
+    expect(counted.statements, counted.statements.join('\n---\n')).toHaveLength(5);
+    const again = await upload(token, 'front', 'a.jpg', 'image/jpeg', fixture('id-front.jpg'));
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(first.json());
+    const stored = async () =>
+      (
+        await t.ctx.db.query<{ id: string; side: string; storage_key: string }>(
+          'select id, side, storage_key from submission_file where link_id = $1',
+          [l.linkId],
+        )
+      ).rows;
+    const [old] = await stored();
+    expect(old!.id).toBe(first.json().id);
+    const second = await upload(token, 'front', 'b.png', 'image/png', fixture('id-back.png'));
+    expect(second.statusCode).toBe(201);
+    const rows = await stored();
+    expect(rows).toEqual([expect.objectContaining({ id: second.json().id, side: 'front' })]);
+    expect(await t.ctx.providers.storage.get(old!.storage_key)).toBeNull();
+    expect(await t.ctx.providers.storage.get(rows[0]!.storage_key)).not.toBeNull();
+    const audit = await t.ctx.db.query<{ details: Record<string, unknown> }>(
+      `select details from audit_event where link_id = $1 and action = 'document.file_uploaded' order by id`,
+      [l.linkId],
+    );
+    expect(audit.rows.map((r) => [r.details.fileId, r.details.replaced])).toEqual([
+      [first.json().id, null],
+      [second.json().id, first.json().id],
+    ]);
+    // A refused duplicate leaves nothing stored.
+    const sub = await submissionForStep(t.ctx.db, l.byRoute[StepRoutes.patientId]!.id);
+    const files = path.join(t.ctx.config.dataDir, 'documents', 'submissions', sub!.id);
+    expect((await upload(token, 'back', 'c.png', 'image/png', fixture('id-back.png'))).statusCode).toBe(409);
+    if (t.ctx.providers.storage.driver === 'local') expect(fs.readdirSync(files)).toHaveLength(1);
+  });
+
+  it('of two uploads of one file at once, keeps one: one row, one audit row, one stored file', async () => {
+    for (const sides of [['front', 'front'] as const, ['front', 'back'] as const]) {
+      const l = await preparedLink();
+      const token = l.token(StepRoutes.patientId);
+      const answers = await Promise.all(
+        sides.map((side) => upload(token, side, 'a.jpg', 'image/jpeg', fixture('id-front.jpg'))),
+      );
+      // The same side: both answer the one row; two sides: the second is the same document twice.
+      if (sides[1] === 'front') {
+        expect(answers.map((r) => r.statusCode)).toEqual([201, 201]);
+        expect(answers[1]!.json()).toEqual(answers[0]!.json());
+      } else expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+      const rows = await t.ctx.db.query('select 1 from submission_file where link_id = $1', [l.linkId]);
+      expect(rows.rowCount).toBe(1);
+      expect(await audits(l.linkId, 'document.file_uploaded')).toBe(1);
+      const sub = await submissionForStep(t.ctx.db, l.byRoute[StepRoutes.patientId]!.id);
+      const files = path.join(t.ctx.config.dataDir, 'documents', 'submissions', sub!.id);
+      if (t.ctx.providers.storage.driver === 'local') expect(fs.readdirSync(files)).toHaveLength(1);
+    }
   });
 
   it('refuses the same file twice, even on the other side or another ID step of the link', async () => {

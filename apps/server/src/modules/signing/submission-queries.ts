@@ -3,8 +3,9 @@ import { sql } from 'kysely';
 import { practiceRows } from '../../lib/practice-rows.js';
 import type { Queryable } from '../../db/client.js';
 import { typed, type Row } from '../../db/typed.js';
-import { changeWithAudit, type AuditEvent } from '../../lib/audit.js';
+import { changeWithAudit, changeWithAuditWhenChanged, type AuditEvent } from '../../lib/audit.js';
 import type { ContractSnapshot, SignatureMethod, SubmissionKind } from './types.js';
+import type { PracticeContractRow } from './contract-queries.js';
 
 /** contract_snapshot: contract submissions fix each language's contract when prepared (contracts.ts). */
 export type SubmissionRow = Omit<Row<'submission'>, 'contract_snapshot'> & {
@@ -105,8 +106,9 @@ export async function listLinkSubmissions(q: Queryable, linkId: string): Promise
 }
 
 /**
- * A pending submission only: a completed one is never signed again. With its audit row, in one statement (the row is
- * written as writeAudit after the update wrote it).
+ * A pending submission of a step only: a completed one is never signed again. With its audit row, in one statement,
+ * written only when this statement completed it (it needs no lock: two at once, one completes it, issue 30). Answers
+ * whether it did.
  */
 export async function markSubmissionCompleted(
   q: Queryable,
@@ -123,7 +125,7 @@ export async function markSubmissionCompleted(
     typedSignature?: string;
   },
   audit: AuditEvent,
-): Promise<void> {
+): Promise<boolean> {
   const change = typed(q)
     .updateTable('submission')
     .set({
@@ -141,12 +143,11 @@ export async function markSubmissionCompleted(
     })
     .where('id', '=', s.id)
     .where('status', '=', 'pending')
+    // resolveSubmission refuses a pending submission without its step (the step list was rebuilt).
+    .where('link_step_id', 'is not', null)
+    .returning('id')
     .compile();
-  await changeWithAudit(q, change, audit);
-}
-
-export async function deleteSubmission(q: Queryable, id: string): Promise<void> {
-  await typed(q).deleteFrom('submission').where('id', '=', id).execute();
+  return changeWithAuditWhenChanged(q, change, audit);
 }
 
 export async function listSubmissionFiles(q: Queryable, submissionId: string): Promise<SubmissionFileRow[]> {
@@ -165,6 +166,42 @@ export async function insertSubmissionFile(
   audit: AuditEvent,
 ): Promise<void> {
   await changeWithAudit(q, typed(q).insertInto('submission_file').values(f).compile(), audit);
+}
+
+/**
+ * A side's first file, with its audit row, in one statement after the submission's lock (issue 30): inserted only when
+ * the link has no file of these bytes and this side none yet (else it answers false and writes nothing: the caller
+ * looks at the files, as before). The unique indexes still decide between two at once (23505).
+ */
+export async function insertSubmissionFileIfNew(
+  q: Queryable,
+  f: Omit<SubmissionFileRow, 'created_at'> & { created_at: Date },
+  audit: AuditEvent,
+): Promise<boolean> {
+  const change = {
+    sql: `insert into submission_file (id, submission_id, link_id, side, original_name, original_mime, content_sha256,
+            mime, size_bytes, storage_key, created_at)
+          select $1::uuid, $2::uuid, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::integer, $10::text,
+                 $11::timestamptz
+           where not exists (select 1 from submission_file x
+                              where (x.link_id = $3::text and x.content_sha256 = $7::text)
+                                 or (x.submission_id = $2::uuid and x.side = $4::text))
+          returning id`,
+    parameters: [
+      f.id,
+      f.submission_id,
+      f.link_id,
+      f.side,
+      f.original_name,
+      f.original_mime,
+      f.content_sha256,
+      f.mime,
+      f.size_bytes,
+      f.storage_key,
+      f.created_at,
+    ],
+  };
+  return changeWithAuditWhenChanged(q, change, audit);
 }
 
 /**
@@ -188,9 +225,9 @@ export async function deleteSubmissionFile(q: Queryable, fileId: string): Promis
 }
 
 /**
- * A link's steps in order, each with its document URL so far and its submission (if any), and who pays: what
- * prepareStepDocuments decides from, in one statement (issue 30; it read the steps, the payment and each step's
- * submission one by one).
+ * A link's steps in order, each with its document URL so far and its submission (if any), who pays, and the practice's
+ * contract uploads (a contract's snapshot is made from them): what prepareStepDocuments decides from, in one statement
+ * (issue 30; it read the steps, the payment, each step's submission and the uploads one by one).
  */
 export async function stepsForDocuments(
   q: Queryable,
@@ -203,6 +240,7 @@ export async function stepsForDocuments(
     submission: Pick<SubmissionRow, 'id' | 'status'> | null;
   }[];
   paymentSourceId: number | null;
+  contracts: PracticeContractRow[];
 }> {
   const r = await q.query<{
     id: number | null;
@@ -211,10 +249,11 @@ export async function stepsForDocuments(
     submission_id: string | null;
     submission_status: SubmissionRow['status'] | null;
     payment_source_id: number | null;
+    contracts: (Omit<PracticeContractRow, 'uploaded_at'> & { uploaded_at: string })[];
   }>(
     `select st.id, st.route_path, st.document_url, s.id as submission_id, s.status as submission_status,
-            p.payment_source_id
-       from (select 1) one
+            p.payment_source_id, one.contracts
+       from (select coalesce((select json_agg(c) from practice_contract c), '[]') as contracts) one
        left join payment p on p.link_id = $1
        left join link_step st on st.link_id = $1
        left join submission s on s.link_step_id = st.id
@@ -231,7 +270,41 @@ export async function stepsForDocuments(
         submission: x.submission_id ? { id: x.submission_id, status: x.submission_status! } : null,
       })),
     paymentSourceId: r.rows[0]?.payment_source_id ?? null,
+    contracts: (r.rows[0]?.contracts ?? []).map((c) => ({ ...c, uploaded_at: new Date(c.uploaded_at) })),
   };
+}
+
+/**
+ * New submissions, as one multi-row insert to run inside the statement that sets their steps' URLs (links'
+ * setStepDocumentUrls): compiled, not run.
+ */
+export function insertSubmissionsChange(
+  q: Queryable,
+  rows: readonly {
+    tokenHash: string;
+    linkId: string;
+    linkStepId: number;
+    kind: SubmissionKind;
+    /** A contract's, written with the row (decision 0168). */
+    contractSnapshot?: ContractSnapshot;
+  }[],
+): { sql: string; parameters: readonly unknown[] } {
+  return typed(q)
+    .insertInto('submission')
+    .values(
+      rows.map((s) => ({
+        token_hash: s.tokenHash,
+        link_id: s.linkId,
+        link_step_id: s.linkStepId,
+        kind: s.kind,
+        contract_snapshot: s.contractSnapshot ? JSON.stringify(s.contractSnapshot) : null,
+      })),
+    )
+    .compile();
+}
+
+export async function deleteSubmissions(q: Queryable, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0) await typed(q).deleteFrom('submission').where('id', 'in', ids).execute();
 }
 
 /** A link's steps in order, with the document URL each has so far. */

@@ -1,6 +1,6 @@
 /**
  * Where signed PDFs and uploaded ID files live. Keys are relative, slash-separated paths made by our own code
- * (`submissions/<id>/signed.pdf`); an adapter refuses anything else.
+ * (`submissions/<id>/signed-<hex>.pdf`); an adapter refuses anything else.
  */
 export interface DocumentStorage {
   readonly driver: 'local' | 's3';
