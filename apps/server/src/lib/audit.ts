@@ -224,33 +224,6 @@ export async function guardedChangeWithAudit(
   return (await changeWithAudit(q, change, e, { ifChanged: true, returning: true })).length > 0;
 }
 
-/**
- * As changeWithAudit, for a change that guards itself (its where clause) and says what it touched (`returning`): the
- * audit row is written only when the change touched a row, in the same statement, so a caller needs no transaction
- * and no lock to write "it changed, and the row says so" (issue 30). Answers whether it did. A listener's CTEs could
- * not be made to wait for the change, so an action a listener answers is refused here: use changeWithAudit in a
- * transaction that holds the lock instead.
- */
-export async function changeWithAuditWhenChanged(
-  q: Queryable,
-  change: { sql: string; parameters: readonly unknown[] },
-  e: AuditEvent,
-): Promise<boolean> {
-  if (heldRows.has(q)) throw new Error('changeWithAuditWhenChanged: not inside batchAudits');
-  const st = new AuditStatement();
-  st.params.push(...change.parameters);
-  const changed = st.cte(change.sql);
-  const p = [...auditParams(e), JSON.stringify(e.details ?? {})].map((v, i) => st.param(v, i === 6 ? 'jsonb' : 'text'));
-  for (const listener of auditListeners) listener(e, st);
-  if (st.ctes.length > 1) throw new Error(`changeWithAuditWhenChanged: ${e.action} has a listener`);
-  const r = await q.query(
-    `with ${st.ctes.join(',\n  ')}
-insert into audit_event (${AUDIT_COLUMNS}) select ${p.join(', ')} where exists (select 1 from ${changed}) returning 1`,
-    st.params,
-  );
-  return r.rows.length > 0;
-}
-
 export function auditParams(e: Omit<AuditEvent, 'details'>): unknown[] {
   return [e.actorType, e.actorId ?? null, e.action, e.linkId ?? null, e.requestId ?? null, e.ip ?? null];
 }

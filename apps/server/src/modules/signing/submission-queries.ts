@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { practiceRows } from '../../lib/practice-rows.js';
 import type { Queryable } from '../../db/client.js';
 import { typed, type Row } from '../../db/typed.js';
-import { changeWithAudit, changeWithAuditWhenChanged, type AuditEvent } from '../../lib/audit.js';
+import { changeWithAudit, guardedChangeWithAudit, type AuditEvent } from '../../lib/audit.js';
 import type { ContractSnapshot, SignatureMethod, SubmissionKind } from './types.js';
 import type { PracticeContractRow } from './contract-queries.js';
 
@@ -147,7 +147,7 @@ export async function markSubmissionCompleted(
     .where('link_step_id', 'is not', null)
     .returning('id')
     .compile();
-  return changeWithAuditWhenChanged(q, change, audit);
+  return guardedChangeWithAudit(q, change, audit);
 }
 
 export async function listSubmissionFiles(q: Queryable, submissionId: string): Promise<SubmissionFileRow[]> {
@@ -201,7 +201,7 @@ export async function insertSubmissionFileIfNew(
       f.created_at,
     ],
   };
-  return changeWithAuditWhenChanged(q, change, audit);
+  return guardedChangeWithAudit(q, change, audit);
 }
 
 /**
