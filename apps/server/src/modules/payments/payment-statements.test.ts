@@ -7,28 +7,31 @@ import {
   startPaymentTestEnv,
   type PaymentTestEnv,
 } from '../../../test/support/payment-fixtures.js';
-import { countStatements, type StatementCounter } from '../../../test/support/statement-counter.js';
+import { recordStatements, type StatementRecorder } from '../../../test/support/statements.js';
 
 /**
  * Issue 30: the SQL statements each payment call of a patient journey sends (BEGIN and COMMIT count, as in
  * PostgreSQL's log). The sandbox gateway's own statements are not ours and are left out.
  */
 let env: PaymentTestEnv;
-let counter: StatementCounter;
+let recorder: StatementRecorder;
 beforeAll(async () => {
   env = await startPaymentTestEnv();
-  counter = countStatements(env.ctx.db, (sql) => /sandbox_gateway/.test(sql));
+  recorder = recordStatements(env.ctx.db, { skip: (sql) => /sandbox_gateway/.test(sql) });
 });
 afterAll(async () => {
-  counter?.stop();
+  recorder?.stop();
   await env?.close();
 });
 
 async function counted<T>(call: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  counter.reset();
+  recorder.reset();
   const result = await call();
-  const statements = counter.statements();
-  if (process.env.SHOW_STATEMENTS) console.log(statements.map((s) => s.slice(0, 160)).join('\n'), '\n');
+  // A copy: reset() clears the recorder's list in place.
+  const statements = [...recorder.statements];
+  if (process.env.SHOW_STATEMENTS) {
+    console.log(statements.map((s) => s.replace(/\s+/g, ' ').trim().slice(0, 160)).join('\n'), '\n');
+  }
   return { result, statements };
 }
 
