@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StepRoutes } from '@paylink/shared';
 import { seedLink } from '../../seed/sample-links.js';
 import { apiHeaders, createTestApp, mintPatientToken } from '../../../test/support/context.js';
-import { countStatements } from '../../../test/support/count-statements.js';
+import { recordStatements } from '../../../test/support/statements.js';
 import { listSteps } from '../links/index.js';
 import { prepareStepDocuments } from './prepare-step-documents.js';
 import { sha256Hex } from './submission-queries.js';
@@ -51,7 +51,7 @@ async function documents(linkId: string) {
 describe('POST /api/linksteps/script (the patient information submitted)', () => {
   it('writes the list and its documents in one transaction of 9 statements (16 before); answers the list as stored', async () => {
     const l = await newLink(1);
-    const counted = countStatements(t.ctx.db);
+    const counted = recordStatements(t.ctx.db);
     const r = await t.app
       .inject({
         method: 'POST',
@@ -102,7 +102,7 @@ describe('prepareStepDocuments', () => {
     );
 
     // Again: nothing changes, nothing is written.
-    const counted = countStatements(t.ctx.db);
+    const counted = recordStatements(t.ctx.db);
     const again = await t.ctx.db
       .transaction((tx) => prepareStepDocuments(tx, t.ctx, { linkId: l.id }))
       .finally(counted.stop);

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { StepRoutes } from '@paylink/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/support/context.js';
-import { countStatements } from '../../../test/support/count-statements.js';
+import { recordStatements } from '../../../test/support/statements.js';
 import { isStepDocumentComplete, prepareStepDocuments } from './prepare-step-documents.js';
 import { buildSignServer } from './sign-server.js';
 import { fixture, multipartFile, pdfText, seedLinkWithSteps } from '../../../test/support/signing-fixtures.js';
@@ -345,7 +345,7 @@ describe('signing lifecycle', () => {
     const l = await preparedLink();
     const token = l.token(StepRoutes.invoice);
     const { documentSha256 } = pageConfig((await sign.inject({ method: 'GET', url: `/s/${token}` })).body);
-    const counted = countStatements(t.ctx.db);
+    const counted = recordStatements(t.ctx.db);
     const r = await sign
       .inject({
         method: 'POST',
@@ -677,7 +677,7 @@ describe('ID uploads', () => {
   it('replaces a side uploaded again, answers the same file on the same side with its row, audits each change once', async () => {
     const l = await preparedLink();
     const token = l.token(StepRoutes.patientId);
-    const counted = countStatements(t.ctx.db);
+    const counted = recordStatements(t.ctx.db);
     const first = await upload(token, 'front', 'a.jpg', 'image/jpeg', fixture('id-front.jpg')).finally(counted.stop);
     expect(first.statusCode).toBe(201);
     // The early read; then BEGIN, the lock, the insert with its audit row (it checks the link's files itself), COMMIT.
