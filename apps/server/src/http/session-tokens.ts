@@ -42,11 +42,18 @@ export async function issueSession(opts: {
   keys: SessionKeys;
   linkId: string;
   method: 'sms' | 'email' | 'test';
+  /**
+   * The write that goes with the session (consuming the sign-in code or e-mailed token), run in the same statement
+   * (issue 30). Its parameters are numbered from $1.
+   */
+  consume?: { sql: string; params: unknown[] };
 }): Promise<PatientSession & { token: string }> {
+  const before = opts.consume?.params ?? [];
+  const n = before.length;
   const r = await opts.db.query<{ id: string; expires_at: Date }>(
-    `insert into patient_session (link_id, method, expires_at)
-     values ($1, $2, now() + make_interval(mins => $3)) returning id, expires_at`,
-    [opts.linkId, opts.method, opts.keys.ttlMinutes],
+    `${opts.consume ? `with consumed as (${opts.consume.sql}) ` : ''}insert into patient_session (link_id, method, expires_at)
+     values ($${n + 1}, $${n + 2}, now() + make_interval(mins => $${n + 3})) returning id, expires_at`,
+    [...before, opts.linkId, opts.method, opts.keys.ttlMinutes],
   );
   const row = r.rows[0]!;
   const expiresAt = new Date(row.expires_at);

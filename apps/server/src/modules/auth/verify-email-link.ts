@@ -36,8 +36,13 @@ export async function verifyEmailLink(
       await auditAuth(tx, opts.actor, 'auth.email.failed', link.id, { reason: 'expired', tokenId: t.id });
       return { kind: 'expired' };
     }
-    await tx.query('update email_signin_token set consumed_at = now() where id = $1', [t.id]);
-    const session = await issueSession({ db: tx, keys: ctx.sessionKeys, linkId: link.id, method: 'email' });
+    const session = await issueSession({
+      db: tx,
+      keys: ctx.sessionKeys,
+      linkId: link.id,
+      method: 'email',
+      consume: { sql: 'update email_signin_token set consumed_at = now() where id = $1', params: [t.id] },
+    });
     await auditAuth(tx, opts.actor, 'auth.email.verified', link.id, { tokenId: t.id, sessionId: session.sessionId });
     return { kind: 'ok', session };
   });

@@ -73,8 +73,13 @@ export async function verifySmsCode(
       });
       return locked ? { kind: 'locked' } : { kind: 'wrong', left: ch.max_attempts - attempts };
     }
-    await tx.query('update otp_challenge set consumed_at = now() where id = $1', [ch.id]);
-    const session = await issueSession({ db: tx, keys: ctx.sessionKeys, linkId: link.id, method: 'sms' });
+    const session = await issueSession({
+      db: tx,
+      keys: ctx.sessionKeys,
+      linkId: link.id,
+      method: 'sms',
+      consume: { sql: 'update otp_challenge set consumed_at = now() where id = $1', params: [ch.id] },
+    });
     await auditAuth(tx, opts.actor, 'auth.sms.verified', link.id, { challengeId: ch.id, sessionId: session.sessionId });
     return { kind: 'ok', session };
   });

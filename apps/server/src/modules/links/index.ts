@@ -17,6 +17,7 @@ export {
   linkState,
   listSteps,
   lockLinkForSession,
+  HAS_PLAN_SQL,
   personalLinkUrl,
   requireUsableLink,
   type LinkRow,

@@ -62,7 +62,7 @@ export async function requireUsableLink(
  * claim's session row checked in the same locking read (issue 30: one statement, not two). As with the session guard
  * first, a revoked or expired session is refused 401 before the link's state is looked at.
  */
-export async function lockLinkForSession(q: Queryable, claim: SessionClaim): Promise<LinkRow> {
+export async function lockLinkForSession(q: Queryable, claim: SessionClaim): Promise<LinkRow & { has_plan: boolean }> {
   const row = LINK_ID_PATTERN.test(claim.linkId)
     ? await typed(q)
         .selectFrom('link as l')
@@ -72,6 +72,7 @@ export async function lockLinkForSession(q: Queryable, claim: SessionClaim): Pro
           sql<boolean>`exists (select 1 from patient_session s where s.id = ${claim.sessionId}
             and s.link_id = ${claim.linkId} and s.revoked_at is null and s.expires_at > now())`.as('session_live'),
         )
+        .select(HAS_PLAN_SQL.as('has_plan'))
         .where('l.id', '=', claim.linkId)
         .forUpdate('l')
         .executeTakeFirst()
@@ -85,6 +86,13 @@ export async function lockLinkForSession(q: Queryable, claim: SessionClaim): Pro
   throwForLinkState(linkState(link));
   return link;
 }
+
+/**
+ * Whether link `l` has a payment plan, in any status. A plan is created in its link's transaction or never
+ * (POST /api/admin/links), so this never changes once the link exists: callers skip the plans module's reads for a
+ * link without one (issue 30). The plans module's table, read here as hasOpenPlan does.
+ */
+export const HAS_PLAN_SQL = sql<boolean>`exists (select 1 from payment_plan pp where pp.link_id = l.id)`;
 
 /**
  * An active or paused payment plan on the link. The plans module's table, read here with one statement because links

@@ -12,6 +12,7 @@ import {
   stepsIncomplete,
   findLink,
   findPayment,
+  HAS_PLAN_SQL,
   LINK_NOT_AUTHORIZED,
   type LinkRow,
   type PaymentRow,
@@ -88,7 +89,7 @@ export async function confirmPayment(opts: {
   plans: LinkPlans;
 }): Promise<ConfirmPaymentResult> {
   const { db, input } = opts;
-  const { link, paymentStatus } = await readLinkForClaim(db, opts.claim, input.linkId);
+  const { link, paymentStatus, hasPlan } = await readLinkForClaim(db, opts.claim, input.linkId);
   // Already recorded: answered from the row, without asking the gateway (read in full only on this rare path).
   if (paymentStatus === 'approved') return repeated(opts, (await findPayment(db, link.id))!);
 
@@ -134,6 +135,8 @@ export async function confirmPayment(opts: {
         attempt,
         txn: txn!,
         stepsChecked: true,
+        // A plan is created with its link or never (issue 30): a link without one asks the plans module nothing.
+        plans: hasPlan ? opts.plans : undefined,
       });
       return { recorded };
     }),
@@ -162,7 +165,7 @@ async function readLinkForClaim(
   db: Queryable,
   claim: SessionClaim,
   linkId: string,
-): Promise<{ link: LinkRow; paymentStatus: PaymentRow['status'] | null }> {
+): Promise<{ link: LinkRow; paymentStatus: PaymentRow['status'] | null; hasPlan: boolean }> {
   const row = LINK_ID_PATTERN.test(linkId)
     ? await typed(db)
         .selectFrom('link as l')
@@ -176,6 +179,7 @@ async function readLinkForClaim(
             'payment_status',
           ),
         )
+        .select(HAS_PLAN_SQL.as('has_plan'))
         .where('l.id', '=', linkId)
         .executeTakeFirst()
     : undefined;
@@ -183,9 +187,9 @@ async function readLinkForClaim(
     await checkSessionRow(db, claim);
     throw new LinkStateError(LINK_NOT_AUTHORIZED);
   }
-  const { session_live, payment_status, ...link } = row;
+  const { session_live, payment_status, has_plan, ...link } = row;
   if (!session_live) throw sessionEnded();
-  return { link, paymentStatus: payment_status };
+  return { link, paymentStatus: payment_status, hasPlan: has_plan };
 }
 
 /** Already recorded: the same transaction gets the same answer; a different one is a second payment, refused. */

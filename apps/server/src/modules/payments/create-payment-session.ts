@@ -127,7 +127,7 @@ async function planSession(
         throw new AppError('authorization_not_signed', 'The payor must sign the payment authorization before paying.');
       }
     }
-    const terms = await opts.plans.depositTerms(tx, link.id);
+    const terms = link.has_plan ? await opts.plans.depositTerms(tx, link.id) : null;
     if (terms?.storeCard && !terms.agreementAccepted) throw agreementRequired();
     await retireStaleAttempts(tx, link.id, amountCents);
     const { live, recentCount } = await findLiveAttempt(tx, link.id);
