@@ -20,12 +20,11 @@ import {
   SESSION_FLAG,
   SESSION_MINUTES,
   sessionFlags,
-  storeCard,
+  recordSale,
   withSessionFlags,
   type SandboxDb,
   type SessionRow,
   type ThreeDSRow,
-  type TxnRow,
 } from './store.js';
 import {
   EXPIRED_MESSAGE,
@@ -146,125 +145,120 @@ export function hostedPaymentRoutes(opts: {
     if (!/^(0[1-9]|1[0-2])\d{2}$/.test(exp)) {
       return convergeError('5002', 'Invalid Expiration Date', 'The expiration date supplied is invalid (MMYY).');
     }
-    // Asked before the transaction: the credentials come from the same database (one connection under PGlite).
+    // Asked before the sale's statements: the credentials come from the same database (one connection under PGlite).
     const tokenKey = (await opts.credentials()).pin;
-    return db.transaction(async (tx) => {
-      // The session is claimed and the browser's 3-D Secure authentication (if any) read in one statement (issue 30).
-      const claimed = await tx.query<SessionRow & { auth: ThreeDSRow | null }>(
-        `with s as (update sandbox_gateway_session set used_at = now()
-           where token = $1 and used_at is null and expires_at > now() returning *)
-         select s.*, (select to_jsonb(a) from sandbox_gateway_3ds a where a.id::text = $2 and a.session_token = s.token)
-           as auth from s`,
-        [b.ssl_txn_auth_token ?? '', b.ssl_3ds_server_trans_id ?? ''],
+    const sessionToken = b.ssl_txn_auth_token ?? '';
+    // The session and the browser's 3-D Secure authentication (if any) in one read; the sale is then claimed and
+    // recorded in one statement (issue 30: 2 statements where a transaction took 5).
+    const read = await db.query<SessionRow & { live: boolean; auth: ThreeDSRow | null }>(
+      `select s.*, s.expires_at > now() as live,
+         (select to_jsonb(a) from sandbox_gateway_3ds a where a.id::text = $2 and a.session_token = s.token) as auth
+       from sandbox_gateway_session s where s.token = $1`,
+      [sessionToken, b.ssl_3ds_server_trans_id ?? ''],
+    );
+    const s = read.rows[0];
+    const alreadyUsed = () =>
+      convergeError('4001', 'Session Already Used', 'This payment session has already been used. Please try again.');
+    if (s?.used_at) return alreadyUsed();
+    if (!s?.live) return SESSION_GONE;
+    // A refused card uses the session up, as the sale would have (Converge's session token is single use).
+    const refuse = async (answer: ReturnType<typeof convergeError>) => {
+      const r = await db.query(
+        'update sandbox_gateway_session set used_at = now() where token = $1 and used_at is null',
+        [s.token],
       );
-      const s = claimed.rows[0];
-      if (!s) {
-        const used = await tx.query('select 1 from sandbox_gateway_session where token = $1 and used_at is not null', [
-          b.ssl_txn_auth_token ?? '',
-        ]);
-        return used.rowCount > 0
-          ? convergeError(
-              '4001',
-              'Session Already Used',
-              'This payment session has already been used. Please try again.',
-            )
-          : SESSION_GONE;
-      }
-      const card = testCardFor(number);
-      if ('invalid' in card) {
-        return convergeError(ERROR_CODE.invalidCard, 'Credit Card Number Invalid', INVALID_CARD_MESSAGE);
-      }
-      if (card.pay.kind === 'error') return convergeError(card.pay.code, card.pay.name, card.pay.message);
-      const { brand, short } = cardBrand(number);
+      return r.rowCount > 0 ? answer : alreadyUsed();
+    };
+    const card = testCardFor(number);
+    if ('invalid' in card) {
+      return refuse(convergeError(ERROR_CODE.invalidCard, 'Credit Card Number Invalid', INVALID_CARD_MESSAGE));
+    }
+    if (card.pay.kind === 'error') return refuse(convergeError(card.pay.code, card.pay.name, card.pay.message));
+    const { brand, short } = cardBrand(number);
 
-      // 3-D Secure: when the browser sends an authentication, it must be this session's, for this card, and passed.
-      let eciInd = b.ssl_eci_ind || '7';
-      let threeDSStatus: string | null = null;
-      let threeDSId: string | null = null;
-      if (b.ssl_3ds_server_trans_id) {
-        const auth = s.auth;
-        if (!auth || auth.card_last4 !== number.slice(-4)) {
-          return convergeError(
+    // 3-D Secure: when the browser sends an authentication, it must be this session's, for this card, and passed.
+    let eciInd = b.ssl_eci_ind || '7';
+    let threeDSStatus: string | null = null;
+    let threeDSId: string | null = null;
+    if (b.ssl_3ds_server_trans_id) {
+      const auth = s.auth;
+      if (!auth || auth.card_last4 !== number.slice(-4)) {
+        return refuse(
+          convergeError(
             ERROR_CODE.requiredField,
             'Required Field Not Supplied',
             'The 3-D Secure authentication does not belong to this card and payment.',
-          );
-        }
-        threeDSId = auth.id;
-        threeDSStatus = auth.trans_status;
-        eciInd = auth.trans_status === 'Y' ? '5' : auth.trans_status === 'A' ? '6' : '7';
+          ),
+        );
       }
+      threeDSId = auth.id;
+      threeDSStatus = auth.trans_status;
+      eciInd = auth.trans_status === 'Y' ? '5' : auth.trans_status === 'A' ? '6' : '7';
+    }
 
-      let result: '0' | '1' = RESULT.approved;
-      let message = APPROVAL_MESSAGE;
-      let cvv = 'M';
-      let avs = 'Y';
-      if (isExpired(exp)) {
-        result = RESULT.declined;
-        message = EXPIRED_MESSAGE;
-      } else if (threeDSStatus && threeDSStatus !== 'Y' && threeDSStatus !== 'A') {
-        result = RESULT.declined;
-        message = 'DECLINED: 3DS AUTHENTICATION FAILED';
-      } else if (card.pay.kind === 'decline') {
-        result = RESULT.declined;
-        message = card.pay.message;
-        cvv = card.pay.cvv;
-        avs = card.pay.avs;
-      }
-      const txnId = newTxnId();
-      const approval = result === RESULT.approved ? newApprovalCode() : null;
-      const t = await tx.query<TxnRow>(
-        `insert into sandbox_gateway_transaction (txn_id, session_token, merchant_id, merchant_txn_id, amount_cents,
-           result, result_message, approval_code, card_brand, card_last4, first_name, last_name, avs_response,
-           cvv2_response, eci_ind, three_ds_server_trans_id, three_ds_trans_status)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) returning *`,
-        [
-          txnId,
-          s.token,
-          s.merchant_id,
-          s.merchant_txn_id,
-          s.amount_cents,
-          result,
-          message,
-          approval,
-          brand,
-          number.slice(-4),
-          b.ssl_first_name || s.first_name,
-          b.ssl_last_name || s.last_name,
-          avs,
-          cvv,
-          eciInd,
-          threeDSId,
-          threeDSStatus,
-        ],
-      );
-      // The card is tokenised when the session or the browser's pay call asks (Converge takes either); stored in
-      // Card Manager only with ssl_add_token. Only an approved sale stores a card.
-      const flags = sessionFlags(s.token);
-      const getToken = b.ssl_get_token === YES || (flags & SESSION_FLAG.getToken) !== 0;
-      const addToken = b.ssl_add_token === YES || (flags & SESSION_FLAG.addToken) !== 0;
-      let token: { ssl_token: string; ssl_token_response: string; ssl_exp_date: string } | null = null;
-      if (result === RESULT.approved && (getToken || addToken)) {
-        const cardToken = cardTokenFor(number, s.merchant_id, tokenKey);
-        const expiry = card.storedExpiry === 'next-month' ? nextMonthExpiry() : exp;
-        if (addToken) {
-          await storeCard(tx, {
-            token: cardToken,
-            merchantId: s.merchant_id,
-            txnId,
-            firstName: b.ssl_first_name || s.first_name,
-            lastName: b.ssl_last_name || s.last_name,
-            expiry,
-          });
-        }
-        token = { ssl_token: cardToken, ssl_token_response: TOKEN_SUCCESS, ssl_exp_date: expiry };
-      }
-      return {
-        ...txnFields(t.rows[0]!),
-        ssl_card_number: maskCard(number),
-        ssl_card_short_description: short,
-        ...token,
+    let result: '0' | '1' = RESULT.approved;
+    let message = APPROVAL_MESSAGE;
+    let cvv = 'M';
+    let avs = 'Y';
+    if (isExpired(exp)) {
+      result = RESULT.declined;
+      message = EXPIRED_MESSAGE;
+    } else if (threeDSStatus && threeDSStatus !== 'Y' && threeDSStatus !== 'A') {
+      result = RESULT.declined;
+      message = 'DECLINED: 3DS AUTHENTICATION FAILED';
+    } else if (card.pay.kind === 'decline') {
+      result = RESULT.declined;
+      message = card.pay.message;
+      cvv = card.pay.cvv;
+      avs = card.pay.avs;
+    }
+    const txnId = newTxnId();
+    const approval = result === RESULT.approved ? newApprovalCode() : null;
+    const firstName = b.ssl_first_name || s.first_name;
+    const lastName = b.ssl_last_name || s.last_name;
+    // The card is tokenised when the session or the browser's pay call asks (Converge takes either); stored in
+    // Card Manager only with ssl_add_token. Only an approved sale stores a card.
+    const flags = sessionFlags(s.token);
+    const getToken = b.ssl_get_token === YES || (flags & SESSION_FLAG.getToken) !== 0;
+    const addToken = b.ssl_add_token === YES || (flags & SESSION_FLAG.addToken) !== 0;
+    let token: { ssl_token: string; ssl_token_response: string; ssl_exp_date: string } | null = null;
+    if (result === RESULT.approved && (getToken || addToken)) {
+      const expiry = card.storedExpiry === 'next-month' ? nextMonthExpiry() : exp;
+      token = {
+        ssl_token: cardTokenFor(number, s.merchant_id, tokenKey),
+        ssl_token_response: TOKEN_SUCCESS,
+        ssl_exp_date: expiry,
       };
+    }
+    // The claim (single use: the no-double-charge guard), the sale and the stored card: one statement.
+    const t = await recordSale(db, {
+      sessionToken: s.token,
+      txn: {
+        txn_id: txnId,
+        merchant_id: s.merchant_id,
+        merchant_txn_id: s.merchant_txn_id,
+        amount_cents: s.amount_cents,
+        result,
+        result_message: message,
+        approval_code: approval,
+        card_brand: brand,
+        card_last4: number.slice(-4),
+        first_name: firstName,
+        last_name: lastName,
+        avs_response: avs,
+        cvv2_response: cvv,
+        eci_ind: eciInd,
+        three_ds_server_trans_id: threeDSId,
+        three_ds_trans_status: threeDSStatus,
+      },
+      card: token && addToken ? { token: token.ssl_token, expiry: token.ssl_exp_date, firstName, lastName } : null,
     });
+    if (!t) return alreadyUsed();
+    return {
+      ...txnFields(t),
+      ssl_card_number: maskCard(number),
+      ssl_card_short_description: short,
+      ...token,
+    };
   });
 }

@@ -128,25 +128,64 @@ export interface StoredCard {
 const CARD_TOKEN_RE = /^\d{16}$/;
 export const tokenSaleSession = (cardToken: string, txnId: string) => `mit:${cardToken}:${txnId}`;
 
-export async function storeCard(
+/** A hosted sale's row, less what the table fills in. */
+export type SaleRow = Omit<TxnRow, 'session_token' | 'created_at' | 'settled_at' | 'voided_at' | 'card_token'> & {
+  three_ds_server_trans_id: string | null;
+};
+
+/**
+ * Claims the session (single use: the no-double-charge guard), records the sale and, when asked, stores its card in
+ * Card Manager, in one statement. Null when the session was claimed meanwhile (nothing recorded). Re-storing the same
+ * card (a new deposit with it) updates its expiry and the sale it refers to.
+ */
+export async function recordSale(
   q: SandboxQueryable,
-  card: {
-    token: string;
-    merchantId: string;
-    txnId: string;
-    firstName: string | null;
-    lastName: string | null;
-    expiry: string;
+  o: {
+    sessionToken: string;
+    txn: SaleRow;
+    card: { token: string; expiry: string; firstName: string | null; lastName: string | null } | null;
   },
-): Promise<void> {
-  // Re-storing the same card (a new deposit with it) updates its expiry and the sale it refers to.
-  await q.query(
-    `insert into sandbox_gateway_card (token, merchant_id, stored_by_txn_id, expiry, first_name, last_name)
-     values ($1, $2, $3, $4, $5, $6)
-     on conflict (token) do update set stored_by_txn_id = excluded.stored_by_txn_id, expiry = excluded.expiry,
-       first_name = excluded.first_name, last_name = excluded.last_name`,
-    [card.token, card.merchantId, card.txnId, card.expiry, card.firstName, card.lastName],
+): Promise<TxnRow | null> {
+  const t = o.txn;
+  const params: unknown[] = [
+    o.sessionToken,
+    t.txn_id,
+    t.merchant_id,
+    t.merchant_txn_id,
+    t.amount_cents,
+    t.result,
+    t.result_message,
+    t.approval_code,
+    t.card_brand,
+    t.card_last4,
+    t.first_name,
+    t.last_name,
+    t.avs_response,
+    t.cvv2_response,
+    t.eci_ind,
+    t.three_ds_server_trans_id,
+    t.three_ds_trans_status,
+  ];
+  let card = '';
+  if (o.card) {
+    params.push(o.card.token, o.card.expiry, o.card.firstName, o.card.lastName);
+    card = `, card as (insert into sandbox_gateway_card (token, merchant_id, stored_by_txn_id, expiry, first_name, last_name)
+       select $18::text, t.merchant_id, t.txn_id, $19::text, $20::text, $21::text from t
+       on conflict (token) do update set stored_by_txn_id = excluded.stored_by_txn_id, expiry = excluded.expiry,
+         first_name = excluded.first_name, last_name = excluded.last_name)`;
+  }
+  const r = await q.query<TxnRow>(
+    `with s as (update sandbox_gateway_session set used_at = now()
+       where token = $1 and used_at is null and expires_at > now() returning token),
+     t as (insert into sandbox_gateway_transaction (txn_id, session_token, merchant_id, merchant_txn_id, amount_cents,
+         result, result_message, approval_code, card_brand, card_last4, first_name, last_name, avs_response,
+         cvv2_response, eci_ind, three_ds_server_trans_id, three_ds_trans_status)
+       select $2::text, s.token, $3::text, $4::text, $5::int, $6::text, $7::text, $8::text, $9::text, $10::text,
+         $11::text, $12::text, $13::text, $14::text, $15::text, $16::uuid, $17::text from s returning *)${card}
+     select * from t`,
+    params,
   );
+  return r.rows[0] ?? null;
 }
 
 interface StoredCardRow {

@@ -133,26 +133,35 @@ export function threeDSecureRoutes(opts: {
   });
 
   app.post<{ Params: { id: string } }>('/3ds2/challenge/:id', async (request, reply) => {
-    const row = await challengeRow(request.params.id);
-    if (!row) return reply.status(404).type('text/plain').send('Unknown authentication.');
     const action = str((request.body as Record<string, unknown> | undefined)?.action);
     const lang = challengeLang((request.body as Record<string, unknown> | undefined)?.lng);
     if (action !== 'authenticate' && action !== 'fail') {
+      const known = await challengeRow(request.params.id);
+      if (!known) return reply.status(404).type('text/plain').send('Unknown authentication.');
       return reply.status(400).type('text/plain').send('Choose Authenticate or Fail authentication.');
     }
     const status = action === 'authenticate' ? 'Y' : 'N';
-    await db.query(
-      `update sandbox_gateway_3ds set trans_status = $2, trans_status_reason = $3, eci = $4,
-         authentication_value = $5, completed_at = now()
-       where id = $1 and completed_at is null`,
-      [
-        row.id,
-        status,
-        status === 'N' ? '01' : null,
-        eciFor(row.card_brand, status),
-        status === 'Y' ? newAuthenticationValue() : null,
-      ],
-    );
+    // The authentication read and its answer recorded in one statement (issue 30); a finished one is not changed.
+    const r = /^[0-9a-f-]{36}$/i.test(request.params.id)
+      ? await db.query<ThreeDSRow>(
+          `with a as (select * from sandbox_gateway_3ds where id = $1 and challenge),
+           u as (update sandbox_gateway_3ds t set trans_status = $2, trans_status_reason = $3,
+               eci = case when a.card_brand = 'mastercard' then $4 else $5 end, authentication_value = $6,
+               completed_at = now()
+             from a where t.id = a.id and t.completed_at is null)
+           select * from a`,
+          [
+            request.params.id,
+            status,
+            status === 'N' ? '01' : null,
+            eciFor('mastercard', status),
+            eciFor('visa', status),
+            status === 'Y' ? newAuthenticationValue() : null,
+          ],
+        )
+      : undefined;
+    const row = r?.rows[0];
+    if (!row) return reply.status(404).type('text/plain').send('Unknown authentication.');
     return challengeHeaders(reply).send(
       challengePage({
         id: row.id,
