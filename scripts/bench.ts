@@ -326,6 +326,7 @@ async function main() {
         );
       }
       check('journey: SQL transactions', j.transactions, '', '(info; was 29)', () => true);
+      check('journey: audit rows for the link', j.auditRows, '', '(info; the issue counted 31)', () => true);
     }
   }
 

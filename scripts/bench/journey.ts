@@ -41,6 +41,8 @@ export interface JourneyFigures {
    * for Converge's servers, so a practice with a real gateway account never runs them on its database.
    */
   sandboxStatements?: number;
+  /** Audit rows the journey wrote for its link (they must all stay, whatever the statements). */
+  auditRows?: number;
   /** What was taken out, and the raw window. */
   statementNotes?: string;
   /** The most repeated statements (normalised text), printed. */
@@ -337,6 +339,20 @@ export async function measureJourney(databaseUrl: string, opts: { pgLog?: string
         figures.logged = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([sql, count]) => ({ count, sql }));
         figures.repeated = figures.logged.filter((x) => x.count > 1).slice(0, 15);
       } else figures.statementNotes = `n/a: ${log.why}`;
+      // Every read and change of the patient's data writes an audit row: fewer statements must not mean fewer rows.
+      // Read as the caller's role (not logged), in the product's database.
+      const auditUrl = new URL(databaseUrl);
+      auditUrl.pathname = `/${database}`;
+      const audit = new pg.Client({ connectionString: auditUrl.toString() });
+      await audit.connect();
+      try {
+        const r = await audit.query<{ n: number }>('select count(*)::int as n from audit_event where link_id = $1', [
+          link.id,
+        ]);
+        figures.auditRows = r.rows[0]!.n;
+      } finally {
+        await audit.end();
+      }
       return figures;
     };
     // The first journey of a fresh process also pays for what a process does once (secrets read, settings copied,
