@@ -122,16 +122,12 @@ const normalise = (sql: string) =>
     .slice(0, 140);
 
 /**
- * Takes out the background workers' polls (the statements seen while the product was idle: outbox, webhooks,
- * reconciliation..., and any worker's `skip locked` claim): each such statement alone, and each transaction made of nothing else. What a poll then does
- * for the journey (sending the receipt) stays counted.
+ * The log in units: a statement outside a transaction alone, a transaction whole (BEGIN … COMMIT, its statements
+ * matched by backend); a transaction still open at the end is a unit too.
  */
-function withoutPolls(all: Statement[], polls: Set<string>): { kept: Statement[]; dropped: number } {
+function units(all: Statement[]): Statement[][] {
   const open = new Map<string, Statement[]>();
-  const kept: Statement[] = [];
-  let dropped = 0;
-  // A worker's claim (`for update skip locked`: no request path uses it) is a poll even when the idle window missed it.
-  const isPoll = (s: Statement) => polls.has(normalise(s.sql)) || /\bskip locked\b/i.test(s.sql);
+  const out: Statement[][] = [];
   for (const s of all) {
     const tx = open.get(s.pid);
     if (isBegin(s)) open.set(s.pid, [s]);
@@ -139,34 +135,43 @@ function withoutPolls(all: Statement[], polls: Set<string>): { kept: Statement[]
       tx.push(s);
       if (isEnd(s)) {
         open.delete(s.pid);
-        const inner = tx.slice(1, -1);
-        if (inner.length > 0 && inner.every(isPoll)) dropped += tx.length;
-        else kept.push(...tx);
+        out.push(tx);
       }
-    } else if (isPoll(s)) dropped++;
-    else kept.push(s);
+    } else out.push([s]);
   }
-  for (const tx of open.values()) kept.push(...tx);
+  return [...out, ...open.values()];
+}
+/** What a unit is made of: its statements without BEGIN and COMMIT. */
+const inner = (u: Statement[]) => (u.length > 1 && isBegin(u[0]!) ? u.slice(1, isEnd(u.at(-1)!) ? -1 : undefined) : u);
+
+/**
+ * Takes out the background workers' polls (the statements seen while the product was idle: outbox, webhooks,
+ * reconciliation..., and any worker's `skip locked` claim): each such statement alone, and each transaction made of
+ * nothing else. What a poll then does for the journey (sending the receipt) stays counted.
+ */
+function withoutPolls(all: Statement[], polls: Set<string>): { kept: Statement[]; dropped: number } {
+  // A worker's claim (`for update skip locked`: no request path uses it) is a poll even when the idle window missed it.
+  const isPoll = (s: Statement) => polls.has(normalise(s.sql)) || /\bskip locked\b/i.test(s.sql);
+  const kept: Statement[] = [];
+  let dropped = 0;
+  for (const u of units(all)) {
+    const body = inner(u);
+    // A transaction still open when the window closed stays counted: what it will do is not known yet.
+    const whole = !isBegin(u[0]!) || isEnd(u.at(-1)!);
+    if (whole && body.length > 0 && body.every(isPoll)) dropped += u.length;
+    else kept.push(...u);
+  }
   return { kept, dropped };
 }
 
 const isSandbox = (s: Statement) => /\bsandbox_gateway_/.test(s.sql);
 /** The sandbox gateway's statements, with BEGIN and COMMIT of a transaction made of nothing else. */
 function sandboxOnly(all: Statement[]): number {
-  const open = new Map<string, Statement[]>();
   let n = 0;
-  for (const s of all) {
-    const tx = open.get(s.pid);
-    if (isBegin(s)) open.set(s.pid, [s]);
-    else if (tx) {
-      tx.push(s);
-      if (isEnd(s)) {
-        open.delete(s.pid);
-        const inner = tx.slice(1, -1);
-        const own = inner.filter(isSandbox).length;
-        n += own > 0 && own === inner.length ? tx.length : own;
-      }
-    } else if (isSandbox(s)) n++;
+  for (const u of units(all)) {
+    const body = inner(u);
+    const own = body.filter(isSandbox).length;
+    n += own > 0 && own === body.length ? u.length : own;
   }
   return n;
 }

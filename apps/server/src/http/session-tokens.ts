@@ -1,5 +1,6 @@
 import { webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { sql } from 'kysely';
 import type { Queryable } from '../db/client.js';
 import { unauthorized } from '../lib/errors.js';
 
@@ -121,6 +122,11 @@ export const sessionEnded = () => unauthorized('Your session has ended. Sign in 
  */
 export const LIVE_SESSION_WHERE = (alias: string, sid: string, linkId: string) =>
   `${alias}.id = ${sid} and ${alias}.link_id = ${linkId} and ${alias}.revoked_at is null and ${alias}.expires_at > now()`;
+
+/** The row check as a Kysely expression for a read that folds it in: true when the claim's session is live. */
+export const liveSessionSql = (claim: Pick<SessionClaim, 'sessionId' | 'linkId'>) =>
+  sql<boolean>`exists (select 1 from patient_session s where s.id = ${claim.sessionId}
+    and s.link_id = ${claim.linkId} and s.revoked_at is null and s.expires_at > now())`;
 
 /** The row check, as SQL: the live session row's expiry, or no row. */
 export const LIVE_SESSION_SQL = (sid: string, linkId: string) =>

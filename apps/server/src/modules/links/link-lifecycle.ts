@@ -14,7 +14,13 @@ import { typed } from '../../db/typed.js';
 import { guardedChangeWithAudit, writeAudit, writeAudits, type Actor } from '../../lib/audit.js';
 import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import type { StepDocuments } from '../../context.js';
-import { checkSessionRow, revokeLinkSessions, sessionEnded, type SessionClaim } from '../../http/session-tokens.js';
+import {
+  checkSessionRow,
+  liveSessionSql,
+  revokeLinkSessions,
+  sessionEnded,
+  type SessionClaim,
+} from '../../http/session-tokens.js';
 import { linkState, listSteps, USABLE_LINK_SQL, type LinkRow, type StepRow } from './link-queries.js';
 
 /**
@@ -172,11 +178,8 @@ export async function moveStep(
 /** One read and (when the rules allow) one guarded write; null when the write found the link or step changed. */
 async function tryMoveStep(q: Queryable, o: Parameters<typeof moveStep>[1]): Promise<UpdateStepResult | null> {
   const { linkId, statusId, session } = o;
-  // The same row check as LIVE_SESSION_WHERE (session-tokens.ts); true when no session is asked about.
-  const sessionLive = session
-    ? sql<boolean>`exists (select 1 from patient_session s where s.id = ${session.sessionId}
-        and s.link_id = ${session.linkId} and s.revoked_at is null and s.expires_at > now())`
-    : sql<boolean>`true`;
+  // True when no session is asked about.
+  const sessionLive = session ? liveSessionSql(session) : sql<boolean>`true`;
   const row = LINK_ID_PATTERN.test(linkId)
     ? await typed(q)
         .selectFrom('link as l')

@@ -1,7 +1,7 @@
 import { LINK_ID_PATTERN, LinkMessages } from '@paylink/shared';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
-import { checkSessionRow, sessionEnded, type SessionClaim } from '../../http/session-tokens.js';
+import { checkSessionRow, liveSessionSql, sessionEnded, type SessionClaim } from '../../http/session-tokens.js';
 import { typed, type Row } from '../../db/typed.js';
 import { LinkStateError } from '../../lib/errors.js';
 
@@ -67,11 +67,7 @@ export async function lockLinkForSession(q: Queryable, claim: SessionClaim): Pro
     ? await typed(q)
         .selectFrom('link as l')
         .selectAll('l')
-        // The same row check as LIVE_SESSION_WHERE (session-tokens.ts).
-        .select(
-          sql<boolean>`exists (select 1 from patient_session s where s.id = ${claim.sessionId}
-            and s.link_id = ${claim.linkId} and s.revoked_at is null and s.expires_at > now())`.as('session_live'),
-        )
+        .select(liveSessionSql(claim).as('session_live'))
         .select(HAS_PLAN_SQL.as('has_plan'))
         .where('l.id', '=', claim.linkId)
         .forUpdate('l')

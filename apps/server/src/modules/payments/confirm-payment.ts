@@ -22,7 +22,7 @@ import { findAttempt, type AttemptRow } from './payment-queries.js';
 import { maskReceiptAddress, renderReceipt, renderSmsReceipt } from './payment-receipt.js';
 import { isOptedOut } from '../../messages/opt-outs.js';
 import { queuePayorPaidNotice } from './payor-paid-notice.js';
-import { checkSessionRow, sessionEnded, type SessionClaim } from '../../http/session-tokens.js';
+import { checkSessionRow, liveSessionSql, sessionEnded, type SessionClaim } from '../../http/session-tokens.js';
 
 export interface ConfirmPaymentInput {
   linkId: string;
@@ -170,10 +170,7 @@ async function readLinkForClaim(
     ? await typed(db)
         .selectFrom('link as l')
         .selectAll('l')
-        .select(
-          sql<boolean>`exists (select 1 from patient_session s where s.id = ${claim.sessionId}
-            and s.link_id = ${claim.linkId} and s.revoked_at is null and s.expires_at > now())`.as('session_live'),
-        )
+        .select(liveSessionSql(claim).as('session_live'))
         .select(
           sql<PaymentRow['status'] | null>`(select p.status from payment p where p.link_id = l.id)`.as(
             'payment_status',
@@ -353,6 +350,21 @@ export async function recordApproval(
   return paid;
 }
 
+/** What a receipt is made of, for queueReceipt and the route it takes. */
+interface ReceiptFacts {
+  actor: Actor;
+  link: LinkRow;
+  /** The approved payment (its transaction id, card and time are the receipt's). */
+  paid: PaymentRow;
+  payorPays: boolean;
+  payorName: string | null;
+  practiceFallback?: Partial<PracticeInfo>;
+  timeZone?: string;
+  plans?: LinkPlans;
+  /** The audit action: the first receipt, or a staff member's resend (issue 29, item 4). */
+  action?: 'payment.receipt_queued' | 'payment.receipt_resent';
+}
+
 /**
  * The receipt goes where the patient can read it (issue 10 item 7): by e-mail to the payor (payor pays) or to the
  * address the patient gave on the payment page, else the one on file; with no e-mail, by SMS to the phone on file
@@ -361,21 +373,10 @@ export async function recordApproval(
  */
 export async function queueReceipt(
   tx: Queryable,
-  o: {
-    actor: Actor;
-    link: LinkRow;
-    /** The approved payment (its transaction id, card and time are the receipt's). */
-    paid: PaymentRow;
-    payorPays: boolean;
-    payorName: string | null;
+  o: ReceiptFacts & {
     payorEmail: string | null;
     /** The address the patient typed on the payment page ('' = by SMS); absent = the one on file. */
     receiptEmail?: string;
-    practiceFallback?: Partial<PracticeInfo>;
-    timeZone?: string;
-    plans?: LinkPlans;
-    /** The audit action: the first receipt, or a staff member's resend (issue 29, item 4). */
-    action?: 'payment.receipt_queued' | 'payment.receipt_resent';
   },
 ): Promise<PaymentReceipt & { address: string | null }> {
   return sendReceipt(tx, { ...o, route: await routeReceipt(tx, o) });
@@ -415,18 +416,7 @@ async function routeReceipt(
 /** Queues the receipt by its route (or records that none could be sent), with its audit row. */
 async function sendReceipt(
   tx: Queryable,
-  o: {
-    actor: Actor;
-    link: LinkRow;
-    paid: PaymentRow;
-    payorPays: boolean;
-    payorName: string | null;
-    route: ReceiptRoute;
-    practiceFallback?: Partial<PracticeInfo>;
-    timeZone?: string;
-    plans?: LinkPlans;
-    action?: 'payment.receipt_queued' | 'payment.receipt_resent';
-  },
+  o: ReceiptFacts & { route: ReceiptRoute },
 ): Promise<PaymentReceipt & { address: string | null }> {
   const { link, paid, payorPays, route } = o;
   const action = o.action ?? 'payment.receipt_queued';
