@@ -111,10 +111,6 @@ export async function listSteps(q: Queryable, linkId: string): Promise<StepRow[]
   return typed(q).selectFrom('link_step').selectAll().where('link_id', '=', linkId).orderBy('position').execute();
 }
 
-export async function findStep(q: Queryable, id: number): Promise<StepRow | null> {
-  return (await typed(q).selectFrom('link_step').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
-}
-
 export async function findPayment(q: Queryable, linkId: string): Promise<PaymentRow | null> {
   return (await typed(q).selectFrom('payment').selectAll().where('link_id', '=', linkId).executeTakeFirst()) ?? null;
 }
