@@ -52,20 +52,21 @@ const PROGRESS_COLUMN: Record<Exclude<FunnelStageKey, 'created'>, string> = {
 /**
  * One row per link of the window, from link_progress alone (migration 0203, decision 0224: each link's milestones,
  * kept by triggers): `{where}` filters `link_progress p` (an index range on created_at), `{since}` is the window's
- * first instant. Times in milliseconds for the medians; as they are where only "reached or not" counts (the stalled
- * links), which spares ~150,000 × 11 conversions. Events are counted from the window's start, as when they were aggregated from their own tables
- * (nothing can precede the link's creation; the payor ID step was never filtered, nor the payment).
+ * first instant. Events are counted from the window's start, as when they were aggregated from their own tables
+ * (nothing can precede the link's creation; the payor ID step was never filtered, nor the payment). `times: 'ms'` for
+ * the medians; `'timestamps'` where only "reached or not" counts (the stalled links), which spares ~150,000 × 11
+ * conversions.
  */
-function factsSql(where: string, since: string, { times: asMs }: { times: 'ms' | 'timestamps' }): string {
+function factsSql(where: string, since: string, { times }: { times: 'ms' | 'timestamps' }): string {
   const unfiltered = new Set<FunnelStageKey>(['payorId', 'paid']);
-  const time = asMs === 'ms' ? ms : (expr: string) => expr;
-  const times = FUNNEL_STAGES.filter((k) => k !== 'created').map((k) => {
+  const time = times === 'ms' ? ms : (expr: string) => expr;
+  const stageTimes = FUNNEL_STAGES.filter((k) => k !== 'created').map((k) => {
     const c = `p.${PROGRESS_COLUMN[k as Exclude<FunnelStageKey, 'created'>]}`;
     return `${time(unfiltered.has(k) ? c : `case when ${c} >= ${since} then ${c} end`)} as ${col(k)}`;
   });
   return `select p.link_id as id, p.created_by, p.created_at, p.status = 'active' as open,
        ${time('p.created_at')} as ${col('created')}, p.has_payor,
-       ${times.join(',\n       ')}
+       ${stageTimes.join(',\n       ')}
      from link_progress p
      where ${where}`;
 }
