@@ -3,10 +3,12 @@
 // "Loading…" until this script is ready (issue 25). This adds the signature pad, uploads with previews, the PDF
 // viewer and the completion message to the app (only after the server has recorded completion).
 // TypeScript for the browser (./tsconfig.json); the signing server compiles it to /assets/sign.js (decision 0200).
-// Type imports only: the page loads the signature pad as a classic script and pdf.js on demand from /assets.
+// Type imports only, but for the contract's reflow, which is bundled in (browser-script.ts): the page loads the
+// signature pad as a classic script and pdf.js on demand from /assets.
 import type SignaturePad from 'signature_pad';
 import type * as PdfJs from 'pdfjs-dist';
 import type { PDFPageProxy } from 'pdfjs-dist';
+import { readableAsText, reflowText, type ContractPara, type TextItem } from '../../src/modules/signing/reflow-text.js';
 
 declare global {
   interface Window {
@@ -398,62 +400,7 @@ function setupUploadForm() {
 
 const NARROW = 560; // below this width the printed pages' text is too small to read (issue 16, item 1)
 
-/**
- * The contract's text, reflowed for a narrow screen: pdf.js text items become lines (same baseline), lines become
- * paragraphs (a larger gap, a new page or another font size) and headings (larger than the body text).
- */
-type TextItems = Awaited<ReturnType<PDFPageProxy['getTextContent']>>['items'];
-interface Line {
-  y: number;
-  size: number;
-  text: string;
-  page: number;
-}
-interface Para {
-  kind: 'h' | 'small' | 'p';
-  text: string;
-}
-
-function reflowText(pagesItems: TextItems[]) {
-  const lines: Line[] = [];
-  pagesItems.forEach((items, pageIndex) => {
-    let cur: Line | null = null;
-    for (const item of items) {
-      if (!('str' in item)) continue;
-      const size = Math.hypot(item.transform[2], item.transform[3]) || Math.abs(item.transform[3]) || 10;
-      const y = item.transform[5];
-      if (item.str.trim() !== '') {
-        if (!cur || Math.abs(y - cur.y) > size * 0.5) {
-          cur = { y, size, text: '', page: pageIndex };
-          lines.push(cur);
-        }
-        cur.text += item.str;
-        cur.size = Math.max(cur.size, size);
-      }
-      if (item.hasEOL) cur = null;
-    }
-  });
-  const weight = new Map<number, number>();
-  for (const l of lines) weight.set(Math.round(l.size), (weight.get(Math.round(l.size)) || 0) + l.text.length);
-  const body = [...weight.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] || 11;
-  const paras: Para[] = [];
-  let prev: Line | null = null;
-  let para: Para | null = null;
-  for (const l of lines) {
-    const kind = l.size > body * 1.04 ? 'h' : l.size < body * 0.9 ? 'small' : 'p';
-    const gap = prev && prev.page === l.page ? prev.y - l.y : Infinity;
-    if (!para || kind !== para.kind || Math.abs(l.size - prev!.size) > 0.5 || gap > l.size * 1.6 || gap < 0) {
-      para = { kind, text: l.text.trim() };
-      paras.push(para);
-    } else {
-      para.text += (para.text.endsWith('-') ? '' : ' ') + l.text.trim();
-    }
-    prev = l;
-  }
-  return paras;
-}
-
-function renderReflow(holder: HTMLElement, paras: Para[]) {
+function renderReflow(holder: HTMLElement, paras: ContractPara[]) {
   holder.replaceChildren(
     ...paras.map((p) => {
       const el = document.createElement(p.kind === 'h' ? 'h2' : 'p');
@@ -520,7 +467,7 @@ async function loadPages(holder: HTMLElement, readText: boolean) {
       wasmUrl: '/assets/pdfjs/wasm/',
     }).promise;
     const pages: { page: PDFPageProxy; canvas: HTMLCanvasElement }[] = [];
-    const pagesItems: TextItems[] = [];
+    const pagesItems: TextItem[][] = [];
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n);
       const figure = document.createElement('figure');
@@ -533,7 +480,8 @@ async function loadPages(holder: HTMLElement, readText: boolean) {
       const text = document.createElement('div');
       text.className = 'visually-hidden';
       const content = await page.getTextContent();
-      pagesItems.push(content.items);
+      // Marked-content items carry no text.
+      pagesItems.push(content.items.filter((i) => 'str' in i));
       text.textContent = content.items.map((i) => ('str' in i ? i.str : '')).join(' ');
       figure.append(canvas, text, caption);
       holder.append(figure);
@@ -559,9 +507,10 @@ async function loadPages(holder: HTMLElement, readText: boolean) {
     new ResizeObserver(renderAll).observe(holder);
 
     // A PDF with a text layer can be read as text; a scan keeps the pages only.
+    // The server's rule, bundled in (reflow-text.ts): used when the server sent no text.
     const paras = readText ? reflowText(pagesItems) : [];
     const textHolder = maybe('pdf-text');
-    if (textHolder && paras.reduce((n, p) => n + p.text.length, 0) > 40) {
+    if (textHolder && readableAsText(paras)) {
       renderReflow(textHolder, paras);
       textHolder.lang = document.documentElement.lang;
       setupViewSwitch(textHolder, holder, renderAll);

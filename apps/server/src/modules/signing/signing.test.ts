@@ -222,6 +222,9 @@ describe('signing pages', () => {
     expect(r.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(r.body).toContain('function setupSignForm()');
     expect(r.body).not.toMatch(/import type|declare global|: HTMLElement/);
+    // The contract's reflow is the server's own, bundled in: no import left for the browser to fetch from /assets.
+    expect(r.body).toContain('function reflowText(');
+    expect(r.body).not.toMatch(/^\s*(import|export)\s/m);
     // Node parses a module as a browser does: a leftover type annotation is a syntax error here.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paylink-sign-'));
     try {
