@@ -9,7 +9,7 @@ import { contractForSubmission } from './contracts.js';
 import { buildOriginalPdf, expectedSigner, loadDocumentData } from './documents.js';
 import { resolveSubmission, SubmissionRefused } from './open-submission.js';
 import type { Lang } from './sign-texts.js';
-import { listSubmissionFiles, markSubmissionCompleted, sha256Hex } from './submission-queries.js';
+import { listSubmissionFiles, markSubmissionCompleted, sha256Hex, signedStorageKeyOf } from './submission-queries.js';
 
 export type CompleteProblem = 'missing_files' | 'missing_name' | 'missing_signature' | 'bad_signature' | 'changed';
 
@@ -151,30 +151,36 @@ async function complete(
   // A key of this attempt's own: another attempt at once must not overwrite the PDF the completing one recorded.
   const key = `submissions/${submission.id}/signed-${randomBytes(8).toString('hex')}.pdf`;
   await storage.put(key, signed, 'application/pdf');
-  const completed = await markSubmissionCompleted(
-    q,
-    {
-      id: submission.id,
-      signerName,
-      method,
-      ip: input.ip,
-      userAgent: input.userAgent?.slice(0, 400) ?? null,
-      originalSha256,
-      signedSha256,
-      signedStorageKey: key,
-      completedAt: signedAt,
-      typedSignature,
-    },
-    {
-      actorType: 'link',
-      actorId: `submission:${submission.id}`,
-      action: 'document.signed',
-      linkId: link.id,
-      requestId: input.requestId,
-      ip: input.ip,
-      details: { submissionId: submission.id, kind: submission.kind, method, originalSha256, signedSha256 },
-    },
-  );
+  let completed: boolean;
+  try {
+    completed = await markSubmissionCompleted(
+      q,
+      {
+        id: submission.id,
+        signerName,
+        method,
+        ip: input.ip,
+        userAgent: input.userAgent?.slice(0, 400) ?? null,
+        originalSha256,
+        signedSha256,
+        signedStorageKey: key,
+        completedAt: signedAt,
+        typedSignature,
+      },
+      {
+        actorType: 'link',
+        actorId: `submission:${submission.id}`,
+        action: 'document.signed',
+        linkId: link.id,
+        requestId: input.requestId,
+        ip: input.ip,
+        details: { submissionId: submission.id, kind: submission.kind, method, originalSha256, signedSha256 },
+      },
+    );
+  } catch (err) {
+    await dropUnrecordedPdf(q, storage, submission.id, key);
+    throw err;
+  }
   if (!completed) {
     await storage.delete(key).catch(() => undefined);
     // Completed by another request (or its step list rebuilt) since the read: refused as a read now refuses it.
@@ -182,4 +188,22 @@ async function complete(
     throw new SubmissionRefused('already_completed');
   }
   return { formID: submission.id, signedSha256 };
+}
+
+/**
+ * After the completing write failed: the PDF just stored goes, unless the write committed after all (a connection lost
+ * after COMMIT), in which case the row names it and it stays. When the row cannot be read either, the PDF stays: a
+ * stray file is better than a signed document whose PDF is gone.
+ */
+async function dropUnrecordedPdf(
+  q: Queryable,
+  storage: AppContext['providers']['storage'],
+  submissionId: string,
+  key: string,
+): Promise<void> {
+  try {
+    if ((await signedStorageKeyOf(q, submissionId)) !== key) await storage.delete(key);
+  } catch {
+    // The database or the storage is unavailable: the caller's error is the one to report.
+  }
 }

@@ -363,6 +363,44 @@ describe('signing lifecycle', () => {
     expect(await audits(l.linkId, 'document.signed')).toBe(1);
   });
 
+  it('keeps no signed PDF when recording the signature fails, and records it when the patient signs again', async () => {
+    const l = await preparedLink();
+    const token = l.token(StepRoutes.invoice);
+    const { documentSha256 } = pageConfig((await sign.inject({ method: 'GET', url: `/s/${token}` })).body);
+    const sub = await submissionForStep(t.ctx.db, l.byRoute[StepRoutes.invoice]!.id);
+    const post = () =>
+      sign.inject({
+        method: 'POST',
+        url: `/s/${token}/complete`,
+        payload: { signerName: 'Ana Ruiz', method: 'type', typedSignature: 'Ana Ruiz', documentSha256 },
+      });
+    // The database refuses the completing write (as a lost connection or a full disk would), after the PDF is stored.
+    await t.ctx.db.query(`create function refuse_completion() returns trigger language plpgsql as $$
+      begin if new.id = '${sub!.id}' and new.status = 'completed' then raise exception 'refused for the test'; end if;
+      return new; end $$`);
+    await t.ctx.db.query(`create trigger refuse_completion before update on submission
+      for each row execute function refuse_completion()`);
+    let refused;
+    try {
+      refused = await post();
+    } finally {
+      await t.ctx.db.query('drop trigger refuse_completion on submission');
+      await t.ctx.db.query('drop function refuse_completion()');
+    }
+    expect(refused.statusCode).toBeGreaterThanOrEqual(500);
+    expect((await submissionForStep(t.ctx.db, l.byRoute[StepRoutes.invoice]!.id))!.status).toBe('pending');
+    // A signed PDF no row names would stay in storage (health data) for good.
+    expect(t.ctx.providers.storage.driver).toBe('local');
+    const dir = path.join(t.ctx.config.dataDir, 'documents', 'submissions', sub!.id);
+    expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).toEqual([]);
+
+    const again = await post();
+    expect(again.statusCode).toBe(200);
+    const done = await submissionForStep(t.ctx.db, l.byRoute[StepRoutes.invoice]!.id);
+    expect(sha256Hex((await t.ctx.providers.storage.get(done!.signed_storage_key!))!)).toBe(done!.signed_sha256);
+    expect(fs.readdirSync(dir)).toEqual([path.basename(done!.signed_storage_key!)]);
+  });
+
   it('produces a signed PDF with the document, the signer, the time, the IP and the original SHA-256', async () => {
     const l = await preparedLink();
     const token = l.token(StepRoutes.contract);

@@ -150,6 +150,16 @@ export async function markSubmissionCompleted(
   return guardedChangeWithAudit(q, change, audit);
 }
 
+/** The signed PDF's storage key a submission names (null while pending; undefined: no such submission). */
+export async function signedStorageKeyOf(q: Queryable, submissionId: string): Promise<string | null | undefined> {
+  const row = await typed(q)
+    .selectFrom('submission')
+    .select('signed_storage_key')
+    .where('id', '=', submissionId)
+    .executeTakeFirst();
+  return row?.signed_storage_key;
+}
+
 export async function listSubmissionFiles(q: Queryable, submissionId: string): Promise<SubmissionFileRow[]> {
   return typed(q)
     .selectFrom('submission_file')
