@@ -341,8 +341,9 @@ export async function chargeInstallmentNow(
   );
   const row = r.rows[0];
   if (!row) return null;
-  const once = { practice: practiceFor(opts.db, opts.config), quiet: quietHours(opts.db, opts.config) };
-  await Promise.all([once.practice, once.quiet]);
+  // A charge sends no notice, so the quiet hours are not read.
+  const once = { practice: practiceFor(opts.db, opts.config) };
+  await once.practice;
   const outcome = await charge({ ...opts, once }, toClaimed(row), runId, timeZone);
   return outcome.kind as ChargeNowOutcome;
 }
