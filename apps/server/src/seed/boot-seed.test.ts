@@ -77,6 +77,42 @@ describe('boot seeding', () => {
     ).rejects.toThrow(/at least 12/);
   });
 
+  it('every admin locked out: a restart with a new PAYLINK_ADMIN_EMAIL adds an admin; a known address is left as is', async () => {
+    const login = (email: string, password: string) =>
+      t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { email, password } });
+    await runBootSeed(
+      t.ctx.db,
+      config({ PAYLINK_ADMIN_EMAIL: 'first@example.com', PAYLINK_ADMIN_PASSWORD: 'the first admin password' }),
+    );
+    // The operator's break-glass (docs/console.md): another address, a restart, and that admin signs in.
+    await runBootSeed(
+      t.ctx.db,
+      config({ PAYLINK_ADMIN_EMAIL: 'rescue@example.com', PAYLINK_ADMIN_PASSWORD: 'a rescue admin password' }),
+    );
+    const rescue = await login('rescue@example.com', 'a rescue admin password');
+    expect(rescue.statusCode).toBe(200);
+    const staff = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/staff',
+      headers: { authorization: `Bearer ${rescue.json<{ token: string }>().token}` },
+    });
+    expect(staff.statusCode).toBe(200);
+    expect(staff.json<{ staff: { email: string; role: string }[] }>().staff).toEqual(
+      expect.arrayContaining([expect.objectContaining({ email: 'rescue@example.com', role: 'admin' })]),
+    );
+    // Naming an existing account never changes its password: the variables cannot take over an account.
+    await runBootSeed(
+      t.ctx.db,
+      config({ PAYLINK_ADMIN_EMAIL: 'first@example.com', PAYLINK_ADMIN_PASSWORD: 'somebody else now' }),
+    );
+    expect((await login('first@example.com', 'somebody else now')).statusCode).toBe(401);
+    expect((await login('first@example.com', 'the first admin password')).statusCode).toBe(200);
+    const created = await t.ctx.db.query<{ email: string }>(
+      `select details->>'email' as email from audit_event where action = 'staff.created' and details->>'by' = 'boot'`,
+    );
+    expect(created.rows.map((r) => r.email)).toEqual(expect.arrayContaining(['rescue@example.com']));
+  });
+
   it('skips demo links with PAYLINK_DEMO_LINKS=false and writes no token file in production mode', async () => {
     const fresh = await createTestApp();
     try {
