@@ -181,9 +181,9 @@ async function signInByKeyboard(page: Page, baseUrl: string, who: { email: strin
 }
 
 /**
- * Issue 29, item 6: the console by keyboard. After each answer the button pressed is disabled or gone; focus goes to
- * the answer (the wrong-password error, the created link's heading, "Sent", the refund's refusal, the refund done),
- * with a visible outline, never <body>.
+ * Issue 29, item 6: the console by keyboard. Focus goes to each answer (the wrong-password error, the created link's
+ * heading, "Sent", the refund's refusal, the refund done), or stays on the button pressed (a saved setting), with a
+ * visible outline, never <body>.
  */
 test('console by keyboard: wrong password, create and send a link, a refused and a done refund; focus on each answer', async ({
   product,
@@ -269,6 +269,21 @@ test('console by keyboard: wrong password, create and send a link, a refused and
       'the refund done',
       (x) => x.role === 'status' && x.text === 'The payment was voided ($500.00).',
     );
+    await close();
+  }
+
+  // An answer that takes no focus leaves it where the keyboard was: Save waits without `disabled` (decision 0235);
+  // a disabled button dropped the focus to <body> and the next Tab left the page.
+  {
+    const { page, close } = await openSession({ label: 'admin', ...desk });
+    await signInByKeyboard(page, product.baseUrl, await createStaff(product, 'admin'));
+    await page.goto(`${product.baseUrl}/console/settings`);
+    await page.getByRole('heading', { level: 1, name: 'Practice settings' }).waitFor();
+    const name = page.getByLabel('Practice name', { exact: true });
+    await typeByKeyboard(page, name, 'Clinica Teclado');
+    await pressByKeyboard(page, name.locator('xpath=ancestor::form').getByRole('button', { name: 'Save' }));
+    await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+    await expectVisibleFocus(page, 'Save, still focused after saving', (x) => x.tag === 'button' && x.text === 'Save');
     await close();
   }
 });

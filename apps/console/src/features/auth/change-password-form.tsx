@@ -8,6 +8,7 @@ import { currentPasswordSchema, newPasswordSchema } from '../../shared/api/contr
 import { FormField } from '../../shared/forms/form-field';
 import { useErrorMessage } from '../../shared/components/query-state';
 import { changePassword } from '../../shared/session/session-api';
+import { BusyButton } from '../../shared/components/busy-button';
 
 const sameTwice = (v: { newPassword: string; confirmPassword: string }) => v.newPassword === v.confirmPassword;
 const mismatch = { path: ['confirmPassword'], message: 'mismatch' };
@@ -119,10 +120,10 @@ export function ChangePasswordForm(props: {
           {failure}
         </div>
       )}
-      <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
+      <BusyButton type="submit" className="btn btn-primary" busy={isSubmitting}>
         {isSubmitting && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
         {props.submitLabel ?? t('password.change')}
-      </button>
+      </BusyButton>
     </form>
   );
 }

@@ -12,6 +12,7 @@ import { useErrorMessage } from '../../shared/components/query-state';
 import { completePasswordReset, requestPasswordReset } from '../../shared/session/session-api';
 import { AuthShell } from './auth-shell';
 import { NewPasswordFields, newPasswordTwice } from './change-password-form';
+import { BusyButton } from '../../shared/components/busy-button';
 
 /** "Forgot password": the same answer whether or not the address is a staff account. */
 export function ForgotPasswordPage() {
@@ -56,10 +57,10 @@ export function ForgotPasswordPage() {
               {failure}
             </div>
           )}
-          <button type="submit" className="btn btn-primary w-100 mb-2" disabled={isSubmitting}>
+          <BusyButton type="submit" className="btn btn-primary w-100 mb-2" busy={isSubmitting}>
             {isSubmitting && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
             {t('password.sendLink')}
-          </button>
+          </BusyButton>
         </form>
       )}
       <Link to="/sign-in">{t('signIn.back')}</Link>
@@ -123,10 +124,10 @@ export function ResetPasswordPage() {
               {failure}
             </div>
           )}
-          <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
+          <BusyButton type="submit" className="btn btn-primary w-100" busy={isSubmitting}>
             {isSubmitting && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
             {t('password.resetSubmit')}
-          </button>
+          </BusyButton>
         </form>
       )}
     </AuthShell>

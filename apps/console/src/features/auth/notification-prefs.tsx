@@ -57,8 +57,9 @@ export function NotificationPrefs() {
                   role="switch"
                   className="form-check-input"
                   checked={value?.[k] ?? true}
-                  disabled={save.isPending}
-                  onChange={(e) => toggle(k, e.target.checked)}
+                  // Not `disabled`: a switch pressed with Space keeps the focus while it saves (decision 0235).
+                  aria-disabled={save.isPending || undefined}
+                  onChange={(e) => !save.isPending && toggle(k, e.target.checked)}
                 />
                 <label htmlFor={`${id}-${k}`} className="form-check-label">
                   {t(`notifications.${k}`)}

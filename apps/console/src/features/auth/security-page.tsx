@@ -22,6 +22,7 @@ import {
 import { useSession } from '../../shared/session/use-session';
 import { ChangePasswordForm } from './change-password-form';
 import { NotificationPrefs } from './notification-prefs';
+import { BusyButton } from '../../shared/components/busy-button';
 
 const codeSchema = z.object({
   code: z
@@ -65,14 +66,14 @@ export function SecurityPage() {
             <>
               <p>{t('security.offHelp')}</p>
               {start.error && <ErrorAlert error={start.error} />}
-              <button
+              <BusyButton
                 type="button"
                 className="btn btn-primary"
                 onClick={() => start.mutate()}
-                disabled={start.isPending}
+                busy={start.isPending}
               >
                 {t('security.setUp')}
-              </button>
+              </BusyButton>
             </>
           )}
         </div>
@@ -158,9 +159,9 @@ function Enrol(props: { setup: TwoFactorSetup; onDone: (codes: string[]) => void
               {failure}
             </div>
           )}
-          <button type="submit" className="btn btn-primary" disabled={form.formState.isSubmitting}>
+          <BusyButton type="submit" className="btn btn-primary" busy={form.formState.isSubmitting}>
             {t('security.turnOn')}
-          </button>
+          </BusyButton>
         </form>
       </div>
     </div>

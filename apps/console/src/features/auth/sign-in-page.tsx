@@ -14,6 +14,7 @@ import { SESSION_QUERY_KEY, signIn, type SessionInfo } from '../../shared/sessio
 import { useSession } from '../../shared/session/use-session';
 import { useFocusWhen } from '../../shared/lib/focus';
 import { AuthShell } from './auth-shell';
+import { BusyButton } from '../../shared/components/busy-button';
 
 type Credentials = { email: string; password: string };
 const credentialsSchema = signInBodySchema.omit({ code: true });
@@ -97,7 +98,7 @@ function PasswordStep(props: { onDone: (s: SessionInfo) => void; onCodeRequired:
   const { t } = useTranslation();
   const failureText = useSignInFailure();
   const [failure, setFailure] = useState<string | null>(null);
-  // A refusal takes focus (Sign in is disabled while it was asked): the keyboard user is at the message.
+  // A refusal takes focus from Sign in (which kept it while asking): the keyboard user is at the message.
   const failureRef = useFocusWhen<HTMLDivElement>(failure);
   const form = useForm<Credentials>({
     resolver: zodResolver(credentialsSchema),
@@ -139,10 +140,10 @@ function PasswordStep(props: { onDone: (s: SessionInfo) => void; onCodeRequired:
           {failure}
         </div>
       )}
-      <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
+      <BusyButton type="submit" className="btn btn-primary w-100" busy={isSubmitting}>
         {isSubmitting && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
         {t('signIn.submit')}
-      </button>
+      </BusyButton>
     </form>
   );
 }
@@ -184,10 +185,10 @@ function CodeStep(props: { credentials: Credentials; onDone: (s: SessionInfo) =>
           {failure}
         </div>
       )}
-      <button type="submit" className="btn btn-primary w-100 mb-2" disabled={isSubmitting}>
+      <BusyButton type="submit" className="btn btn-primary w-100 mb-2" busy={isSubmitting}>
         {isSubmitting && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
         {t('signIn.verify')}
-      </button>
+      </BusyButton>
       <div className="d-flex flex-wrap justify-content-between gap-2">
         <button type="button" className="btn btn-link px-0" onClick={() => setRecovery((r) => !r)}>
           {recovery ? t('signIn.useApp') : t('signIn.useRecovery')}

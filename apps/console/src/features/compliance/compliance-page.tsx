@@ -6,6 +6,7 @@ import { PageTitle } from '../../shared/components/page-title';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
 import { TableScroll } from '../../shared/components/table-scroll';
 import { formatDateTime } from '../../shared/lib/format';
+import { BusyButton } from '../../shared/components/busy-button';
 
 const SCRIPTS_KEY = ['compliance', 'scripts'];
 const CHECKS_KEY = ['compliance', 'checks'];
@@ -67,9 +68,9 @@ function TamperChecks() {
           <h2 id="tamper-heading" className="h5 mb-0">
             {t('compliance.checksTitle')}
           </h2>
-          <button type="button" className="btn btn-primary" disabled={run.isPending} onClick={() => run.mutate()}>
+          <BusyButton type="button" className="btn btn-primary" busy={run.isPending} onClick={() => run.mutate()}>
             {run.isPending ? t('compliance.running') : t('compliance.runNow')}
-          </button>
+          </BusyButton>
         </div>
         <p className="text-secondary small">{t('compliance.checksHelp')}</p>
         {run.error && (

@@ -19,6 +19,7 @@ import { fetchPdf, useLinkDetail, useLinkDocuments, type LinkDocument } from './
 import { LinkMessagesCard } from './link-messages-card';
 import { LinkPlanCard } from './link-plan-card';
 import { SendPanel } from './send-panel';
+import { BusyButton } from '../../shared/components/busy-button';
 
 /**
  * The link's page. `MoneyCard` (refund and void, the money feature's) is given by the app shell, which composes
@@ -600,9 +601,9 @@ function ExtendDialog(props: {
           <button type="button" className="btn btn-outline-secondary" onClick={props.onCancel}>
             {t('common.cancel')}
           </button>
-          <button type="submit" className="btn btn-primary" disabled={props.busy}>
+          <BusyButton type="submit" className="btn btn-primary" busy={props.busy}>
             {t('detail.extend')}
-          </button>
+          </BusyButton>
         </Modal.Footer>
       </form>
     </Modal>

@@ -129,9 +129,11 @@ function Reminders(props: { id: string; active: boolean; reminders: LinkMessages
             type="checkbox"
             role="switch"
             checked={enabled}
-            disabled={set.isPending}
+            // Not `disabled`: pressed with Space, the switch keeps the focus while it saves (decision 0235).
+            aria-disabled={set.isPending || undefined}
             aria-describedby={`${id}-reminders-hint`}
             onChange={(e) => {
+              if (set.isPending) return;
               setWanted(e.target.checked);
               set.mutate(e.target.checked, { onSettled: () => setWanted(null) });
             }}

@@ -224,7 +224,7 @@ describe('new link screen', () => {
     await user.type(field('E-mail'), 'ana@example.com');
     const create = screen.getByRole('button', { name: 'Create link' });
     await user.click(create);
-    await waitFor(() => expect(create).toBeDisabled());
+    await waitFor(() => expect(create).toHaveAttribute('aria-disabled', 'true'));
     answer.release(json(created, 201));
     expect(await screen.findByTestId('link-url')).toBeInTheDocument();
     expect(api.sent(CREATE)).toHaveLength(1);

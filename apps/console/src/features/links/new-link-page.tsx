@@ -21,6 +21,7 @@ import { useErrorMessage } from '../../shared/components/query-state';
 import { useFocusWhen } from '../../shared/lib/focus';
 import { createLink } from './link-actions-api';
 import { SendPanel } from './send-panel';
+import { BusyButton } from '../../shared/components/busy-button';
 
 interface FormValues {
   firstName: string;
@@ -367,10 +368,10 @@ function NewLinkForm(props: { onCreated: (c: { id: string; url: string; values: 
             {failure}
           </div>
         )}
-        <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
+        <BusyButton type="submit" className="btn btn-primary" busy={isSubmitting}>
           {isSubmitting && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
           {t('newLink.create')}
-        </button>
+        </BusyButton>
       </div>
     </form>
   );

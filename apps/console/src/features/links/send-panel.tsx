@@ -5,6 +5,7 @@ import { useErrorMessage } from '../../shared/components/query-state';
 import { copyText } from '../../shared/lib/copy-text';
 import { useFocusWhen } from '../../shared/lib/focus';
 import { sendLink, type SendChannel } from './link-actions-api';
+import { BusyButton } from '../../shared/components/busy-button';
 
 /** Send by SMS / e-mail (POST /api/admin/links/:id/send, through the outbox) or copy the personal link. */
 export function SendPanel(props: { id: string; url: string; phone: string; email: string; resend?: boolean }) {
@@ -30,24 +31,24 @@ export function SendPanel(props: { id: string; url: string; phone: string; email
     <div>
       <div className="d-flex flex-wrap gap-2">
         {props.phone && (
-          <button
+          <BusyButton
             type="button"
             className="btn btn-primary"
-            disabled={send.isPending}
+            busy={send.isPending}
             onClick={() => send.mutate('sms')}
           >
             {props.resend ? `${t('detail.resend')} · SMS` : t('newLink.sendSms')}
-          </button>
+          </BusyButton>
         )}
         {props.email && (
-          <button
+          <BusyButton
             type="button"
             className="btn btn-primary"
-            disabled={send.isPending}
+            busy={send.isPending}
             onClick={() => send.mutate('email')}
           >
             {props.resend ? `${t('detail.resend')} · ${t('newLink.email')}` : t('newLink.sendEmail')}
-          </button>
+          </BusyButton>
         )}
         <button
           type="button"

@@ -124,8 +124,8 @@ describe('refund dialog', () => {
     await user.click(screen.getByRole('button', { name: 'Review' }));
     const confirm = screen.getByRole('button', { name: 'Refund $150.00' });
     await user.click(confirm);
-    await waitFor(() => expect(confirm).toBeDisabled());
-    expect(screen.getByRole('button', { name: 'Back' })).toBeDisabled();
+    await waitFor(() => expect(confirm).toHaveAttribute('aria-disabled', 'true'));
+    expect(screen.getByRole('button', { name: 'Back' })).toHaveAttribute('aria-disabled', 'true');
     await user.click(confirm);
     answer.release(json(result(150)));
     await waitFor(() => expect(onClose).toHaveBeenCalled());

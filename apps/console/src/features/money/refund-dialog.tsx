@@ -14,6 +14,7 @@ import { newIdempotencyKey, refundLink, useRefundOptions } from './money-api';
 import { checkRefundAmount, remainingCents, toRefundBody } from './refund-amount';
 import { useErrorMessage } from '../../shared/components/query-state';
 import { useFocusWhen } from '../../shared/lib/focus';
+import { BusyButton } from '../../shared/components/busy-button';
 
 export interface RefundTarget {
   linkId: string;
@@ -201,10 +202,10 @@ export function RefundDialog(props: {
             </>
           ) : (
             <>
-              <button
+              <BusyButton
                 type="button"
                 className="btn btn-outline-secondary"
-                disabled={mutation.isPending}
+                busy={mutation.isPending}
                 onClick={() => {
                   // The server answered (refused): the next try may change the amount, so it is a new request.
                   if (mutation.error instanceof ApiError) setKey(newIdempotencyKey());
@@ -213,11 +214,11 @@ export function RefundDialog(props: {
                 }}
               >
                 {t('money.refund.back')}
-              </button>
-              <button type="submit" className="btn btn-danger" disabled={mutation.isPending || partialRefused}>
+              </BusyButton>
+              <BusyButton type="submit" className="btn btn-danger" busy={mutation.isPending} disabled={partialRefused}>
                 {mutation.isPending && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
                 {t('money.refund.confirm', { amount })}
-              </button>
+              </BusyButton>
             </>
           )}
         </Modal.Footer>

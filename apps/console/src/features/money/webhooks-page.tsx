@@ -21,6 +21,7 @@ import { ShownOnceSecret } from '../../shared/components/shown-once-secret';
 import { formatDateTime } from '../../shared/lib/format';
 import { useCan } from '../../shared/session/use-session';
 import { newIdempotencyKey } from './money-api';
+import { BusyButton } from '../../shared/components/busy-button';
 
 const KEY = ['webhooks'];
 /** Every change carries a new Idempotency-Key: a double click does it once. */
@@ -193,10 +194,10 @@ function CreateEndpoint(props: { onCreated: (s: { url: string; secret: string })
               {errorMessage(create.error)}
             </div>
           )}
-          <button type="submit" className="btn btn-primary mt-3" disabled={create.isPending}>
+          <BusyButton type="submit" className="btn btn-primary mt-3" busy={create.isPending}>
             {create.isPending && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
             {t('money.webhooks.create')}
-          </button>
+          </BusyButton>
         </form>
       </div>
     </section>
@@ -356,10 +357,10 @@ function Deliveries(props: { endpointId: string }) {
                     </ul>
                   </td>
                   <td>
-                    <button
+                    <BusyButton
                       type="button"
                       className="btn btn-sm btn-outline-primary"
-                      disabled={replay.isPending}
+                      busy={replay.isPending}
                       aria-label={`${t('money.webhooks.replay')} ${d.eventType} ${d.eventId}`}
                       onClick={() => {
                         setNote(null);
@@ -367,7 +368,7 @@ function Deliveries(props: { endpointId: string }) {
                       }}
                     >
                       {t('money.webhooks.replay')}
-                    </button>
+                    </BusyButton>
                   </td>
                 </tr>
               ))}

@@ -6,6 +6,7 @@ import { consoleEndpoints, fillPath, type ContractStatus, type ContractsResult }
 import { ConfirmDialog } from '../../shared/components/confirm-dialog';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
 import { formatDateTime } from '../../shared/lib/format';
+import { BusyButton } from '../../shared/components/busy-button';
 
 type Lang = 'en' | 'es';
 export type { ContractStatus };
@@ -175,10 +176,10 @@ function ContractLanguage(props: { status: ContractStatus; maxMb: number; maxPag
               setDone(null);
             }}
           />
-          <button type="submit" className="btn btn-primary" disabled={upload.isPending}>
+          <BusyButton type="submit" className="btn btn-primary" busy={upload.isPending}>
             {t('contracts.upload')}
             <span className="visually-hidden"> ({langName})</span>
-          </button>
+          </BusyButton>
         </div>
         <div id={hintId} className="form-text">
           {t('contracts.fileHint', { maxMb, maxPages })}

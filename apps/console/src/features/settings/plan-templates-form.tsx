@@ -13,6 +13,7 @@ import {
 } from '../../shared/api/contract';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
 import { FormField } from '../../shared/forms/form-field';
+import { BusyButton } from '../../shared/components/busy-button';
 
 export const PLAN_TEMPLATES_KEY = ['plan-templates'];
 /** The console's words for a refused field (the shared schema's messages are English and name the API field). */
@@ -176,9 +177,9 @@ function TemplatesForm(props: { data: PlanTemplatesResult }) {
         >
           {t('planConsole.templates.add')}
         </button>
-        <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+        <BusyButton type="submit" className="btn btn-primary" busy={save.isPending}>
           {t('planConsole.templates.save')}
-        </button>
+        </BusyButton>
       </div>
     </form>
   );

@@ -6,6 +6,7 @@ import { call, type AnswerOf } from '../../shared/api/client';
 import { consoleEndpoints, reminderPlanSchema, type ReminderPlanSetting } from '../../shared/api/contract';
 import { ErrorAlert, Loading, useErrorMessage } from '../../shared/components/query-state';
 import { FormField } from '../../shared/forms/form-field';
+import { BusyButton } from '../../shared/components/busy-button';
 
 type PlanResult = AnswerOf<typeof consoleEndpoints.reminderPlan>;
 export interface PlanFormValues {
@@ -194,9 +195,9 @@ function PlanForm(props: { data: PlanResult }) {
           </div>
         )}
       </div>
-      <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+      <BusyButton type="submit" className="btn btn-primary" busy={save.isPending}>
         {t('reminderPlan.save')}
-      </button>
+      </BusyButton>
     </form>
   );
 }

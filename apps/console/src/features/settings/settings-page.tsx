@@ -11,6 +11,7 @@ import { formatDateTime } from '../../shared/lib/format';
 import { ContractSection } from './contract-section';
 import { ReminderPlanSection } from './reminder-plan-form';
 import { PlanTemplatesSection } from './plan-templates-form';
+import { BusyButton } from '../../shared/components/busy-button';
 
 type SettingsResult = AnswerOf<typeof consoleEndpoints.settings>;
 type Settings = SettingsResult['effective'];
@@ -125,9 +126,9 @@ function SettingsForm(props: { data: SettingsResult }) {
             </div>
           )}
         </div>
-        <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+        <BusyButton type="submit" className="btn btn-primary" busy={save.isPending}>
           {t('common.save')}
-        </button>
+        </BusyButton>
       </div>
     </form>
   );

@@ -14,6 +14,7 @@ import { FormField } from '../../shared/forms/form-field';
 import { formatDateTime } from '../../shared/lib/format';
 import { useSession } from '../../shared/session/use-session';
 import { ShownOnceSecret } from '../../shared/components/shown-once-secret';
+import { BusyButton } from '../../shared/components/busy-button';
 
 const ROLES = staffRoleSchema.options;
 const newStaffSchema = createStaffBodySchema.extend({ role: staffRoleSchema });
@@ -117,8 +118,13 @@ function StaffTable(props: { staff: StaffListItem[] }) {
                     className="form-select form-select-sm"
                     aria-label={t('staff.changeRole', { name: name(u) })}
                     value={u.role}
-                    disabled={u.id === me || change.isPending}
-                    onChange={(e) => change.mutate({ user: u, body: { role: staffRoleSchema.parse(e.target.value) } })}
+                    disabled={u.id === me}
+                    // Not `disabled` while saving: the list keeps the keyboard's place (decision 0235).
+                    aria-disabled={change.isPending || undefined}
+                    onChange={(e) =>
+                      !change.isPending &&
+                      change.mutate({ user: u, body: { role: staffRoleSchema.parse(e.target.value) } })
+                    }
                   >
                     {ROLES.map((r) => (
                       <option key={r} value={r}>
@@ -312,9 +318,9 @@ function AddStaff() {
           )}
         </div>
         <div className="col-12">
-          <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
+          <BusyButton type="submit" className="btn btn-primary" busy={isSubmitting}>
             {t('staff.add')}
-          </button>
+          </BusyButton>
         </div>
       </form>
     </section>

@@ -2,6 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { ModalBox } from './modal-box';
 import { useTranslation } from 'react-i18next';
+import { BusyButton } from './busy-button';
 
 /**
  * A confirmation for actions that change a patient's link. With `askReason`, a reason (required) is typed first
@@ -88,10 +89,14 @@ export function ConfirmDialog(props: {
           <button type="button" className="btn btn-outline-secondary" onClick={props.onCancel}>
             {t('common.cancel')}
           </button>
-          <button type="submit" className={`btn ${props.danger ? 'btn-danger' : 'btn-primary'}`} disabled={props.busy}>
+          <BusyButton
+            type="submit"
+            className={`btn ${props.danger ? 'btn-danger' : 'btn-primary'}`}
+            busy={!!props.busy}
+          >
             {props.busy && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
             {props.confirmLabel}
-          </button>
+          </BusyButton>
         </Modal.Footer>
       </form>
     </Modal>
