@@ -45,7 +45,7 @@ async function assertSignInAllowed(q: Queryable, opts: { email: string; ip: stri
        (select jsonb_build_object('n', count(*), 'last', max(at)) from recent where email = $1 and ip = $2) as account_ip,
        (select jsonb_build_object('n', count(*), 'last', max(at)) from recent where ip = $2) as ip,
        (select jsonb_build_object('n', count(*), 'last', max(at)) from recent where email = $1) as account,
-       now() as now`,
+       clock_timestamp() as now`,
     [opts.email, opts.ip, WINDOW_MINUTES],
   );
   const row = r.rows[0]!;
@@ -53,8 +53,11 @@ async function assertSignInAllowed(q: Queryable, opts: { email: string; ip: stri
   let wait = 0;
   for (const key of ['accountIp', 'ip', 'account'] as const) {
     const c = key === 'accountIp' ? row.account_ip : row[key];
-    if (!c.last) continue;
-    const until = new Date(c.last).getTime() + delaySeconds(Number(c.n), RULES[key]) * 1000;
+    const delay = delaySeconds(Number(c.n), RULES[key]);
+    // Within the free tries there is no delay, however recent the latest attempt. (A concurrent attempt that took the
+    // lock first is stamped with its transaction's start, which can be after this one's now(): hence clock_timestamp.)
+    if (!c.last || delay === 0) continue;
+    const until = new Date(c.last).getTime() + delay * 1000;
     wait = Math.max(wait, Math.ceil((until - now) / 1000));
   }
   if (wait > 0) throw tooManyAttempts(wait);
