@@ -5,7 +5,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { freePort } from '../../apps/server/test/support/ports.js';
-import { serveArgs } from '../../scripts/server-entry.mjs';
+import { SERVE_ENV, serveArgs } from '../../scripts/server-entry.mjs';
 import type { OutboxMessage } from './outbox.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -101,7 +101,7 @@ async function startProductOnce(extraEnv: Record<string, string>, nodeArgs: stri
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...extraEnv,
   };
-  const childEnv = { ...process.env, ...env };
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...SERVE_ENV, ...env };
   if (!databaseUrl) delete childEnv.DATABASE_URL;
   const child: ChildProcess = spawn(process.execPath, nodeArgs, {
     cwd: PRODUCT_ROOT,

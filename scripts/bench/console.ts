@@ -27,7 +27,7 @@ import { openPostgres, type Db } from '../../apps/server/src/db/client.js';
 import { migrate, MIGRATIONS_DIR } from '../../apps/server/src/db/migrate.js';
 import { staffToken } from '../../apps/server/src/seed/seed-staff.js';
 import { freePort } from '../../apps/server/test/support/ports.js';
-import { isBuilt, serveArgs } from '../server-entry.mjs';
+import { isBuilt, SERVE_ENV, serveArgs } from '../server-entry.mjs';
 import { rssMb } from './product.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -250,6 +250,7 @@ async function startServer(url: string): Promise<Server> {
     cwd: ROOT,
     env: {
       ...process.env,
+      ...SERVE_ENV,
       DATABASE_URL: url,
       PORT: String(port),
       SIGN_PORT: String(signPort),

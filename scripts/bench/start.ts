@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../e2e/support/server.js';
 import { rssMb } from './product.js';
-import { serveArgs } from '../server-entry.mjs';
+import { SERVE_ENV, serveArgs } from '../server-entry.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -27,7 +27,7 @@ async function timeToHealthy(dataDir: string): Promise<{ ms: number; idleRssMb?:
   // What `npm run serve` runs (the compiled server when it is up to date), without npm's own start-up.
   const child = spawn(process.execPath, serveArgs(), {
     cwd: ROOT,
-    env,
+    env: { ...SERVE_ENV, ...env },
     stdio: 'ignore',
   });
   try {

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveArgs, V8_FLAGS } from '../../../scripts/server-entry.mjs';
+import { SERVE_ENV, serveArgs, V8_FLAGS } from '../../../scripts/server-entry.mjs';
 import { ROOT, startServerProcess, stopServerProcesses, type ServerProcess } from '../test/support/server-process.js';
 
 // `npm run serve` runs the compiled server (scripts/build-server.ts) when it is up to date: it must behave as the
@@ -24,6 +25,20 @@ describe('the compiled server', () => {
     });
     expect(r.status).toBe(200);
     expect(await r.text()).toMatch(/\*\*\*.*\d{4}$/);
+  });
+
+  // Decision 0236: glibc reads MALLOC_ARENA_MAX only when a process starts, so `npm run serve`'s own line sets it.
+  it('runs with two malloc arenas, as `npm run serve` starts it, unless the operator says otherwise', () => {
+    expect(fs.readFileSync(`/proc/${server.child.pid}/environ`, 'utf8').split('\0')).toContain('MALLOC_ARENA_MAX=2');
+    // `npm run serve`'s line up to `node`, then what that node would see
+    const serve = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.serve as string;
+    const seen = (own: string) =>
+      execFileSync('sh', ['-c', `${serve.slice(0, serve.indexOf(' node '))} printenv MALLOC_ARENA_MAX`], {
+        encoding: 'utf8',
+        env: { ...process.env, MALLOC_ARENA_MAX: own },
+      }).trim();
+    expect(seen('')).toBe(SERVE_ENV.MALLOC_ARENA_MAX);
+    expect(seen('4')).toBe('4');
   });
 
   it('converts a HEIC photo in its worker thread, compiled and with the V8 flags `npm run serve` passes', () => {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVE_ENV } from '../../../../scripts/server-entry.mjs';
 import { freePort } from './ports.js';
 
 /** The repository root: the server is started from there, as `npm start` does. */
@@ -48,6 +49,8 @@ export async function startServerProcess(
     cwd: ROOT,
     env: {
       ...base,
+      // What `npm run serve` starts the process with (scripts/server-entry.mjs).
+      ...SERVE_ENV,
       PORT: String(port),
       SIGN_PORT: String(signPort),
       GATEWAY_PORT: String(gatewayPort),
