@@ -40,8 +40,11 @@ describe('binding and the start log (issue 11, findings 1 and 7)', () => {
       scripts: Record<string, string>;
     };
     expect(pkg.scripts.start).toMatch(/npm run serve/);
-    // serve starts the entry server-entry.mjs names (the compiled server or the sources), with .env loaded.
-    expect(pkg.scripts.serve).toMatch(/^node --env-file-if-exists=\.env \$\(node scripts\/server-entry\.mjs\)$/);
+    // serve starts the entry server-entry.mjs names (the compiled server or the sources), with .env loaded (and the
+    // process's malloc arenas set before it starts, decision 0236).
+    expect(pkg.scripts.serve).toMatch(
+      /^MALLOC_ARENA_MAX=\$\{MALLOC_ARENA_MAX:-2\} node --env-file-if-exists=\.env \$\(node scripts\/server-entry\.mjs\)$/,
+    );
     const entry = execFileSync(process.execPath, ['scripts/server-entry.mjs'], { cwd: root, encoding: 'utf8' });
     expect(entry.trim()).toMatch(/ apps\/server\/(src\/main\.ts|dist\/main\.js)$/);
     // The heap limit that keeps the memory under load bounded (decision 0183).
