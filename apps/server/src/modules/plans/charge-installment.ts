@@ -5,7 +5,7 @@ import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError } from '../../lib/errors.js';
 import type { CardGateway } from '../../providers/gateway/types.js';
 import { lockInstallment, lockPlan, notActive, OPEN_STATUSES } from './plan-action-support.js';
-import { chargeInstallmentNow } from './run-plan-scheduler.js';
+import { chargeInstallmentNow, OUTCOME_UNKNOWN } from './run-plan-scheduler.js';
 import { showPlan } from './show-plan.js';
 
 export interface ChargeInstallmentOptions {
@@ -62,6 +62,16 @@ export async function chargeInstallment(
     );
   }
   if (outcome === null) {
+    if (row.lastFailure === OUTCOME_UNKNOWN) {
+      // Held (decision 0237): the gateway may still be charging the card for the last try; a second sale now could be
+      // a second charge.
+      throw new AppError(
+        'charge_in_progress',
+        `Instalment ${row.n} was already sent to the card gateway and its answer is not known yet. Do not charge it ` +
+          'again: Paylink asks the gateway on every pass (every few minutes) and records the answer. Look at the plan ' +
+          'again then.',
+      );
+    }
     throw new AppError(
       'charge_in_progress',
       `Instalment ${row.n} is being worked on by the scheduler right now. Look at the plan again in a few minutes.`,

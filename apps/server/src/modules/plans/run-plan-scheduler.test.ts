@@ -291,7 +291,11 @@ describe('runPlanScheduler', () => {
     await fault({ mode: 'approve-then-timeout', delayMs: 600, times: 1 });
     expect(await run('2098-08-10T15:00:00Z', shortTimeout)).toMatchObject({ unknown: 1, paid: 0 });
     const unknown = await installment(linkId);
-    expect(unknown).toMatchObject({ status: 'notified', last_failure: 'outcome_unknown', claimed_by: null });
+    expect(unknown).toMatchObject({
+      status: 'notified',
+      last_failure: 'outcome_unknown',
+      claimed_by: 'hold:outcome_unknown',
+    });
     await new Promise((r) => setTimeout(r, 700));
     expect(await run('2098-08-10T15:05:00Z')).toMatchObject({ paid: 1 });
     const paid = await installment(linkId);

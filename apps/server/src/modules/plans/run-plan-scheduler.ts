@@ -10,7 +10,9 @@ import { isOptedOut } from '../../messages/opt-outs.js';
 import { GatewayError, type CardGateway, type GatewayTransaction } from '../../providers/gateway/types.js';
 import { practiceTimeZone } from '../app-config/index.js';
 import { personalLinkUrl } from '../links/index.js';
+import { flagSecondApproval } from '../payments/index.js';
 import { openCardToken } from './card-token-seal.js';
+import { lockPlanRow } from './plan-lifecycle.js';
 import { PLAN_EMAILS, planSms, type InstallmentFacts, type PlanMessageKind } from './plan-message-texts.js';
 
 /** Days after each decline before the next try: three retries, then the instalment fails. */
@@ -19,6 +21,11 @@ export const PLAN_RETRY_DAYS = [1, 3, 7] as const;
 const LEASE_SECONDS = 300;
 /** Marks an attempt whose outcome is not known yet: set before the gateway call, cleared by its answer. */
 export const OUTCOME_UNKNOWN = 'outcome_unknown';
+/**
+ * claimed_by of an instalment whose sale got no answer (decision 0237): nobody claims it (no pass, no "charge now")
+ * until claim_expires_at, the end of the gateway's outcome window after the sale was sent, unless a lookup finds it.
+ */
+export const UNKNOWN_HOLD = 'hold:outcome_unknown';
 /** How far back a reconciliation looks for the unknown attempt (a server down for days still finds it). */
 const RECONCILE_DAYS = 7;
 /** A notice nobody can receive is looked at again this long after (not on every pass): the patient's contact changes rarely. */
@@ -112,6 +119,20 @@ export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<P
   // Rows this pass has had (released after a deferral, an unknown outcome or an error): never claimed twice in a pass,
   // so a pass ends even while the gateway is down.
   const seen: string[] = [];
+  // A sale held for its answer is recorded as soon as the gateway shows it (the hold itself is left alone otherwise).
+  for (const row of await heldUnknown(opts.db)) {
+    if (opts.stopping?.()) break;
+    seen.push(row.id);
+    try {
+      const outcome = await settleHeld(pass, row, runId, timeZone);
+      if (outcome) {
+        report[outcome.kind]++;
+        if (outcome.completed) report.completedPlans++;
+      }
+    } catch (err) {
+      opts.log.error({ err, installmentId: row.id }, 'plan instalment: the held sale could not be looked up');
+    }
+  }
   while (!opts.stopping?.()) {
     const claimed = await claimDue(opts.db, {
       runId,
@@ -356,13 +377,15 @@ async function updateClaimed(
   set: string,
   params: unknown[],
   o: { live?: boolean } = {},
-): Promise<void> {
+): Promise<Date> {
   const live = o.live ? ' and claim_expires_at > now()' : '';
-  const r = await tx.query(
-    `update plan_installment set ${set}, updated_at = now() where id = $1 and claimed_by = $2${live}`,
+  const r = await tx.query<{ at: Date | string }>(
+    `update plan_installment set ${set}, updated_at = now() where id = $1 and claimed_by = $2${live}
+     returning now() as at`,
     [row.id, runId, ...params],
   );
   if (r.rowCount !== 1) throw new Error(`plan instalment ${row.id}: the claim was lost`);
+  return new Date(r.rows[0]!.at);
 }
 
 const RELEASE = 'claimed_by = null, claim_expires_at = null';
@@ -454,27 +477,23 @@ async function charge(
 ): Promise<{ kind: Outcome; completed?: boolean }> {
   if (row.lastFailure === OUTCOME_UNKNOWN) {
     // The last try's answer never came (or its process died): the gateway's word first, never a second sale blind.
-    const found = await opts.gateway.findByMerchantTxnId(
-      row.merchantTxnId,
-      new Date(row.claimedAt.getTime() - RECONCILE_DAYS * 86_400_000),
-    );
-    const approved = found.find((t) => t.approved && t.merchantTxnId === row.merchantTxnId);
-    if (approved) return recordPaid(opts, row, runId, approved, timeZone, { reconciled: true });
-    const declined = found.find((t) => !t.approved && t.merchantTxnId === row.merchantTxnId);
-    if (declined) return recordDeclined(opts, row, runId, declined.resultMessage, row.attempts, timeZone);
+    // Claimed only after the hold (the gateway's outcome window), so nothing found now means nothing was charged.
+    const known = await recordFound(opts, row, runId, await lookUp(opts, row), timeZone);
+    if (known) return known;
   }
   const card = await currentCard(opts.db, row.linkId);
   // Stored before the call: a crash or a timeout from here on is reconciled by this id. Only under a live lease, which
   // it renews: a row late in a long batch never reaches the gateway on an expired lease that another pass may take
   // over (and, finding the call still in flight, send again).
   const attempts = row.lastFailure === OUTCOME_UNKNOWN ? row.attempts : row.attempts + 1;
-  await opts.db.transaction((tx) =>
+  // The lease outlives the gateway's outcome window: a process that dies mid-call leaves a hold as long as the answer's.
+  const sentAt = await opts.db.transaction((tx) =>
     updateClaimed(
       tx,
       row,
       runId,
       'attempts = $3, last_failure = $4, claim_expires_at = now() + make_interval(secs => $5::int)',
-      [attempts, OUTCOME_UNKNOWN, LEASE_SECONDS],
+      [attempts, OUTCOME_UNKNOWN, Math.max(LEASE_SECONDS, Math.ceil(opts.gateway.outcomeWindowMs / 1000))],
       { live: true },
     ),
   );
@@ -495,13 +514,24 @@ async function charge(
       { err, installmentId: row.id, merchantTxnId: row.merchantTxnId },
       'instalment charge outcome unknown',
     );
+    // Held, not released (decision 0237): the gateway may still be working on this sale, so no pass and no "charge
+    // now" may look it up and, finding nothing yet, send a second one. Each pass asks the gateway meanwhile.
+    const heldUntil = new Date(sentAt.getTime() + opts.gateway.outcomeWindowMs);
     await opts.db.transaction(async (tx) => {
-      await updateClaimed(tx, row, runId, RELEASE, []);
+      await updateClaimed(tx, row, runId, 'claimed_by = $3, claim_expires_at = $4::timestamptz', [
+        UNKNOWN_HOLD,
+        heldUntil.toISOString(),
+      ]);
       await writeAudit(tx, {
         actorType: 'system',
         action: 'installment.outcome_unknown',
         linkId: row.linkId,
-        details: { n: row.n, merchantTxnId: row.merchantTxnId, error: (err as Error).message },
+        details: {
+          n: row.n,
+          merchantTxnId: row.merchantTxnId,
+          error: (err as Error).message,
+          heldUntil: heldUntil.toISOString(),
+        },
       });
     });
     return { kind: 'unknown' };
@@ -510,15 +540,82 @@ async function charge(
   return recordDeclined(opts, row, runId, txn.resultMessage, attempts, timeZone);
 }
 
+/** Every transaction the gateway holds under the row's merchant transaction id. */
+async function lookUp(opts: PassOptions, row: Claimed): Promise<GatewayTransaction[]> {
+  const found = await opts.gateway.findByMerchantTxnId(
+    row.merchantTxnId,
+    new Date(row.claimedAt.getTime() - RECONCILE_DAYS * 86_400_000),
+  );
+  return found.filter((t) => t.merchantTxnId === row.merchantTxnId);
+}
+
+/**
+ * The gateway's word on a sale whose answer was lost: its approval recorded (any further approval under the same
+ * merchant transaction id flagged for a void, as for a deposit), else its decline; null when it shows nothing.
+ */
+async function recordFound(
+  opts: PassOptions,
+  row: Claimed,
+  runId: string,
+  found: GatewayTransaction[],
+  timeZone: string,
+): Promise<{ kind: Outcome; completed?: boolean } | null> {
+  const approved = found.filter((t) => t.approved);
+  if (approved.length) {
+    return recordPaid(opts, row, runId, approved[0]!, timeZone, { reconciled: true, extra: approved.slice(1) });
+  }
+  const declined = found.find((t) => !t.approved && !t.verified);
+  if (declined) return recordDeclined(opts, row, runId, declined.resultMessage, row.attempts, timeZone);
+  return null;
+}
+
+/** Instalments held for a lost answer, still inside their window (the oldest first). */
+async function heldUnknown(db: Db): Promise<Claimed[]> {
+  const r = await db.query<ClaimedRow>(
+    `select ${CLAIMED_COLUMNS} from plan_installment i join payment_plan p on p.id = i.plan_id
+      where i.claimed_by = $1 and i.claim_expires_at > now() and i.last_failure = $2 and i.status = 'notified'
+      order by i.claim_expires_at, i.id
+      limit 50`,
+    [UNKNOWN_HOLD, OUTCOME_UNKNOWN],
+  );
+  return r.rows.map(toClaimed);
+}
+
+/**
+ * A pass asks the gateway about a held sale: when it shows the sale, the pass takes the hold over and records it; when
+ * it shows nothing yet, the hold stays until its end (nothing found inside the window is never "not charged").
+ */
+async function settleHeld(
+  opts: PassOptions,
+  row: Claimed,
+  runId: string,
+  timeZone: string,
+): Promise<{ kind: Outcome; completed?: boolean } | null> {
+  const found = await lookUp(opts, row);
+  if (!found.some((t) => t.approved || !t.verified)) return null;
+  const taken = await opts.db.query(
+    `update plan_installment set claimed_by = $2, claim_expires_at = now() + make_interval(secs => $3::int),
+            updated_at = now()
+      where id = $1 and claimed_by = $4 and last_failure = $5`,
+    [row.id, runId, LEASE_SECONDS, UNKNOWN_HOLD, OUTCOME_UNKNOWN],
+  );
+  if (taken.rowCount !== 1) return null; // another pass took it first
+  return recordFound(opts, row, runId, found, timeZone);
+}
+
 async function recordPaid(
   opts: PassOptions,
   row: Claimed,
   runId: string,
   txn: GatewayTransaction,
   timeZone: string,
-  o: { reconciled: boolean },
+  o: { reconciled: boolean; extra?: GatewayTransaction[] },
 ): Promise<{ kind: Outcome; completed: boolean }> {
   return opts.db.transaction(async (tx) => {
+    // The plan, then the instalment: the one lock order of every plan write (decision 0238). Two instalments of one
+    // plan paid at once (charge now beside a pass) each saw the other still open and left the plan active; the plan's
+    // row lock makes the later one look after the earlier one committed.
+    await lockPlanRow(tx, row.planId);
     await updateClaimed(
       tx,
       row,
@@ -542,9 +639,16 @@ async function recordPaid(
       details: { ...details, attempts: row.attempts, reconciled: o.reconciled, messageId },
     });
     await emitWebhookEvent(tx, 'installment.paid', { linkId: row.linkId, ...details });
-    // Two instalments of one plan paid at once (charge now beside a pass) each saw the other still open and left the
-    // plan active. The plan's row lock makes the later one look after the earlier one committed.
-    await tx.query(`select 1 from payment_plan where id = $1 for update`, [row.planId]);
+    // Approved more than once under one merchant transaction id: the others are flagged for billing to void.
+    for (const extra of o.extra ?? []) {
+      await flagSecondApproval(tx, {
+        linkId: row.linkId,
+        gateway: opts.gateway.kind,
+        txn: extra,
+        amountCents: row.amountCents,
+        details: { n: row.n, merchantTxnId: row.merchantTxnId, recordedTxnId: txn.txnId },
+      });
+    }
     const open = await tx.query(
       `select 1 from plan_installment where plan_id = $1 and status not in ('paid', 'cancelled', 'refunded') limit 1`,
       [row.planId],

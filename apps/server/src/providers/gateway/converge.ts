@@ -265,6 +265,9 @@ function errorCodeIn(text: string): string | undefined {
   return /errorCode["'>:=\s]+"?(\d{3,5})/.exec(text)?.[1];
 }
 
+/** How long past our request timeout the gateway may still act on a request (decision 0237). */
+export const GATEWAY_PROCESSING_MARGIN_MS = 120_000;
+
 export function createConvergeGateway(opts: {
   credentials: ConvergeCredentials | (() => Promise<ConvergeCredentials>);
   endpoints: ConvergeEndpoints;
@@ -272,6 +275,9 @@ export function createConvergeGateway(opts: {
   timeoutMs?: number;
 }): CardGateway {
   const timeoutMs = opts.timeoutMs ?? 20_000;
+  // Past our timeout the gateway may still be working on the request (decision 0237): its own processing and
+  // hand-off to the card network, bounded well inside this margin.
+  const outcomeWindowMs = timeoutMs + GATEWAY_PROCESSING_MARGIN_MS;
   const creds = async () => (typeof opts.credentials === 'function' ? opts.credentials() : opts.credentials);
   const post = async (url: string, form: URLSearchParams) => {
     try {
@@ -297,6 +303,7 @@ export function createConvergeGateway(opts: {
   };
   return {
     kind: opts.kind ?? 'converge',
+    outcomeWindowMs,
     async createSessionToken(req) {
       const form = buildSessionTokenForm(await creds(), req);
       const r = await post(`${opts.endpoints.apiBase}${CONVERGE_PATHS.sessionToken}`, form);

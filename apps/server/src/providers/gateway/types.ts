@@ -93,6 +93,11 @@ export interface GatewayReversal {
 
 export interface CardGateway {
   readonly kind: 'converge' | 'sandbox';
+  /**
+   * How long after a request is sent the gateway may still act on it: this adapter's request timeout plus a margin for
+   * the gateway's own processing (decision 0237). A sale with no answer is never read as "not charged" before this.
+   */
+  readonly outcomeWindowMs: number;
   /** A single-use hosted-payments session token for this amount (POST /hosted-payments/transaction_token). */
   createSessionToken(req: SessionTokenRequest): Promise<string>;
   /** A single-use hosted-payments session that verifies and tokenises a card, charging nothing (ccverify). */
