@@ -105,6 +105,50 @@ describe.skipIf(!process.env.DATABASE_URL)('a PostgreSQL server: priority statem
   });
 });
 
+describe.skipIf(!process.env.DATABASE_URL)('a PostgreSQL server: deadlocks (needs DATABASE_URL)', () => {
+  /** Two transactions that lock rows 1 and 2 in opposite orders, each waiting for the other's first lock. */
+  async function collide(pgDb: Db, table: string, options?: { retryConflicts: boolean }) {
+    let runs = 0;
+    let arrived = 0;
+    let release!: () => void;
+    const bothLocked = new Promise<void>((r) => (release = r));
+    const one = (first: number, second: number) =>
+      pgDb.transaction(async (tx) => {
+        runs++;
+        await tx.query(`update ${table} set v = v + 1 where id = $1`, [first]);
+        // Only the first runs meet: a run again goes straight through.
+        if (++arrived === 2) release();
+        if (arrived <= 2) await bothLocked;
+        await tx.query(`update ${table} set v = v + 1 where id = $1`, [second]);
+        return first;
+      }, options);
+    const results = await Promise.allSettled([one(1, 2), one(2, 1)]);
+    return { runs, results };
+  }
+
+  it('a transaction that opts in runs again as the deadlock victim (40P01); one that does not fails', async () => {
+    const pgDb = openPostgres(process.env.DATABASE_URL!, 4);
+    const table = `deadlock_${randomBytes(4).toString('hex')}`;
+    try {
+      await pgDb.exec(
+        `create table ${table} (id int primary key, v int not null); insert into ${table} values (1, 0), (2, 0)`,
+      );
+      const retried = await collide(pgDb, table, { retryConflicts: true });
+      expect(retried.results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+      expect(retried.runs).toBe(3);
+      const plain = await collide(pgDb, table);
+      expect(
+        plain.results.filter((r) => r.status === 'rejected').map((r) => (r.reason as { code?: string }).code),
+      ).toEqual(['40P01']);
+      const rows = await pgDb.query<{ v: number }>(`select v from ${table} order by id`);
+      expect(rows.rows.map((r) => r.v)).toEqual([3, 3]);
+    } finally {
+      await pgDb.exec(`drop table if exists ${table}`);
+      await pgDb.close();
+    }
+  });
+});
+
 /** PgBouncer answers `show version` on its admin database, `pgbouncer`; PostgreSQL has no such database. */
 async function isPgBouncer(url: string): Promise<boolean> {
   const u = new URL(url);

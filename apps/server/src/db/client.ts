@@ -33,10 +33,20 @@ export interface Transaction extends Queryable {
   exec(sql: string): Promise<void>;
 }
 
+export interface TransactionOptions {
+  /**
+   * Runs fn again, in a new transaction, when PostgreSQL aborts it as a deadlock victim (40P01) or a serialisation
+   * failure (40001), a few times with a short random pause (decision 0238). Opt in only where fn does nothing but
+   * database work (no gateway call, no message sent, no state kept outside it): it may run more than once. When the
+   * tries are used up the caller gets DatabaseUnavailableError (503, safe to retry), never a 500.
+   */
+  retryConflicts?: boolean;
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs fn in one transaction; rolls back when fn throws. */
-  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Multi-statement SQL (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
@@ -91,6 +101,35 @@ function isConnectionError(err: unknown): boolean {
 }
 
 const unavailableOr = (err: unknown) => (isConnectionError(err) ? new DatabaseUnavailableError(err) : err);
+
+/** A transaction PostgreSQL aborted so that another could go on: running it again is the cure (decision 0238). */
+const CONFLICT_SQLSTATES = new Set(['40001', '40P01']);
+const isConflict = (err: unknown) =>
+  !!err && typeof err === 'object' && CONFLICT_SQLSTATES.has((err as { code?: unknown }).code as string);
+/** Tries of a transaction that opted in to retryConflicts. */
+export const CONFLICT_TRIES = 5;
+
+/** The one place that runs a transaction again after a deadlock or a serialisation failure. */
+async function retryingConflicts<T>(once: () => Promise<T>, options: TransactionOptions | undefined): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await once();
+    } catch (err) {
+      if (!options?.retryConflicts || !isConflict(err)) throw err;
+      if (attempt >= CONFLICT_TRIES) throw new DatabaseUnavailableError(err);
+      // A random pause, longer each time, so the transactions that collided do not collide again in step.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * 2 ** attempt));
+    }
+  }
+}
+
+/**
+ * db.transaction(fn, { retryConflicts: true }) for fn that is database work only (decision 0238): fn runs again after a
+ * deadlock or serialisation failure. The callback last, as for db.transaction.
+ */
+export function retryingTransaction<T>(db: Db, fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  return db.transaction(fn, { retryConflicts: true });
+}
 
 /** The database each open transaction runs on (per-process caches key on the database, not on one transaction). */
 const owners = new WeakMap<Queryable, Db>();
@@ -182,46 +221,7 @@ export function openPostgres(url: string, poolMax = DEFAULT_POOL_MAX, opts: Post
   const db: Db = {
     kind: 'postgres',
     query: (sql, params, options) => (options?.priority ? priority : base).query(sql, params, options),
-    async transaction(fn) {
-      let client: pg.PoolClient;
-      try {
-        client = await pool.connect();
-      } catch (err) {
-        throw unavailableOr(err);
-      }
-      // A checked-out client has no pool listener: without ours, a dropped connection is an unhandled 'error'
-      // event that ends the process. A broken client is released with its error, so the pool discards it.
-      let broken: Error | null = null;
-      const onError = (err: Error) => {
-        broken = err;
-      };
-      client.on('error', onError);
-      try {
-        await client.query('BEGIN');
-        const tx: Transaction = {
-          ...wrap(() => client, true),
-          // No parameters: node-postgres uses the simple query protocol, which runs several statements.
-          exec: async (sql) => {
-            try {
-              await client.query(sql);
-            } catch (err) {
-              throw unavailableOr(err);
-            }
-          },
-        };
-        owners.set(tx, db);
-        const result = await fn(tx);
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        if (isConnectionError(err)) broken ??= err as Error;
-        if (!broken) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
-        throw unavailableOr(err);
-      } finally {
-        client.off('error', onError);
-        client.release(broken ?? undefined);
-      }
-    },
+    transaction: (fn, options) => retryingConflicts(() => transactionOnce(fn), options),
     async exec(sql) {
       try {
         await pool.query(sql);
@@ -234,6 +234,46 @@ export function openPostgres(url: string, poolMax = DEFAULT_POOL_MAX, opts: Post
       await Promise.all([pool.end(), priorityPool?.end()]);
     },
   };
+  async function transactionOnce<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (err) {
+      throw unavailableOr(err);
+    }
+    // A checked-out client has no pool listener: without ours, a dropped connection is an unhandled 'error'
+    // event that ends the process. A broken client is released with its error, so the pool discards it.
+    let broken: Error | null = null;
+    const onError = (err: Error) => {
+      broken = err;
+    };
+    client.on('error', onError);
+    try {
+      await client.query('BEGIN');
+      const tx: Transaction = {
+        ...wrap(() => client, true),
+        // No parameters: node-postgres uses the simple query protocol, which runs several statements.
+        exec: async (sql) => {
+          try {
+            await client.query(sql);
+          } catch (err) {
+            throw unavailableOr(err);
+          }
+        },
+      };
+      owners.set(tx, db);
+      const result = await fn(tx);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      if (isConnectionError(err)) broken ??= err as Error;
+      if (!broken) await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      throw unavailableOr(err);
+    } finally {
+      client.off('error', onError);
+      client.release(broken ?? undefined);
+    }
+  }
   return db;
 }
 

@@ -1,6 +1,6 @@
 import { isoDateInZone, type PlanView } from '@paylink/shared';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import { retryingTransaction, type Db } from '../../db/client.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { emitWebhookEvent } from '../../messages/emit-event.js';
 import { practiceTimeZone } from '../app-config/index.js';
@@ -34,7 +34,7 @@ export interface CancelPlanOptions {
 export async function cancelPlan(opts: CancelPlanOptions): Promise<{ plan: PlanView; messageId: string | null }> {
   const now = opts.now ?? new Date();
   const today = isoDateInZone(now, await practiceTimeZone(opts.db, opts.config));
-  const messageId = await opts.db.transaction(async (tx) => {
+  const messageId = await retryingTransaction(opts.db, async (tx) => {
     const plan = await lockPlan(tx, opts.linkId);
     if (plan.status !== 'active' && plan.status !== 'paused') throw notActive(plan, 'cancelled');
     const open = await lockInstallments(tx, plan.id, OPEN_STATUSES);

@@ -1,6 +1,6 @@
 import type { ChargeOutcome, PlanView } from '@paylink/shared';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import { retryingTransaction, type Db } from '../../db/client.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError } from '../../lib/errors.js';
 import type { CardGateway } from '../../providers/gateway/types.js';
@@ -29,7 +29,7 @@ export interface ChargeInstallmentOptions {
 export async function chargeInstallment(
   opts: ChargeInstallmentOptions,
 ): Promise<{ outcome: ChargeOutcome; plan: PlanView }> {
-  const row = await opts.db.transaction(async (tx) => {
+  const row = await retryingTransaction(opts.db, async (tx) => {
     const plan = await lockPlan(tx, opts.linkId);
     if (plan.status !== 'active') throw notActive(plan, 'charged');
     const row = await lockInstallment(tx, plan, opts.n);

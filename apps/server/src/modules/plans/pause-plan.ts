@@ -1,5 +1,5 @@
 import type { PlanView } from '@paylink/shared';
-import type { Db } from '../../db/client.js';
+import { retryingTransaction, type Db } from '../../db/client.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { lockInstallments, lockPlan, notActive, refuseWhileCharging, takeOverClaims } from './plan-action-support.js';
 import { showPlan } from './show-plan.js';
@@ -16,7 +16,7 @@ export interface PausePlanOptions {
  * notice or charge a pass has claimed but not sent loses its claim and stops; a sale already sent refuses the pause.
  */
 export async function pausePlan(opts: PausePlanOptions): Promise<{ plan: PlanView }> {
-  await opts.db.transaction(async (tx) => {
+  await retryingTransaction(opts.db, async (tx) => {
     const plan = await lockPlan(tx, opts.linkId);
     if (plan.status !== 'active') throw notActive(plan, 'paused');
     const open = await lockInstallments(tx, plan.id, ['scheduled', 'notified']);

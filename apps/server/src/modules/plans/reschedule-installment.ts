@@ -1,7 +1,7 @@
 import { addDays, isoDateInZone, PLAN_NOTICE_DAYS, type PlanView } from '@paylink/shared';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import { retryingTransaction, type Db } from '../../db/client.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import { practiceTimeZone } from '../app-config/index.js';
@@ -42,7 +42,7 @@ export async function rescheduleInstallment(opts: RescheduleInstallmentOptions):
       'To charge sooner at the patient’s request, charge the instalment now.';
     throw badRequest(message, { dueOn: message });
   }
-  await opts.db.transaction(async (tx) => {
+  await retryingTransaction(opts.db, async (tx) => {
     const plan = await lockPlan(tx, opts.linkId);
     if (plan.status !== 'active' && plan.status !== 'paused') throw notActive(plan, 'changed');
     const row = await lockInstallment(tx, plan, opts.n);

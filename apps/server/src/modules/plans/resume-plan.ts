@@ -1,6 +1,6 @@
 import { isoDateInZone, type PlanView } from '@paylink/shared';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import { retryingTransaction, type Db } from '../../db/client.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { practiceTimeZone } from '../app-config/index.js';
 import { lockPlan, notActive } from './plan-action-support.js';
@@ -23,7 +23,7 @@ export interface ResumePlanOptions {
 export async function resumePlan(opts: ResumePlanOptions): Promise<{ plan: PlanView }> {
   const now = opts.now ?? new Date();
   const today = isoDateInZone(now, await practiceTimeZone(opts.db, opts.config));
-  await opts.db.transaction(async (tx) => {
+  await retryingTransaction(opts.db, async (tx) => {
     const plan = await lockPlan(tx, opts.linkId);
     if (plan.status !== 'paused') throw notActive(plan, 'resumed (only a paused plan is)');
     const renotice = await tx.query<{ n: number }>(

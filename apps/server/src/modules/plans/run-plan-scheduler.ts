@@ -1,7 +1,7 @@
 import { addDays, isoDateInZone, PLAN_NOTICE_DAYS, type Language } from '@paylink/shared';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
-import type { Db, Queryable } from '../../db/client.js';
+import { retryingTransaction, type Db, type Queryable } from '../../db/client.js';
 import { writeAudit } from '../../lib/audit.js';
 import { isQuiet, messageZoneFor } from '../../lib/time-zones.js';
 import { composeEmail, enqueueMessage, loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
@@ -487,7 +487,7 @@ async function charge(
   // over (and, finding the call still in flight, send again).
   const attempts = row.lastFailure === OUTCOME_UNKNOWN ? row.attempts : row.attempts + 1;
   // The lease outlives the gateway's outcome window: a process that dies mid-call leaves a hold as long as the answer's.
-  const sentAt = await opts.db.transaction((tx) =>
+  const sentAt = await retryingTransaction(opts.db, (tx) =>
     updateClaimed(
       tx,
       row,
@@ -517,7 +517,7 @@ async function charge(
     // Held, not released (decision 0237): the gateway may still be working on this sale, so no pass and no "charge
     // now" may look it up and, finding nothing yet, send a second one. Each pass asks the gateway meanwhile.
     const heldUntil = new Date(sentAt.getTime() + opts.gateway.outcomeWindowMs);
-    await opts.db.transaction(async (tx) => {
+    await retryingTransaction(opts.db, async (tx) => {
       await updateClaimed(tx, row, runId, 'claimed_by = $3, claim_expires_at = $4::timestamptz', [
         UNKNOWN_HOLD,
         heldUntil.toISOString(),
@@ -611,7 +611,7 @@ async function recordPaid(
   timeZone: string,
   o: { reconciled: boolean; extra?: GatewayTransaction[] },
 ): Promise<{ kind: Outcome; completed: boolean }> {
-  return opts.db.transaction(async (tx) => {
+  return retryingTransaction(opts.db, async (tx) => {
     // The plan, then the instalment: the one lock order of every plan write (decision 0238). Two instalments of one
     // plan paid at once (charge now beside a pass) each saw the other still open and left the plan active; the plan's
     // row lock makes the later one look after the earlier one committed.
@@ -674,7 +674,7 @@ async function recordDeclined(
   const delay = PLAN_RETRY_DAYS[attempts - 1];
   const final = delay === undefined;
   const nextAt = final ? null : new Date(opts.now.getTime() + delay * 86_400_000);
-  await opts.db.transaction(async (tx) => {
+  await retryingTransaction(opts.db, async (tx) => {
     // A retry is a new sale: a new merchant transaction id, stored here before it is ever sent.
     const nextMerchantTxnId = final ? row.merchantTxnId : randomBytes(12).toString('hex');
     await updateClaimed(

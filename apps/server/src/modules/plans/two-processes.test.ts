@@ -121,14 +121,19 @@ async function storedToken(card: string): Promise<string> {
  * `count` links with a one-charge plan due on `dueOn`, created through both processes' API; the deposit's effect
  * (the materialised plan and the stored card) written directly, as the approval does: the deposit path has its tests.
  */
-async function plans(count: number, dueOn: string, token: string): Promise<string[]> {
+async function plans(
+  count: number,
+  dueOn: string,
+  token: string,
+  shape: object = { kind: 'single', dueOn },
+): Promise<string[]> {
   const sealed = await sealCardToken({ db, config: {}, q: db }, token);
   return pooled(Array.from({ length: count }), 8, async (_, i) => {
     const link = await call(i % 2 ? b : a, '/api/admin/links', {
       firstName: 'Pat',
       lastName: `Scale${i}`,
       phone: '512-555-0147',
-      plan: { total: 500, kind: 'single', dueOn },
+      plan: { total: 500, ...shape },
     });
     const linkId = link.id as string;
     await db.transaction(async (tx) => {
@@ -241,6 +246,53 @@ describe.skipIf(!DATABASE_URL)('plan scheduler: two server processes on one Post
       );
       expect(audit.rows.map((r) => r.details.reconciled)).toEqual([true]);
       expect((await runPlans(a, '2098-06-21T15:00:00Z')).paid).toBe(0);
+    },
+  );
+
+  it(
+    '20 "Charge now" at once over both processes: no 5xx, every sale recorded by the request that made it',
+    { timeout: 120_000 },
+    async () => {
+      // Two plans of five $60 instalments; each instalment pressed twice, once on each process, all at once. Before
+      // decision 0238 the request recording a sale (instalment, then plan) deadlocked with a press holding the plan and
+      // waiting for the instalment: 500s, and a charged instalment left unrecorded until the lease ran out.
+      const shape = { kind: 'installments', count: 5, every: 'month', firstDueOn: '2098-08-20' };
+      const links = await plans(2, '2098-08-20', await storedToken('4000000000000002'), shape);
+      const presses = links.flatMap((linkId) =>
+        [1, 2, 3, 4, 5].flatMap((n) => [a, b].map((server) => ({ server, linkId, n }))),
+      );
+      expect(presses).toHaveLength(20);
+      const answers = await Promise.all(
+        presses.map(async ({ server, linkId, n }) => {
+          const r = await fetch(`${server.loopbackUrl}/api/admin/links/${linkId}/plan/installments/${n}/charge`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${server.token()}`, 'content-type': 'application/json' },
+            body: '{}',
+          });
+          return { status: r.status, body: (await r.json()) as { outcome?: string; error?: string } };
+        }),
+      );
+      expect(answers.filter((x) => x.status >= 500)).toEqual([]);
+      // One press of each instalment charged it and answered paid; the other was told it is taken or already paid.
+      expect(answers.filter((x) => x.status === 200 && x.body.outcome === 'paid')).toHaveLength(10);
+      expect(
+        answers.filter(
+          (x) => x.status === 409 && (x.body.error === 'charge_in_progress' || x.body.error === 'installment_not_open'),
+        ),
+      ).toHaveLength(10);
+
+      // Recorded by those requests (no pass has run): every instalment paid, each plan completed, one sale each.
+      const rows = await installments(links);
+      expect(rows).toHaveLength(10);
+      expect(rows.every((r) => r.status === 'paid' && r.gateway_txn_id)).toBe(true);
+      const planRows = await db.query<{ status: string }>(`select status from payment_plan where link_id = any($1)`, [
+        links,
+      ]);
+      expect(planRows.rows.map((r) => r.status)).toEqual(['completed', 'completed']);
+      const byId = new Map(rows.map((r) => [r.merchant_txn_id, r.gateway_txn_id]));
+      const sales = await salesAtGateway([...byId.keys()]);
+      expect(sales).toHaveLength(10);
+      expect(sales.every((s) => s.result === '0' && byId.get(s.merchant_txn_id) === s.txn_id)).toBe(true);
     },
   );
 });
