@@ -14,6 +14,8 @@ import {
 } from './plan-action-support.js';
 import { factsFor, loadLink, tellPatient } from './run-plan-scheduler.js';
 import { showPlan } from './show-plan.js';
+import { sql } from 'kysely';
+import { moveInstallments, movePlan } from './plan-lifecycle.js';
 
 export interface CancelPlanOptions {
   db: Db;
@@ -40,16 +42,13 @@ export async function cancelPlan(opts: CancelPlanOptions): Promise<{ plan: PlanV
     const open = await lockInstallments(tx, plan.id, OPEN_STATUSES);
     refuseWhileCharging(open, 'cancel the plan');
     await takeOverClaims(tx, open);
-    await tx.query(
-      `update plan_installment set status = 'cancelled', next_attempt_at = null, updated_at = now()
-        where id = any($1::bigint[])`,
-      [open.map((i) => i.id)],
+    await moveInstallments(
+      tx,
+      open.map((i) => i.id),
+      'cancelled',
+      { set: { next_attempt_at: null } },
     );
-    await tx.query(
-      `update payment_plan set status = 'cancelled', cancelled_at = now(), paused_at = null, updated_at = now()
-        where id = $1`,
-      [plan.id],
-    );
+    await movePlan(tx, plan.id, 'cancelled', { set: { cancelled_at: sql`now()`, paused_at: null } });
     const cancelledCents = open.reduce((sum, i) => sum + i.amountCents, 0);
     const link = await loadLink(tx, opts.linkId);
     const count = plan.shape.kind === 'single' ? 1 : plan.shape.count;

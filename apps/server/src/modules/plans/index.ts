@@ -27,3 +27,5 @@ export { rescheduleInstallment } from './reschedule-installment.js';
 export { chargeInstallment } from './charge-installment.js';
 export { planActionRoutes, PLAN_MONEY_ROLES } from './plan-action-routes.js';
 export { findPlanByLink } from './plans-queries.js';
+// The one writer of plan and instalment status; refunds record an instalment's refund through it.
+export { recordInstallmentRefund } from './plan-lifecycle.js';

@@ -3,6 +3,8 @@ import { retryingTransaction, type Db } from '../../db/client.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { lockInstallments, lockPlan, notActive, refuseWhileCharging, takeOverClaims } from './plan-action-support.js';
 import { showPlan } from './show-plan.js';
+import { sql } from 'kysely';
+import { movePlan } from './plan-lifecycle.js';
 
 export interface PausePlanOptions {
   db: Db;
@@ -22,9 +24,7 @@ export async function pausePlan(opts: PausePlanOptions): Promise<{ plan: PlanVie
     const open = await lockInstallments(tx, plan.id, ['scheduled', 'notified']);
     refuseWhileCharging(open, 'pause the plan');
     await takeOverClaims(tx, open);
-    await tx.query(`update payment_plan set status = 'paused', paused_at = now(), updated_at = now() where id = $1`, [
-      plan.id,
-    ]);
+    await movePlan(tx, plan.id, 'paused', { set: { paused_at: sql`now()` } });
     await writeAudit(tx, {
       ...opts.actor,
       action: 'plan.paused',

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
 import { typed, type Row } from '../../db/typed.js';
+import { movePlan } from './plan-lifecycle.js';
 
 /**
  * A plan as the module reads it: money as JS numbers of cents (bigint columns come back as strings from
@@ -115,17 +116,10 @@ export async function storeInstallments(
       )
       .execute();
   }
-  await typed(q)
-    .updateTable('payment_plan')
-    .set({
-      deposit_cents: o.depositCents,
-      balance_cents: o.balanceCents,
-      materialised_at: sql`now()`,
-      status: o.installments.length ? 'active' : 'completed',
-      updated_at: sql`now()`,
-    })
-    .where('id', '=', o.planId)
-    .execute();
+  await movePlan(q, o.planId, o.installments.length ? 'active' : 'completed', {
+    from: ['pending'],
+    set: { deposit_cents: o.depositCents, balance_cents: o.balanceCents, materialised_at: sql`now()` },
+  });
 }
 
 export async function listInstallments(q: Queryable, planId: string): Promise<InstallmentRow[]> {

@@ -14,6 +14,7 @@ import {
   takeOverClaims,
 } from './plan-action-support.js';
 import { showPlan } from './show-plan.js';
+import { moveInstallments } from './plan-lifecycle.js';
 
 export interface RescheduleInstallmentOptions {
   db: Db;
@@ -54,13 +55,17 @@ export async function rescheduleInstallment(opts: RescheduleInstallmentOptions):
     }
     refuseWhileCharging([row], `move instalment ${row.n}`);
     await takeOverClaims(tx, [row]);
-    await tx.query(
-      `update plan_installment
-          set due_on = $2::date, status = 'scheduled', notified_at = null, next_attempt_at = null, last_failure = null,
-              attempts = 0, merchant_txn_id = case when attempts > 0 then $3 else merchant_txn_id end, updated_at = now()
-        where id = $1`,
-      [row.id, opts.dueOn, randomBytes(12).toString('hex')],
-    );
+    await moveInstallments(tx, [row.id], 'scheduled', {
+      set: {
+        due_on: opts.dueOn,
+        notified_at: null,
+        next_attempt_at: null,
+        last_failure: null,
+        attempts: 0,
+        // A tried instalment's next sale is a new one: a new merchant transaction id.
+        ...(row.attempts > 0 ? { merchant_txn_id: randomBytes(12).toString('hex') } : {}),
+      },
+    });
     await writeAudit(tx, {
       ...opts.actor,
       action: 'installment.rescheduled',

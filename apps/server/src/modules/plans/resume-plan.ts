@@ -5,6 +5,7 @@ import { writeAudit, type Actor } from '../../lib/audit.js';
 import { practiceTimeZone } from '../app-config/index.js';
 import { lockPlan, notActive } from './plan-action-support.js';
 import { showPlan } from './show-plan.js';
+import { moveInstallments, movePlan } from './plan-lifecycle.js';
 
 export interface ResumePlanOptions {
   db: Db;
@@ -26,17 +27,20 @@ export async function resumePlan(opts: ResumePlanOptions): Promise<{ plan: PlanV
   await retryingTransaction(opts.db, async (tx) => {
     const plan = await lockPlan(tx, opts.linkId);
     if (plan.status !== 'paused') throw notActive(plan, 'resumed (only a paused plan is)');
-    const renotice = await tx.query<{ n: number }>(
-      `update plan_installment
-          set status = 'scheduled', notified_at = null, next_attempt_at = null, updated_at = now()
+    const renotice = await tx.query<{ id: string; n: number }>(
+      `select id::text, n from plan_installment
         where plan_id = $1 and status = 'notified'
           and (due_on < $2::date or (next_attempt_at is not null and next_attempt_at < $3::timestamptz))
-        returning n`,
+        for update`,
       [plan.id, today, now.toISOString()],
     );
-    await tx.query(`update payment_plan set status = 'active', paused_at = null, updated_at = now() where id = $1`, [
-      plan.id,
-    ]);
+    await moveInstallments(
+      tx,
+      renotice.rows.map((r) => r.id),
+      'scheduled',
+      { from: ['notified'], set: { notified_at: null, next_attempt_at: null } },
+    );
+    await movePlan(tx, plan.id, 'active', { from: ['paused'], set: { paused_at: null } });
     await writeAudit(tx, {
       ...opts.actor,
       action: 'plan.resumed',

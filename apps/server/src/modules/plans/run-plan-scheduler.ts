@@ -12,7 +12,13 @@ import { practiceTimeZone } from '../app-config/index.js';
 import { personalLinkUrl } from '../links/index.js';
 import { flagSecondApproval } from '../payments/index.js';
 import { openCardToken } from './card-token-seal.js';
-import { lockPlanRow } from './plan-lifecycle.js';
+import {
+  lockPlanRow,
+  moveInstallments,
+  movePlan,
+  type InstallmentColumns,
+  type InstallmentStatus,
+} from './plan-lifecycle.js';
 import { PLAN_EMAILS, planSms, type InstallmentFacts, type PlanMessageKind } from './plan-message-texts.js';
 
 /** Days after each decline before the next try: three retries, then the instalment fails. */
@@ -338,12 +344,13 @@ export async function chargeInstallmentNow(
 ): Promise<ChargeNowOutcome | null> {
   const timeZone = await practiceTimeZone(opts.db, opts.config);
   const runId = randomBytes(8).toString('hex');
-  const r = await opts.db.query<ClaimedRow>(
-    `update plan_installment i
+  const row = await retryingTransaction(opts.db, async (tx) => {
+    const r = await tx.query<ClaimedRow>(
+      `update plan_installment i
         set claimed_by = $2, claim_expires_at = now() + make_interval(secs => $3::int), updated_at = now(),
             -- Charged today at the patient's request: due today, so a decline follows the retry policy from today
             -- and an unknown outcome is reconciled by the next pass, as for any due instalment.
-            status = 'notified', notified_at = coalesce(i.notified_at, $5::timestamptz), due_on = least(i.due_on, $6::date),
+            notified_at = coalesce(i.notified_at, $5::timestamptz), due_on = least(i.due_on, $6::date),
             merchant_txn_id = case when i.status = 'failed' then $4 else i.merchant_txn_id end,
             next_attempt_at = null
        from payment_plan p
@@ -351,22 +358,40 @@ export async function chargeInstallmentNow(
         and i.status in ('scheduled', 'notified', 'failed')
         and (i.claim_expires_at is null or i.claim_expires_at < now())
       returning ${CLAIMED_COLUMNS}`,
-    [
-      opts.installmentId,
-      runId,
-      LEASE_SECONDS,
-      randomBytes(12).toString('hex'),
-      opts.now.toISOString(),
-      isoDateInZone(opts.now, timeZone),
-    ],
-  );
-  const row = r.rows[0];
+      [
+        opts.installmentId,
+        runId,
+        LEASE_SECONDS,
+        randomBytes(12).toString('hex'),
+        opts.now.toISOString(),
+        isoDateInZone(opts.now, timeZone),
+      ],
+    );
+    // The row is `notified` from here (plan-lifecycle: scheduled, notified or failed → notified).
+    if (r.rows[0]) await moveClaimed(tx, toClaimed(r.rows[0]), runId, 'notified', {});
+    return r.rows[0];
+  });
   if (!row) return null;
   // A charge sends no notice, so the quiet hours are not read.
   const once = { practice: practiceFor(opts.db, opts.config) };
   await once.practice;
   const outcome = await charge({ ...opts, once }, toClaimed(row), runId, timeZone);
   return outcome.kind as ChargeNowOutcome;
+}
+
+/** RELEASE as columns, for a status move. */
+const RELEASED = { claimed_by: null, claim_expires_at: null } as const;
+
+/** A claimed row's status moves (plan-lifecycle.ts, the only writer), through its claim, as updateClaimed's writes. */
+async function moveClaimed(
+  tx: Queryable,
+  row: Claimed,
+  runId: string,
+  to: InstallmentStatus,
+  set: InstallmentColumns,
+): Promise<void> {
+  const moved = await moveInstallments(tx, [row.id], to, { set, claimedBy: runId });
+  if (moved.length !== 1) throw new Error(`plan instalment ${row.id}: the claim was lost`);
 }
 
 /** Every write of a claimed row goes through its claim: a process whose lease was taken over writes nothing. */
@@ -438,13 +463,13 @@ async function sendNotice(
       }
       return { kind: 'deferred' as const };
     }
-    await updateClaimed(
-      tx,
-      row,
-      runId,
-      `status = 'notified', notified_at = $3, due_on = $4::date, last_failure = null, next_attempt_at = null, ${RELEASE}`,
-      [opts.now.toISOString(), chargeOn],
-    );
+    await moveClaimed(tx, row, runId, 'notified', {
+      notified_at: opts.now.toISOString(),
+      due_on: chargeOn,
+      last_failure: null,
+      next_attempt_at: null,
+      ...RELEASED,
+    });
     await writeAudit(tx, {
       actorType: 'system',
       action: 'installment.notified',
@@ -616,13 +641,13 @@ async function recordPaid(
     // plan paid at once (charge now beside a pass) each saw the other still open and left the plan active; the plan's
     // row lock makes the later one look after the earlier one committed.
     await lockPlanRow(tx, row.planId);
-    await updateClaimed(
-      tx,
-      row,
-      runId,
-      `status = 'paid', paid_at = $3, gateway_txn_id = $4, last_failure = null, next_attempt_at = null, ${RELEASE}`,
-      [opts.now.toISOString(), txn.txnId],
-    );
+    await moveClaimed(tx, row, runId, 'paid', {
+      paid_at: opts.now.toISOString(),
+      gateway_txn_id: txn.txnId,
+      last_failure: null,
+      next_attempt_at: null,
+      ...RELEASED,
+    });
     const link = await loadLink(tx, row.linkId);
     const messageId = await tellPatient(
       tx,
@@ -654,10 +679,7 @@ async function recordPaid(
       [row.planId],
     );
     if (open.rowCount) return { kind: 'paid' as const, completed: false };
-    await tx.query(
-      `update payment_plan set status = 'completed', updated_at = now() where id = $1 and status = 'active'`,
-      [row.planId],
-    );
+    await movePlan(tx, row.planId, 'completed', { from: ['active'] });
     await writeAudit(tx, { actorType: 'system', action: 'plan.completed', linkId: row.linkId, details: {} });
     return { kind: 'paid' as const, completed: true };
   });
@@ -677,13 +699,13 @@ async function recordDeclined(
   await retryingTransaction(opts.db, async (tx) => {
     // A retry is a new sale: a new merchant transaction id, stored here before it is ever sent.
     const nextMerchantTxnId = final ? row.merchantTxnId : randomBytes(12).toString('hex');
-    await updateClaimed(
-      tx,
-      row,
-      runId,
-      `status = $3, attempts = $4, last_failure = $5, next_attempt_at = $6, merchant_txn_id = $7, ${RELEASE}`,
-      [final ? 'failed' : 'notified', attempts, reason.slice(0, 200), nextAt?.toISOString() ?? null, nextMerchantTxnId],
-    );
+    await moveClaimed(tx, row, runId, final ? 'failed' : 'notified', {
+      attempts,
+      last_failure: reason.slice(0, 200),
+      next_attempt_at: nextAt?.toISOString() ?? null,
+      merchant_txn_id: nextMerchantTxnId,
+      ...RELEASED,
+    });
     const link = await loadLink(tx, row.linkId);
     const facts = await factsFor(tx, opts, row, link, nextAt ? isoDateInZone(nextAt, timeZone) : row.dueOn);
     const messageId = await tellPatient(tx, opts, link, final ? 'plan-failed' : 'plan-declined', facts);

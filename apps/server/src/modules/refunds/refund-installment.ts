@@ -7,7 +7,7 @@ import { emitWebhookEvent } from '../../messages/emit-event.js';
 import type { PracticeInfo } from '../../messages/index.js';
 import type { CardGateway } from '../../providers/gateway/types.js';
 import { findLink, findPayment } from '../links/index.js';
-import { findPlanByLink, showPlan } from '../plans/index.js';
+import { findPlanByLink, recordInstallmentRefund, showPlan } from '../plans/index.js';
 import { queueRefundReceipt } from './refund-payment.js';
 import { markRefundSucceeded, reservedInstallmentCents, toRefund } from './refund-queries.js';
 import { lookUpCharge, reverseCharge, reversalKind } from './reverse-charge.js';
@@ -106,18 +106,12 @@ export async function refundInstallment(opts: RefundInstallmentOptions): Promise
   const answer = await reverseCharge({ ...opts, linkId: link.id, refund });
   await db.transaction(async (tx) => {
     const done = await markRefundSucceeded(tx, refund.id, answer.txnId);
-    const after = await tx.query<{ amount_cents: string; refunded_cents: string; status: string }>(
-      `update plan_installment
-          set refunded_cents = refunded_cents + $2,
-              status = case when refunded_cents + $2 >= amount_cents then 'refunded' else status end,
-              updated_at = now()
-        where id = $1
-        returning amount_cents::text, refunded_cents::text, status`,
-      [refund.plan_installment_id, refund.amount_cents],
-    );
-    const inst = after.rows[0]!;
-    const refundedCents = Number(inst.refunded_cents);
-    const amountCents = Number(inst.amount_cents);
+    // The plans module owns the instalment's status (refunded once all of it is given back).
+    const inst = await recordInstallmentRefund(tx, {
+      installmentId: String(refund.plan_installment_id),
+      cents: refund.amount_cents,
+    });
+    const { refundedCents, amountCents } = inst;
     await writeAudit(tx, {
       ...opts.actor,
       action: refund.kind === 'void' ? 'installment.voided' : 'installment.refunded',
