@@ -120,6 +120,30 @@ describe('the practice’s actions on the plan card', () => {
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Hay un cobro de este plan en curso');
   });
 
+  it('a charge with no answer says not to charge again, and so does a second press (409), EN and ES', async () => {
+    api.on(`POST /api/admin/links/${LINK}/plan/installments/2/charge`, json({ outcome: 'unknown', plan: running }));
+    const { user, unmount } = await renderScreen(<LinkPlanCard plan={running} linkId={LINK} />);
+    await user.click(await screen.findByRole('button', { name: 'Charge instalment 2 now' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Charge instalment 2 now?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Charge $150.00' }));
+    const told = await screen.findByText(/^Charge: no answer from the card gateway yet/);
+    expect(told).toHaveTextContent('the card may have been charged. Do not charge again');
+    expect(told.textContent).not.toMatch(/try again/i);
+    unmount();
+
+    api.on(
+      `POST /api/admin/links/${LINK}/plan/installments/2/charge`,
+      refusal(409, 'charge_in_progress', 'Instalment 2 was already sent to the card gateway …'),
+    );
+    const es = await renderScreen(<LinkPlanCard plan={running} linkId={LINK} />, { lng: 'es' });
+    await es.user.click(await screen.findByRole('button', { name: /Cobrar ahora la cuota 2/ }));
+    const dialogEs = await screen.findByRole('dialog');
+    await es.user.click(within(dialogEs).getByRole('button', { name: /^Cobrar .*150/ }));
+    const alert = await within(dialogEs).findByRole('alert');
+    expect(alert).toHaveTextContent('No lo vuelva a cobrar');
+    expect(alert.textContent).not.toMatch(/inténtelo/i);
+  });
+
   it('billing charges an instalment now and sees the outcome; a coordinator may move it but not charge or refund', async () => {
     api.on(`POST /api/admin/links/${LINK}/plan/installments/2/charge`, json({ outcome: 'paid', plan: running }));
     const { user, unmount } = await renderScreen(<LinkPlanCard plan={running} linkId={LINK} />);

@@ -43,7 +43,7 @@ export const errorCodesEn = {
     'The plan cannot do this in its current state (waiting for the deposit, paused, cancelled or paid in full). Reload the page.',
   installment_not_open: 'This instalment is no longer open (paid, cancelled or refunded). Reload the page.',
   charge_in_progress:
-    'A charge of this plan is under way and its answer is not known yet. Paylink checks it with the gateway within minutes; try again then.',
+    'A charge of this plan is under way and its answer is not known yet. Do not charge it again: Paylink confirms it with the gateway within minutes and the plan then shows the result.',
   installment_not_paid: 'Only a paid instalment can be refunded.',
   // Money: refunds, voids, the card gateway
   not_paid: 'This link has no approved payment to refund.',
@@ -109,7 +109,7 @@ export const errorCodesEs: Dictionary<typeof errorCodesEn> = {
     'El plan no permite esto en su estado actual (esperando el depósito, en pausa, cancelado o pagado por completo). Recargue la página.',
   installment_not_open: 'Esta cuota ya no está abierta (pagada, cancelada o reembolsada). Recargue la página.',
   charge_in_progress:
-    'Hay un cobro de este plan en curso y aún no se conoce su respuesta. Paylink lo confirma con la pasarela en unos minutos; inténtelo entonces.',
+    'Hay un cobro de este plan en curso y aún no se conoce su respuesta. No lo vuelva a cobrar: Paylink lo confirma con la pasarela en unos minutos y el plan mostrará entonces el resultado.',
   installment_not_paid: 'Solo se puede reembolsar una cuota pagada.',
   not_paid: 'Este enlace no tiene un pago aprobado que reembolsar.',
   no_receipt_address: 'No hay un correo electrónico ni un teléfono (que acepte SMS) registrados para enviar el recibo.',

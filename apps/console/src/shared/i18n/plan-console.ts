@@ -62,7 +62,7 @@ export const planConsoleEn = {
       notice_undeliverable: 'The patient could not be told: no charge until they can be',
       declined: 'Declined (try {{attempts}}): {{reason}}; next try {{next}}',
       failed: 'Failed after the last try ({{attempts}}): {{reason}}',
-      outcome_unknown: 'The gateway did not answer: checked with it before any new try',
+      outcome_unknown: 'The gateway did not answer in time: held until the gateway shows the sale, never charged twice',
       paid: 'Paid {{amount}}, transaction {{txn}}',
     },
     other: '{{action}}',
@@ -127,7 +127,8 @@ export const planConsoleEs: Dictionary<typeof planConsoleEn> = {
       notice_undeliverable: 'No se pudo avisar al paciente: sin cargo hasta poder avisarle',
       declined: 'Rechazado (intento {{attempts}}): {{reason}}; próximo intento {{next}}',
       failed: 'Fallida tras el último intento ({{attempts}}): {{reason}}',
-      outcome_unknown: 'La pasarela no respondió: se consulta antes de cualquier nuevo intento',
+      outcome_unknown:
+        'La pasarela no respondió a tiempo: en espera hasta que la pasarela muestre la venta, nunca se cobra dos veces',
       paid: 'Pagado {{amount}}, transacción {{txn}}',
     },
     other: '{{action}}',

@@ -90,7 +90,8 @@ export const plansEn = {
       paid: 'paid',
       declined: 'declined; it is tried again as the retry rules say',
       failed: 'declined, and no retry is left',
-      unknown: 'the gateway did not answer; Paylink checks it before any other try',
+      unknown:
+        'no answer from the card gateway yet, and the card may have been charged. Do not charge again: Paylink asks the gateway every few minutes and the plan then shows the result',
     },
   },
   upcoming: {
@@ -205,7 +206,8 @@ export const plansEs: Dictionary<typeof plansEn> = {
       paid: 'pagado',
       declined: 'rechazado; se reintentará según las reglas de reintento',
       failed: 'rechazado, y no quedan reintentos',
-      unknown: 'la pasarela no respondió; Paylink lo confirma antes de cualquier otro intento',
+      unknown:
+        'la pasarela de pago aún no respondió y puede que la tarjeta ya se haya cobrado. No vuelva a cobrar: Paylink consulta a la pasarela cada pocos minutos y el plan mostrará entonces el resultado',
     },
   },
   upcoming: {
