@@ -180,7 +180,7 @@ describe('the deposit of a plan link', () => {
       [link.linkId],
     );
     const stored = card.rows[0]!;
-    expect(stored).toMatchObject({ last4: '0002', exp_month: 12, exp_year: 2030 });
+    expect(stored).toMatchObject({ last4: '0002', exp_month: 12, exp_year: 2099 });
     expect(stored.approval_code).toBe(pay!.ssl_approval_code);
     // Sealed: not the gateway's token, which opens from it.
     expect(stored.token_sealed).toMatch(/^v[12]\./);

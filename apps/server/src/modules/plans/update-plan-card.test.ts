@@ -185,7 +185,7 @@ describe('a declined instalment and the new card', () => {
       link.linkId,
     ]);
     expect(current.rows).toEqual([{ last4: '0002' }]);
-    // Its card (expiry 12/30) expires before 2097: out of the way of the expiring-card test below.
+    // Cancelled: out of the way of the expiring-card test below.
     await db().query(`update payment_plan set status = 'cancelled' where link_id = $1`, [link.linkId]);
     // A paid link without charges to come signs in no more, as before plans.
     const closed = await env.app.inject({
@@ -215,7 +215,7 @@ describe('a declined instalment and the new card', () => {
     expect((await run('2097-08-12T15:00:00Z')).cardsExpiring).toBe(0);
     const asked = await messages(link.linkId, 'plan-card-expiring');
     expect(asked).toHaveLength(1);
-    expect(asked[0]!.body_text).toContain('expires before plan payment 1/1');
+    expect(asked[0]!.body_text).toContain('expires before the balance payment');
     expect(asked[0]!.body_text).toContain(`auth?id=${link.linkId}&next=card`);
     expect(await audits(link.linkId, 'plan.card_expiring_notified')).toHaveLength(1);
   });
