@@ -96,7 +96,7 @@ export const plansEn = {
   upcoming: {
     title: 'Upcoming charges',
     intro:
-      'Plan instalments to be charged to the stored card from {{from}} to {{to}}, and declined ones being retried.',
+      'Plan installments to be charged to the stored card from {{from}} to {{to}}, declined ones being retried, and failed ones.',
     days: 'Show the next',
     daysOption: '{{count}} days',
     caption: 'Upcoming charges, by due date',
@@ -112,6 +112,7 @@ export const plansEn = {
     noCard: 'No card',
     expiresBefore: 'Expires before the due date',
     retryAt: 'next try {{at}}',
+    noMoreTries: 'No more automatic tries: contact the patient, then charge now or move it.',
     empty: 'No charges in the next {{count}} days.',
   },
 };
@@ -211,7 +212,7 @@ export const plansEs: Dictionary<typeof plansEn> = {
   upcoming: {
     title: 'Próximos cobros',
     intro:
-      'Cuotas de planes que se cobrarán a la tarjeta guardada del {{from}} al {{to}}, y las rechazadas que se reintentan.',
+      'Cuotas de planes que se cobrarán a la tarjeta guardada del {{from}} al {{to}}, las rechazadas que se reintentan y las fallidas.',
     days: 'Mostrar los próximos',
     daysOption: '{{count}} días',
     caption: 'Próximos cobros, por fecha',
@@ -227,6 +228,7 @@ export const plansEs: Dictionary<typeof plansEn> = {
     noCard: 'Sin tarjeta',
     expiresBefore: 'Vence antes de la fecha de cobro',
     retryAt: 'próximo intento {{at}}',
+    noMoreTries: 'No habrá más intentos automáticos: contacte al paciente y luego cobre ahora o mueva la fecha.',
     empty: 'No hay cobros en los próximos {{count}} días.',
   },
 };

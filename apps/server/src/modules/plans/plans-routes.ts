@@ -5,6 +5,7 @@ import { assertLinkAccess, claimForLink, requirePatient, requirePatientClaim } f
 import { PATIENT_SECURITY, errorResponses } from '../../http/route-support.js';
 import { route } from '../../http/route.js';
 import { auditContext } from '../../lib/audit.js';
+import { practiceTimeZone } from '../app-config/index.js';
 import { acceptPlanAgreement, showPatientPlan } from './patient-plan.js';
 import { confirmCardUpdate, startCardUpdate } from './update-plan-card.js';
 
@@ -39,6 +40,7 @@ export async function patientPlanRoutes(app: FastifyInstance, ctx: AppContext): 
         claim,
         linkId: request.params.linkId,
         practiceFallback: practiceFallback(ctx),
+        timeZone: () => practiceTimeZone(ctx.db, ctx.config),
       });
       return reply.header('cache-control', 'no-store').send(plan);
     },

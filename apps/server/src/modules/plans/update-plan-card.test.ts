@@ -1,4 +1,4 @@
-import { CARD_ON_FILE_AGREEMENT_VERSION } from '@paylink/shared';
+import { CARD_ON_FILE_AGREEMENT_VERSION, type PatientPlanView } from '@paylink/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiHeaders } from '../../../test/support/context.js';
 import {
@@ -62,6 +62,12 @@ const installment = async (linkId: string) =>
     )
   ).rows[0]!;
 
+const showPlan = async (link: TestLink) => {
+  const r = await env.app.inject({ method: 'GET', url: `/api/plans/${link.linkId}`, headers: link.headers });
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json() as PatientPlanView;
+};
+
 /** A link with a single-charge plan whose $500 deposit was paid with `card` through the payment page's calls. */
 async function paidPlan(card: string, dueOn: string): Promise<TestLink> {
   const link = await createLinkAtPaymentStep(env.ctx, { amountDollars: 500 });
@@ -107,6 +113,12 @@ describe('a declined instalment and the new card', () => {
     expect(phone.statusCode, phone.body).toBe(200);
     expect(await run('2097-05-03T15:00:00Z')).toMatchObject({ notified: 1 });
     expect(await run('2097-05-10T15:00:00Z')).toMatchObject({ declined: 1 });
+    // The patient's page says which payment was declined, when, and when it is tried next (practice's days).
+    const view = await showPlan(link);
+    expect(view.installments).toEqual([
+      expect.objectContaining({ n: 1, status: 'notified', lastDeclinedOn: '2097-05-10', nextTryOn: '2097-05-11' }),
+    ]);
+    expect(view.cardExpiresBefore).toBeNull();
 
     // The patient's message links to the update-card page; the practice gets a staff e-mail.
     const told = await messages(link.linkId, 'plan-declined');
@@ -218,5 +230,7 @@ describe('a declined instalment and the new card', () => {
     expect(asked[0]!.body_text).toContain('expires before the balance payment');
     expect(asked[0]!.body_text).toContain(`auth?id=${link.linkId}&next=card`);
     expect(await audits(link.linkId, 'plan.card_expiring_notified')).toHaveLength(1);
+    // A returning patient's page says so too: the first charge the card will have expired by.
+    expect((await showPlan(link)).cardExpiresBefore).toBe('2097-09-10');
   });
 });
