@@ -398,6 +398,8 @@ describe('what the patient and the practice see of a paid plan link', () => {
     const [sms] = await receipts(link.linkId);
     expect(sms!.channel).toBe('sms');
     expect(sms!.body_text).toContain('Saldo: 3 cobros desde el 31 ene 2098; vea su enlace.');
+    // The link itself, in the patient's language (issue 41).
+    expect(sms!.body_text).toMatch(new RegExp(`vea su enlace\\. https?://\\S+/auth\\?id=${link.linkId}&lng=es$`));
     expect(sms!.body_text).toMatch(/^[\x20-\x7E]+$/);
   });
 
