@@ -127,7 +127,9 @@ describe('a declined instalment and the new card', () => {
     await notifyStaff(env.ctx);
     const staff = await messages(link.linkId, 'staff-attention');
     expect(staff.map((m) => m.to_address)).toEqual(['billing@practice.example']);
-    expect(staff[0]!.body_text).toContain('Plan instalment 1 ($700.00) was declined (DECLINED: NSF)');
+    expect(staff[0]!.body_text).toContain('Plan installment 1 ($700.00) was declined (DECLINED: NSF)');
+    // The next try in the practice's zone (Chicago), not UTC.
+    expect(staff[0]!.body_text).toContain('the next try is May 11, 2097, 10:00 AM CDT.');
 
     // The deposit's acceptance belongs to the old card: the new one needs the agreement again.
     const early = await post(link, `/api/plans/${link.linkId}/card/session`);
