@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
 import { expectAccessible } from '../support/a11y.js';
 import {
   answerChallenge,
@@ -35,9 +37,12 @@ const long = (iso: string, lng: 'en' | 'es') =>
     dateStyle: 'long',
     timeZone: 'UTC',
   });
+/** A full-page screenshot to look at: kept in E2E_SCREENSHOTS when set (a passing test's output folder is removed). */
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(process.env.E2E_SCREENSHOTS ?? test.info().outputDir, name), fullPage: true });
 type PlanView = { plan: { status: string; installments: { status: string; amount: number }[] } };
 
-test('a declined instalment: the patient updates the card with 3-D Secure and the retry charges it once', async ({
+test('a declined installment: the patient updates the card with 3-D Secure and the retry charges it once', async ({
   product,
   admin,
   page,
@@ -90,7 +95,7 @@ test('a declined instalment: the patient updates the card with 3-D Secure and th
     new RegExp(`Declined on ${long(dueOn, 'en')}\\. We will try again on ${long(day(41), 'en')}\\.`),
   );
   await expectNoHorizontalScroll(phone.page);
-  await phone.page.screenshot({ path: test.info().outputPath('update-card-declined-en.png'), fullPage: true });
+  await shot(phone.page, 'update-card-declined-en.png');
   await expectAccessible(phone.page, 'update card');
 
   // Saving without the agreement says why and changes nothing.
@@ -112,7 +117,7 @@ test('a declined instalment: the patient updates the card with 3-D Secure and th
   // The card on file is the new one now.
   assert.match(await phone.page.getByTestId('card-on-file').innerText(), /Visa ending in 0077/);
   await expectNoHorizontalScroll(phone.page);
-  await phone.page.screenshot({ path: test.info().outputPath('update-card-saved-en.png'), fullPage: true });
+  await shot(phone.page, 'update-card-saved-en.png');
 
   // The next pass (before the 1-day retry would come) charges the new card, once; later passes nothing more.
   await admin.request('POST', '/plans/run', { now: `${dueOn}T17:30:00Z` });
@@ -169,7 +174,7 @@ test('in Spanish: a card expired by the due date, the last decline, and the new 
   );
   await expectNoHorizontalScroll(returning.page);
   await expectAccessible(returning.page, 'returning patient, card expiring (es)');
-  await returning.page.screenshot({ path: test.info().outputPath('returning-card-expiring-es.png'), fullPage: true });
+  await shot(returning.page, 'returning-card-expiring-es.png');
 
   // The notice asks for another card; the due date's pass (its clock) finds the card expired; then the retries.
   await admin.request('POST', '/plans/run', { now: `${day(68)}T17:00:00Z` });
@@ -199,7 +204,7 @@ test('in Spanish: a card expired by the due date, the last decline, and the new 
   );
   await expectNoHorizontalScroll(phone.page);
   await expectAccessible(phone.page, 'update card, failed payment (es)');
-  await phone.page.screenshot({ path: test.info().outputPath('update-card-failed-es.png'), fullPage: true });
+  await shot(phone.page, 'update-card-failed-es.png');
 
   const field = (name: string) => phone.page.getByLabel(sayRe(lng, `payment:fields.${name}`)).first();
   await field('fullName').fill('Pat Paciente');
@@ -212,6 +217,6 @@ test('in Spanish: a card expired by the due date, the last decline, and the new 
   await phone.page.getByTestId('card-saved').waitFor();
   assert.match(await phone.page.getByTestId('card-on-file').innerText(), /Visa terminada en 0002/);
   await expectNoHorizontalScroll(phone.page);
-  await phone.page.screenshot({ path: test.info().outputPath('update-card-saved-es.png'), fullPage: true });
+  await shot(phone.page, 'update-card-saved-es.png');
   await phone.close();
 });
