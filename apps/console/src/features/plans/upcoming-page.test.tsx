@@ -37,7 +37,7 @@ describe('upcoming charges screen', () => {
     const row = within(table).getByTestId('upcoming-charge');
     expect(row).toHaveTextContent('Dec 5, 2026');
     expect(row).toHaveTextContent('Ana Diaz');
-    expect(row).toHaveTextContent('Instalment 2 of 3');
+    expect(row).toHaveTextContent('Installment 2 of 3');
     expect(row).toHaveTextContent('$150.00');
     expect(row).toHaveTextContent('Patient notified');
     expect(row).toHaveTextContent('Visa ending in 0002');

@@ -484,7 +484,7 @@ export const en = {
     contract: 'Contract',
     patient_id: 'Patient ID',
     payor_id: 'Payor ID',
-    payment_authorization: 'Payment authorisation',
+    payment_authorization: 'Payment authorization',
   },
   timeline: {
     actorStaff: 'Staff',

@@ -423,7 +423,7 @@ describe('what the patient and the practice see of a paid plan link', () => {
     expect(actions).toEqual(expect.arrayContaining(['plan.card_stored', 'plan.activated']));
     expect(actions).not.toContain('plan.read');
     expect(detail.timeline.find((e) => e.action === 'plan.activated')!.text.en).toBe(
-      'The payment plan started: 3 instalment(s) for $1,500.00',
+      'The payment plan started: 3 installment(s) for $1,500.00',
     );
   });
 });

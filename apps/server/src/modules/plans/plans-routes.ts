@@ -26,7 +26,7 @@ export async function patientPlanRoutes(app: FastifyInstance, ctx: AppContext): 
         summary: "The signed-in link's payment plan: its schedule, the card kept for it and the agreement's state",
         description:
           'Before the deposit (`projected: true`) the balance is the total less the amount chosen on the patient ' +
-          'information page, split by the plan; after it, the stored instalments with their statuses and the card ' +
+          'information page, split by the plan; after it, the stored installments with their statuses and the card ' +
           'the deposit stored (brand and last four). 404 when the link has no plan. Not in the spec (decision 0207).',
         security: PATIENT_SECURITY,
         response: errorResponses(401, 403, 404),
@@ -123,7 +123,7 @@ export async function patientPlanRoutes(app: FastifyInstance, ctx: AppContext): 
         description:
           'The server asks the gateway for `transactionId`: it must be the approved verification of `updateId` with ' +
           'a card token (409 `card_not_verified` otherwise; nothing changes). The token is sealed, the new card ' +
-          'replaces the old one, and declined instalments waiting for a retry are charged to it at the ' +
+          'replaces the old one, and declined installments waiting for a retry are charged to it at the ' +
           "scheduler's next pass (`retrying`). The same call twice answers the same. Decision 0211.",
         security: PATIENT_SECURITY,
         response: errorResponses(400, 401, 403, 404, 409, 502),

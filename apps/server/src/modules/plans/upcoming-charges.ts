@@ -44,7 +44,7 @@ export async function listUpcomingCharges(
        join link l on l.id = p.link_id
        left join stored_card c on c.link_id = p.link_id and c.replaced_at is null
       where p.status = 'active' and i.status in ('scheduled', 'notified', 'failed') and i.due_on <= $1::date
-        -- A failed instalment (no more tries) stays listed until someone charges, moves or cancels it.
+        -- A failed installment (no more tries) stays listed until someone charges, moves or cancels it.
         and (i.due_on >= $2::date or i.next_attempt_at is not null or i.status = 'failed')
       order by i.due_on, l.last_name, l.first_name, i.n`,
     [to, from],

@@ -126,7 +126,7 @@ export function buildStoredCardSaleXml(
   }
   const { number, count } = req.installment;
   if (!Number.isInteger(number) || !Number.isInteger(count) || number < 1 || count < number) {
-    throw new GatewayError('The instalment number must be between 1 and the number of instalments.');
+    throw new GatewayError('The installment number must be between 1 and the number of installments.');
   }
   if (!/^[A-Za-z0-9]{1,20}$/.test(req.token)) throw new GatewayError('The card token is not a Converge token.');
   const first = clip(req.firstName, 20);

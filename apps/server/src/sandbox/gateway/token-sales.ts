@@ -38,7 +38,7 @@ export async function tokenSale(opts: { db: SandboxDb; fields: ConvergeFields; k
       return xmlError(
         ERROR_CODE.requiredField,
         'Required Field Not Supplied',
-        'An instalment (ssl_recurring_flag=2) needs ssl_payment_number and ssl_payment_count.',
+        'An installment (ssl_recurring_flag=2) needs ssl_payment_number and ssl_payment_count.',
       );
     }
   }
