@@ -214,7 +214,10 @@ test('in Spanish: a card expired by the due date, the last decline, and the new 
   await field('billingZip').fill('90401');
   await phone.page.getByRole('checkbox', { name: sayRe(lng, 'payment:plan.agree') }).check();
   await phone.page.getByRole('button', { name: sayRe(lng, 'payment:updateCard.save') }).click();
-  await phone.page.getByTestId('card-saved').waitFor();
+  const saved = phone.page.getByTestId('card-saved');
+  await saved.waitFor();
+  // The failed payment is not charged to it on its own: the practice does it.
+  assert.match(await saved.innerText(), /El pago rechazado de arriba no se cobra automáticamente: llame a .+ al /);
   assert.match(await phone.page.getByTestId('card-on-file').innerText(), /Visa terminada en 0002/);
   await expectNoHorizontalScroll(phone.page);
   await shot(phone.page, 'update-card-saved-es.png');

@@ -159,5 +159,12 @@ describe('/updatecard', () => {
       'Declined, and not tried again automatically. Save a new card below, then call Bright Smile Surgery at 555-0100 to have it charged.',
     );
     expect(screen.queryByTestId('card-expiring')).toBeNull();
+    await fillNewCard();
+    await user.click(screen.getByRole('checkbox', { name: 'I agree to keep my card on file for this plan' }));
+    await user.click(screen.getByRole('button', { name: 'Save new card' }));
+    const saved = await screen.findByTestId('card-saved');
+    expect(saved.textContent).toContain(
+      'The declined payment above is not charged automatically: call Bright Smile Surgery at 555-0100 to have it charged to this card.',
+    );
   });
 });
