@@ -218,6 +218,7 @@ test('in Spanish: a card expired by the due date, the last decline, and the new 
   await saved.waitFor();
   // The failed payment is not charged to it on its own: the practice does it.
   assert.match(await saved.innerText(), /El pago rechazado de arriba no se cobra automáticamente: llame a .+ al /);
+  assert.doesNotMatch(await saved.innerText(), /en sus fechas/);
   assert.match(await phone.page.getByTestId('card-on-file').innerText(), /Visa terminada en 0002/);
   await expectNoHorizontalScroll(phone.page);
   await shot(phone.page, 'update-card-saved-es.png');

@@ -153,7 +153,14 @@ describe('/updatecard', () => {
       installments: [{ n: 2, dueOn: '2027-02-15', amount: 1500, status: 'failed' }],
       cardExpiresBefore: null,
     };
-    await renderPage({ respond: (c) => (c.path === `/api/plans/${LINK_ID}` ? { json: failed } : base(c)) });
+    await renderPage({
+      respond: (c) =>
+        c.path === `/api/plans/${LINK_ID}`
+          ? { json: failed }
+          : c.path.endsWith('/card')
+            ? { json: { card: { brand: 'visa', last4: '0002' }, retrying: 0 } }
+            : base(c),
+    });
     const open = await screen.findByTestId('open-installments');
     expect(open.textContent).toContain(
       'Declined, and not tried again automatically. Save a new card below, then call Bright Smile Surgery at 555-0100 to have it charged.',
@@ -166,5 +173,7 @@ describe('/updatecard', () => {
     expect(saved.textContent).toContain(
       'The declined payment above is not charged automatically: call Bright Smile Surgery at 555-0100 to have it charged to this card.',
     );
+    // Nothing else is to come: no promise of charges "on their dates".
+    expect(saved.textContent).not.toContain('on their dates');
   });
 });

@@ -308,7 +308,11 @@ function UpdateCard(props: Props & { linkId: string }) {
         {phase.kind === 'saved' && (
           <div className="alert alert-success" role="status" data-testid="card-saved">
             <p className="mb-1 fw-semibold">{t('updateCard.saved', { last4: phase.last4 ?? '' })}</p>
-            <p className="mb-0">{phase.retrying > 0 ? t('updateCard.retrying') : t('updateCard.nextCharges')}</p>
+            {phase.retrying > 0 ? (
+              <p className="mb-0">{t('updateCard.retrying')}</p>
+            ) : (
+              open.some((i) => i.status !== 'failed') && <p className="mb-0">{t('updateCard.nextCharges')}</p>
+            )}
             {open.some((i) => i.status === 'failed') && (
               // A failed payment is not retried by a new card (decision 0211): the practice charges it.
               <p className="mb-0 mt-1">
