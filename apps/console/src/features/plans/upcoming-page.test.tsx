@@ -47,6 +47,14 @@ describe('upcoming charges screen', () => {
     expect(api.sent(LIST)[0]!.query.get('days')).toBe('30');
   });
 
+  it('a failed charge stays listed and says nothing more is tried (issue 41)', async () => {
+    api.on(LIST, answer([{ ...charge, status: 'failed', attempts: 4, lastFailure: 'DECLINED: NSF' }]));
+    await renderScreen(<UpcomingChargesPage />);
+    const row = await screen.findByTestId('upcoming-charge');
+    expect(row).toHaveTextContent('Failed');
+    expect(row).toHaveTextContent('No more automatic tries: contact the patient, then charge now or move it.');
+  });
+
   it('asks for 90 days when chosen, and says when nothing is due', async () => {
     api.on(LIST, answer([]));
     const { user } = await renderScreen(<UpcomingChargesPage />);
