@@ -153,7 +153,7 @@ export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<P
     } catch (err) {
       opts.log.error(
         { err, installmentId: row.id },
-        'plan installment pass failed; the claim expires and it is tried again',
+        'plan instalment pass failed; the claim expires and it is tried again',
       );
     }
   }
@@ -322,7 +322,7 @@ export async function chargeInstallmentNow(
     `update plan_installment i
         set claimed_by = $2, claim_expires_at = now() + make_interval(secs => $3::int), updated_at = now(),
             -- Charged today at the patient's request: due today, so a decline follows the retry policy from today
-            -- and an unknown outcome is reconciled by the next pass, as for any due installment.
+            -- and an unknown outcome is reconciled by the next pass, as for any due instalment.
             status = 'notified', notified_at = coalesce(i.notified_at, $5::timestamptz), due_on = least(i.due_on, $6::date),
             merchant_txn_id = case when i.status = 'failed' then $4 else i.merchant_txn_id end,
             next_attempt_at = null
@@ -363,7 +363,7 @@ async function updateClaimed(
     `update plan_installment set ${set}, updated_at = now() where id = $1 and claimed_by = $2${live}`,
     [row.id, runId, ...params],
   );
-  if (r.rowCount !== 1) throw new Error(`plan installment ${row.id}: the claim was lost`);
+  if (r.rowCount !== 1) throw new Error(`plan instalment ${row.id}: the claim was lost`);
 }
 
 const RELEASE = 'claimed_by = null, claim_expires_at = null';
@@ -499,7 +499,7 @@ async function charge(
     }
     opts.log.error(
       { err, installmentId: row.id, merchantTxnId: row.merchantTxnId },
-      'installment charge outcome unknown',
+      'instalment charge outcome unknown',
     );
     await opts.db.transaction(async (tx) => {
       await updateClaimed(tx, row, runId, RELEASE, []);

@@ -49,35 +49,33 @@ export async function refundInstallment(opts: RefundInstallmentOptions): Promise
   if (!plan) throw notFound('This link has no payment plan.');
   const deposit = await findPayment(db, link.id);
   const sale = await loadSale(db, plan.id, opts.n, false);
-  if (!sale) throw notFound(`This plan has no installment ${opts.n}.`);
+  if (!sale) throw notFound(`This plan has no instalment ${opts.n}.`);
   if ((sale.status !== 'paid' && sale.status !== 'refunded') || !sale.gateway_txn_id || !deposit) {
     throw new AppError(
       'installment_not_paid',
-      `Installment ${opts.n} is ${sale.status}: only a paid one can be refunded.`,
+      `Instalment ${opts.n} is ${sale.status}: only a paid one can be refunded.`,
     );
   }
   const txn = await lookUpCharge(opts.gateway, sale.gateway_txn_id);
-  if (!txn)
-    throw new AppError('gateway_unknown_transaction', 'The card gateway does not know this installment’s sale.');
+  if (!txn) throw new AppError('gateway_unknown_transaction', 'The card gateway does not know this instalment’s sale.');
 
   const refund = await db.transaction(async (tx) => {
     const locked = (await loadSale(tx, plan.id, opts.n, true))!;
     const amountCents = Number(locked.amount_cents);
     const remaining = amountCents - (await reservedInstallmentCents(tx, locked.id));
-    if (remaining <= 0)
-      throw new AppError('fully_refunded', `Installment ${opts.n} has already been refunded in full.`);
+    if (remaining <= 0) throw new AppError('fully_refunded', `Instalment ${opts.n} has already been refunded in full.`);
     const amount = opts.amountCents ?? remaining;
     if (amount > remaining) {
       throw new AppError(
         'refund_exceeds_payment',
-        `The refund is more than what is left of installment ${opts.n}: at most $${(remaining / 100).toFixed(2)} can be refunded.`,
+        `The refund is more than what is left of instalment ${opts.n}: at most $${(remaining / 100).toFixed(2)} can be refunded.`,
       );
     }
     const kind = reversalKind(txn.settled);
     if (kind === 'void' && amount !== amountCents) {
       throw new AppError(
         'partial_refund_before_settlement',
-        'This installment’s sale has not settled yet, so it can only be cancelled (voided) in full today. Refund the ' +
+        'This instalment’s sale has not settled yet, so it can only be cancelled (voided) in full today. Refund the ' +
           'whole amount now, or refund part of it after the gateway settles the batch (usually the next business day).',
       );
     }
