@@ -202,7 +202,7 @@ test('a payor link sent by e-mail from the console and paid: payment and documen
   await walkToPayment(f, { type: 2, source: 2, amount: '1500' });
   await fillCard(f, { number: CARDS.visaFrictionless, name: 'Elena Ruiz', payorEmail });
   await signInFrame(f, signingFrame(f), { by: 'type', name: 'Elena Ruiz' });
-  await assertEnabled(payButton(f), 'PAY NOW after signing the authorisation', 30_000);
+  await assertEnabled(payButton(f), 'PAY NOW after signing the authorization', 30_000);
   await payNow(f);
   const { transactionId } = await expectConfirmation(f, { amount: '$1,500.00' });
 
@@ -214,7 +214,7 @@ test('a payor link sent by e-mail from the console and paid: payment and documen
   await payment.getByText(transactionId).waitFor();
   await payment.getByText(/•••• 0002$/).waitFor();
   const documents = console.getByRole('region', { name: 'Documents', exact: true });
-  for (const name of ['Invoice', 'Contract', 'Payment authorisation'])
+  for (const name of ['Invoice', 'Contract', 'Payment authorization'])
     await documents.getByRole('button', { name: `Download PDF ${name}`, exact: true }).waitFor();
   const sent = console.getByRole('list', { name: 'Messages sent for this link' }).locator('li', {
     hasText: 'Link sent · e-mail',

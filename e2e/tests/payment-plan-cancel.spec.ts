@@ -52,7 +52,7 @@ test('staff cancel the rest of a plan after the deposit; the patient is sent the
   await card.getByText('Active').first().waitFor();
   await card.getByRole('button', { name: 'Cancel the rest of the plan' }).click();
   const dialog = console.getByRole('dialog', { name: 'Cancel the rest of this plan?' });
-  await dialog.getByText('No remaining instalment ($1,500.00) will be charged').waitFor();
+  await dialog.getByText('No remaining installment ($1,500.00) will be charged').waitFor();
   await expectAccessible(console, 'console plan cancel dialog (en)');
   await dialog.getByLabel(/Reason/).fill('Surgery cancelled by the patient');
   await dialog.getByRole('button', { name: 'Cancel the rest' }).click();

@@ -117,6 +117,7 @@ async function main() {
         logoUrl: config.PRACTICE_LOGO_URL ?? null,
       },
       timeZone: config.PRACTICE_TIME_ZONE,
+      publicUrl: config.publicUrl,
       plans,
     },
     15_000,

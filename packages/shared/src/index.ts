@@ -19,6 +19,7 @@ export * from './routes/route-table.js';
 export * from './routes/console-endpoints.js';
 export * from './routes/console-routes.js';
 export * from './plan-agreement.js';
+export * from './patient-plan-view.js';
 export * from './plan-scheduler.js';
 export * from './plan-actions.js';
 export * from './display.js';

@@ -12,9 +12,9 @@ export const planInstallmentParamsSchema = z
   .object({
     id: linkIdSchema,
     n: z.coerce
-      .number({ error: 'n must be an instalment number' })
-      .int('n must be an instalment number')
-      .min(1, 'n must be an instalment number')
+      .number({ error: 'n must be an installment number' })
+      .int('n must be an installment number')
+      .min(1, 'n must be an installment number')
       .max(PLAN_MAX_INSTALLMENTS, `n must be at most ${PLAN_MAX_INSTALLMENTS}`),
   })
   .strict();

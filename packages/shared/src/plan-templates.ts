@@ -44,10 +44,10 @@ export const planTemplateSchema = z.discriminatedUnion(
     z
       .object({
         name,
-        kind: z.literal('installments').describe('The balance in `count` instalments.'),
+        kind: z.literal('installments').describe('The balance in `count` installments.'),
         count: installmentsInput.shape.count,
         every: planEverySchema,
-        firstDueAfterDays: days('firstDueAfterDays').describe('The first instalment, this many days after today.'),
+        firstDueAfterDays: days('firstDueAfterDays').describe('The first installment, this many days after today.'),
       })
       .strict(),
   ],

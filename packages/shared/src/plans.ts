@@ -135,14 +135,14 @@ export const planInputSchema = z
       z
         .object({
           total,
-          kind: z.literal('installments').describe('The balance in `count` instalments.'),
+          kind: z.literal('installments').describe('The balance in `count` installments.'),
           count: z
             .number({ error: `count must be a whole number from 2 to ${PLAN_MAX_INSTALLMENTS}` })
             .int(`count must be a whole number from 2 to ${PLAN_MAX_INSTALLMENTS}`)
             .min(2, `count must be a whole number from 2 to ${PLAN_MAX_INSTALLMENTS}`)
             .max(PLAN_MAX_INSTALLMENTS, `count must be a whole number from 2 to ${PLAN_MAX_INSTALLMENTS}`),
           every: planEverySchema.describe('week, two_weeks or month (months clamp to the last day).'),
-          firstDueOn: isoDateSchema('firstDueOn').describe('The first instalment date, YYYY-MM-DD.'),
+          firstDueOn: isoDateSchema('firstDueOn').describe('The first installment date, YYYY-MM-DD.'),
         })
         .strict(),
     ],
@@ -191,19 +191,19 @@ export function planProblems(plan: PlanInput, o: { locked: boolean; today: strin
     problems.push({ path: [dateField], message: `${dateField} must be after today (${o.today})` });
   }
   if (plan.kind === 'installments' && dollarsToCents(plan.total) < plan.count) {
-    problems.push({ path: ['count'], message: 'count is more instalments than the total has cents' });
+    problems.push({ path: ['count'], message: 'count is more installments than the total has cents' });
   }
   return problems;
 }
 
 export const planInstallmentViewSchema = z.object({
-  n: z.number().int().describe('1 for the first instalment (or the single balance charge).'),
+  n: z.number().int().describe('1 for the first installment (or the single balance charge).'),
   dueOn: z.string().describe('YYYY-MM-DD'),
   /** Dollars. */
   amount: z.number().describe('US dollars.'),
   status: installmentStatusSchema,
   /** Dollars given back of a paid instalment (partially refunded while below amount); absent when nothing was. */
-  refunded: z.number().optional().describe('US dollars refunded of this instalment; absent when none.'),
+  refunded: z.number().optional().describe('US dollars refunded of this installment; absent when none.'),
 });
 export type PlanInstallmentView = z.infer<typeof planInstallmentViewSchema>;
 
@@ -221,7 +221,7 @@ export const planViewSchema = z
     deposit: z.number().nullable().describe('US dollars paid as the deposit; null until it is paid.'),
     projected: z
       .boolean()
-      .describe('true before the deposit is paid: the instalments are a projection for balance = total, not stored.'),
+      .describe('true before the deposit is paid: the installments are a projection for balance = total, not stored.'),
     installments: z.array(planInstallmentViewSchema),
     /** The card the balance is charged to; null until the deposit stores one. */
     card: z
@@ -258,8 +258,8 @@ export const upcomingChargeSchema = z.object({
   linkId: z.string(),
   firstName: z.string(),
   lastName: z.string(),
-  n: z.number().int().describe('The instalment number (1 for a single balance charge).'),
-  count: z.number().int().describe("The plan's number of instalments."),
+  n: z.number().int().describe('The installment number (1 for a single balance charge).'),
+  count: z.number().int().describe("The plan's number of installments."),
   dueOn: z.string().describe('YYYY-MM-DD'),
   amount: z.number().describe('US dollars.'),
   status: installmentStatusSchema,

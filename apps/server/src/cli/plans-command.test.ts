@@ -92,7 +92,7 @@ describe('paylink plans pause|resume|cancel|reschedule|charge|refund', () => {
     expect(badDate.code).not.toBe(0);
     expect(badDate.stderr).toContain('<date> must be a date');
     const badN = await cli(['plans', 'charge', id, 'two']);
-    expect(badN.stderr).toContain('<n> must be an instalment number');
+    expect(badN.stderr).toContain('<n> must be an installment number');
     const notPaid = await cli(['plans', 'refund', id, '1', '--amount', '10']);
     expect(notPaid.code).not.toBe(0);
     expect(notPaid.stderr).toContain('only a paid one can be refunded');

@@ -5,7 +5,7 @@
  * or when nothing is left to charge.
  */
 import { useTranslation } from '../i18n';
-import { usePlan } from '../lib/use-plan';
+import { formatDueDate, usePlan } from '../lib/use-plan';
 import { useNavigate } from '../lib/router';
 import { useAppSelector } from '../store/hooks';
 import { isSessionValid } from '../store/auth-slice';
@@ -38,6 +38,14 @@ function PlanSchedule(props: { linkId: string }) {
           ))}
         </ul>
         {card && <p className="mb-2">{t('planToCome.card', { last4: card.last4 })}</p>}
+        {card && plan.plan.cardExpiresBefore && (
+          <div className="alert alert-warning mb-2" data-testid="plan-card-expiring">
+            {t('planToCome.expiring', {
+              last4: card.last4,
+              date: formatDueDate(plan.plan.cardExpiresBefore, i18n.resolvedLanguage === 'es' ? 'es-US' : 'en-US'),
+            })}
+          </div>
+        )}
         <p className="small text-body-secondary">{t('planToCome.notice', { days: plan.plan.noticeDays })}</p>
         <a
           href={UPDATE_CARD_PATH}

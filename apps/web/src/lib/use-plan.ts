@@ -4,13 +4,13 @@
  * without having seen the schedule.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { dollarsToCents, patientEndpoints, planScheduleLine, type PatientPlan } from '@paylink/shared';
+import { dollarsToCents, patientEndpoints, planScheduleLine, type PatientPlanView } from '@paylink/shared';
 import { ApiError, call } from './api-client';
 
 export type PlanState =
   | { status: 'loading' }
   | { status: 'none' }
-  | { status: 'ready'; plan: PatientPlan }
+  | { status: 'ready'; plan: PatientPlanView }
   | { status: 'error'; error: unknown };
 
 export function usePlan(linkId: string): PlanState & { retry: () => void } {
@@ -41,7 +41,7 @@ export function formatDueDate(dueOn: string, locale: string): string {
 }
 
 /** The instalments still to be charged, as "January 15, 2027: $1,500.00" lines in the patient's language. */
-export function scheduleLines(plan: PatientPlan, locale: string): string[] {
+export function scheduleLines(plan: PatientPlanView, locale: string): string[] {
   return plan.installments
     .filter((i) => i.status === 'scheduled' || i.status === 'notified')
     .map((i) => planScheduleLine({ dueOn: i.dueOn, amountCents: dollarsToCents(i.amount) }, locale));

@@ -187,7 +187,7 @@ export const consoleLinkDetailSchema = z.object({
    */
   planHistory: z.array(
     z.object({
-      n: z.number().int().describe('The instalment number.'),
+      n: z.number().int().describe('The installment number.'),
       at: iso,
       action: z
         .string()

@@ -23,10 +23,10 @@ import {
   cardUpdateBodySchema,
   cardUpdateResultSchema,
   cardUpdateSessionSchema,
-  patientPlanSchema,
   planAgreementBodySchema,
   planAgreementResultSchema,
 } from '../plan-agreement.js';
+import { patientPlanViewSchema } from '../patient-plan-view.js';
 import {
   authOptionsQuerySchema,
   authOptionsSchema,
@@ -93,7 +93,7 @@ export const patientRoutes = {
     response: z.object({ id: z.number() }),
     status: 201,
   }),
-  plan: defineRoute({ ...e.plan, params: linkPathParamsSchema, response: patientPlanSchema }),
+  plan: defineRoute({ ...e.plan, params: linkPathParamsSchema, response: patientPlanViewSchema }),
   acceptPlanAgreement: defineRoute({
     ...e.acceptPlanAgreement,
     params: linkPathParamsSchema,

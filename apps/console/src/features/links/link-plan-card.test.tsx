@@ -42,7 +42,7 @@ describe('the payment plan card', () => {
     const card = region();
     const note = within(card).getByRole('note');
     expect(note).toHaveTextContent('Projected: the deposit is not paid yet.');
-    const table = within(card).getByRole('table', { name: 'Instalments of the balance (projected)' });
+    const table = within(card).getByRole('table', { name: 'Installments of the balance (projected)' });
     // The note comes before the table in reading order.
     expect(note.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(card).toHaveTextContent('Waiting for the deposit');
@@ -64,7 +64,7 @@ describe('the payment plan card', () => {
     expect(card).toHaveTextContent('Balance$300.00');
     expect(card).toHaveTextContent('Plan statusActive');
     expect(card).toHaveTextContent('Visa ending in 4242 (expires 03/2028)');
-    const table = within(card).getByRole('table', { name: 'Instalments of the balance' });
+    const table = within(card).getByRole('table', { name: 'Installments of the balance' });
     expect(rows(table).map((r) => r.textContent)).toEqual(['1Jan 31, 2027$150.00Paid', '2Feb 28, 2027$150.00Failed']);
   });
 
@@ -98,7 +98,7 @@ describe('the practice’s actions on the plan card', () => {
     const { user } = await renderScreen(<LinkPlanCard plan={running} linkId={LINK} />);
     await user.click(await screen.findByRole('button', { name: 'Cancel the rest of the plan' }));
     const dialog = await screen.findByRole('dialog', { name: 'Cancel the rest of this plan?' });
-    expect(dialog).toHaveTextContent('No remaining instalment ($150.00) will be charged');
+    expect(dialog).toHaveTextContent('No remaining installment ($150.00) will be charged');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel the rest' }));
     expect(api.sent(`POST /api/admin/links/${LINK}/plan/cancel`)).toHaveLength(0);
     await user.type(within(dialog).getByLabelText(/Reason/), 'surgery cancelled');
@@ -147,18 +147,18 @@ describe('the practice’s actions on the plan card', () => {
   it('billing charges an instalment now and sees the outcome; a coordinator may move it but not charge or refund', async () => {
     api.on(`POST /api/admin/links/${LINK}/plan/installments/2/charge`, json({ outcome: 'paid', plan: running }));
     const { user, unmount } = await renderScreen(<LinkPlanCard plan={running} linkId={LINK} />);
-    expect(await screen.findByRole('button', { name: 'Refund instalment 1' })).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Charge instalment 2 now' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Charge instalment 2 now?' });
+    expect(await screen.findByRole('button', { name: 'Refund installment 1' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Charge installment 2 now' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Charge installment 2 now?' });
     await user.click(within(dialog).getByRole('button', { name: 'Charge $150.00' }));
     await screen.findByText('Charge: paid.');
     unmount();
 
     api.on('GET /api/admin/session', json(staffSession('coordinator')));
     await renderScreen(<LinkPlanCard plan={running} linkId={LINK} />);
-    expect(await screen.findByRole('button', { name: 'Move instalment 2' })).toBeInTheDocument();
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'Charge instalment 2 now' })).toBeNull());
-    expect(screen.queryByRole('button', { name: 'Refund instalment 1' })).toBeNull();
+    expect(await screen.findByRole('button', { name: 'Move installment 2' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Charge installment 2 now' })).toBeNull());
+    expect(screen.queryByRole('button', { name: 'Refund installment 1' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Pause the plan' })).toBeInTheDocument();
   });
 });

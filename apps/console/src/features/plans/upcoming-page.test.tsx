@@ -37,7 +37,7 @@ describe('upcoming charges screen', () => {
     const row = within(table).getByTestId('upcoming-charge');
     expect(row).toHaveTextContent('Dec 5, 2026');
     expect(row).toHaveTextContent('Ana Diaz');
-    expect(row).toHaveTextContent('Instalment 2 of 3');
+    expect(row).toHaveTextContent('Installment 2 of 3');
     expect(row).toHaveTextContent('$150.00');
     expect(row).toHaveTextContent('Patient notified');
     expect(row).toHaveTextContent('Visa ending in 0002');
@@ -45,6 +45,14 @@ describe('upcoming charges screen', () => {
     expect(row).toHaveTextContent('INSUFFICIENT FUNDS');
     expect(within(row).getByRole('link', { name: 'LinkAAAA1111' })).toHaveAttribute('href', '/links/LinkAAAA1111');
     expect(api.sent(LIST)[0]!.query.get('days')).toBe('30');
+  });
+
+  it('a failed charge stays listed and says nothing more is tried (issue 41)', async () => {
+    api.on(LIST, answer([{ ...charge, status: 'failed', attempts: 4, lastFailure: 'DECLINED: NSF' }]));
+    await renderScreen(<UpcomingChargesPage />);
+    const row = await screen.findByTestId('upcoming-charge');
+    expect(row).toHaveTextContent('Failed');
+    expect(row).toHaveTextContent('No more automatic tries: contact the patient, then charge now or move it.');
   });
 
   it('asks for 90 days when chosen, and says when nothing is due', async () => {

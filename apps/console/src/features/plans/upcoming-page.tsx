@@ -110,6 +110,7 @@ function ChargeRow(props: { charge: UpcomingCharge }) {
             {t('plans.upcoming.retryAt', { at: formatDateTime(c.nextAttemptAt) })}
           </div>
         )}
+        {c.status === 'failed' && <div className="small text-danger">{t('plans.upcoming.noMoreTries')}</div>}
       </td>
     </tr>
   );

@@ -370,6 +370,8 @@ export const en = {
       'plan-failed': 'Plan charge failed',
       'plan-cancelled': 'Plan cancelled',
       'plan-card-expiring': 'Card expiring (plan)',
+      'plan-notice-card-expired': 'Plan notice: card expired, asks for another',
+      'plan-completed': 'Plan paid in full',
       other: 'Message',
     },
     status: {
@@ -482,7 +484,7 @@ export const en = {
     contract: 'Contract',
     patient_id: 'Patient ID',
     payor_id: 'Payor ID',
-    payment_authorization: 'Payment authorisation',
+    payment_authorization: 'Payment authorization',
   },
   timeline: {
     actorStaff: 'Staff',

@@ -41,10 +41,10 @@ export const errorCodesEn = {
   // Payment plans: the practice's actions
   plan_not_active:
     'The plan cannot do this in its current state (waiting for the deposit, paused, cancelled or paid in full). Reload the page.',
-  installment_not_open: 'This instalment is no longer open (paid, cancelled or refunded). Reload the page.',
+  installment_not_open: 'This installment is no longer open (paid, cancelled or refunded). Reload the page.',
   charge_in_progress:
     'A charge of this plan is under way and its answer is not known yet. Do not charge it again: Paylink confirms it with the gateway within minutes and the plan then shows the result.',
-  installment_not_paid: 'Only a paid instalment can be refunded.',
+  installment_not_paid: 'Only a paid installment can be refunded.',
   // Money: refunds, voids, the card gateway
   not_paid: 'This link has no approved payment to refund.',
   no_receipt_address: 'There is no e-mail address or phone (that accepts texts) on file to send the receipt to.',

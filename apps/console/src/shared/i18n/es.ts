@@ -375,6 +375,8 @@ export const es: Dictionary<typeof en> = {
       'plan-failed': 'Cobro del plan fallido',
       'plan-cancelled': 'Plan cancelado',
       'plan-card-expiring': 'Tarjeta por vencer (plan)',
+      'plan-notice-card-expired': 'Aviso del plan: tarjeta vencida, pide otra',
+      'plan-completed': 'Plan pagado por completo',
       other: 'Mensaje',
     },
     status: {

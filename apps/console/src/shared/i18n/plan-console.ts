@@ -46,7 +46,7 @@ export const planConsoleEn = {
   },
   funnel: {
     title: 'Payment plans',
-    help: 'The instalments of the plans of these links (after the deposit).',
+    help: 'The installments of the plans of these links (after the deposit).',
     plans: 'Links with a plan',
     collected: 'Collected',
     scheduled: 'Scheduled',

@@ -31,15 +31,15 @@ interface PlanOptions {
  * checked here; the amounts and dates are the server's rules (400 with the field's message).
  */
 function planFromOptions(o: PlanOptions): PlanInput | undefined {
-  const instalmentFlags = o.installments !== undefined || o.every !== undefined || o.firstDue !== undefined;
+  const installmentFlags = o.installments !== undefined || o.every !== undefined || o.firstDue !== undefined;
   if (o.total === undefined) {
-    if (o.balanceDue !== undefined || instalmentFlags) {
+    if (o.balanceDue !== undefined || installmentFlags) {
       throw new InvalidArgumentError('a plan needs --total (the quote in dollars).');
     }
     return undefined;
   }
   if (o.balanceDue !== undefined) {
-    if (instalmentFlags) {
+    if (installmentFlags) {
       throw new InvalidArgumentError('use either --balance-due or --installments/--every/--first-due, not both.');
     }
     return { total: o.total, kind: 'single', dueOn: o.balanceDue };
@@ -100,11 +100,13 @@ export function registerLinks({ program, env, print }: Cli): void {
       'payment plan: charge the balance once on this date (YYYY-MM-DD)',
       isoDate('--balance-due'),
     )
-    .option('--installments <n>', 'payment plan: the balance in n instalments (2-24)', positiveInt('--installments'))
+    .option('--installments <n>', 'payment plan: the balance in n installments (2-24)', positiveInt('--installments'))
     .addOption(
-      new Option('--every <period>', 'payment plan: time between instalments (default month)').choices(planEveryValues),
+      new Option('--every <period>', 'payment plan: time between installments (default month)').choices(
+        planEveryValues,
+      ),
     )
-    .option('--first-due <date>', 'payment plan: the first instalment date (YYYY-MM-DD)', isoDate('--first-due'))
+    .option('--first-due <date>', 'payment plan: the first installment date (YYYY-MM-DD)', isoDate('--first-due'))
     .action(async (o) => {
       let plan: PlanInput | undefined;
       try {

@@ -13,7 +13,7 @@ const isoTime = (v: string) => {
 
 const installmentNumber = (v: string) => {
   if (!/^\d{1,2}$/.test(v) || Number(v) < 1)
-    throw new InvalidArgumentError('<n> must be an instalment number: 1, 2, …');
+    throw new InvalidArgumentError('<n> must be an installment number: 1, 2, …');
   return Number(v);
 };
 const isoDate = (v: string) => {
@@ -67,7 +67,7 @@ export function registerPlans({ program, env, print }: Cli): void {
   // The practice's actions (decision 0210). Each prints the plan afterwards (`--json`: { plan }).
   for (const [name, route, what] of [
     ['pause', routes.pausePlan, 'pause a plan: no notice and no charge until it is resumed'],
-    ['resume', routes.resumePlan, 'resume a paused plan (an instalment whose date passed is told again first)'],
+    ['resume', routes.resumePlan, 'resume a paused plan (an installment whose date passed is told again first)'],
     ['cancel', routes.cancelPlan, 'cancel the rest of a plan; the patient is sent a confirmation at once'],
   ] as const) {
     plans
@@ -81,9 +81,9 @@ export function registerPlans({ program, env, print }: Cli): void {
   }
   plans
     .command('reschedule')
-    .description('move an open instalment to a new date (at least 7 days away: the patient is told again)')
+    .description('move an open installment to a new date (at least 7 days away: the patient is told again)')
     .argument('<linkId>', 'the link')
-    .argument('<n>', 'the instalment number (1 for a single balance charge)', installmentNumber)
+    .argument('<n>', 'the installment number (1 for a single balance charge)', installmentNumber)
     .argument('<date>', 'the new date, YYYY-MM-DD in the practice time zone', isoDate)
     .option('--reason <text>', 'why (kept in the audit trail)')
     .action(async (id: string, n: number, date: string, o: { reason?: string }) => {
@@ -95,9 +95,9 @@ export function registerPlans({ program, env, print }: Cli): void {
     });
   plans
     .command('charge')
-    .description('charge an open instalment now, at the patient’s request (billing and admin only)')
+    .description('charge an open installment now, at the patient’s request (billing and admin only)')
     .argument('<linkId>', 'the link')
-    .argument('<n>', 'the instalment number', installmentNumber)
+    .argument('<n>', 'the installment number', installmentNumber)
     .option('--reason <text>', 'why (kept in the audit trail)')
     .option('--idempotency-key <key>', 'reuse a key to retry safely: the same key never charges twice')
     .action(async (id: string, n: number, o: { reason?: string; idempotencyKey?: string }) => {
@@ -107,15 +107,15 @@ export function registerPlans({ program, env, print }: Cli): void {
         { params: { id, n }, body: { reason: o.reason } },
         { headers: { 'idempotency-key': o.idempotencyKey ?? `cli-${randomUUID()}` } },
       );
-      print(r, () => `Charge of instalment ${n}: ${r.outcome}.\n${planText(r.plan)}`);
+      print(r, () => `Charge of installment ${n}: ${r.outcome}.\n${planText(r.plan)}`);
     });
   plans
     .command('refund')
-    .description('refund a paid instalment (void before settlement, return after); billing and admin only')
+    .description('refund a paid installment (void before settlement, return after); billing and admin only')
     .argument('<linkId>', 'the link')
-    .argument('<n>', 'the instalment number', installmentNumber)
+    .argument('<n>', 'the installment number', installmentNumber)
     .option('--amount <dollars>', 'how much to give back (default: everything not yet refunded)', dollars)
-    .option('--reason <text>', 'why (kept in the audit trail; not sent to the patient)', 'Refund of a plan instalment')
+    .option('--reason <text>', 'why (kept in the audit trail; not sent to the patient)', 'Refund of a plan installment')
     .option('--idempotency-key <key>', 'reuse a key to retry safely: the same key never refunds twice')
     .action(async (id: string, n: number, o: { amount?: number; reason: string; idempotencyKey?: string }) => {
       const r = await call(

@@ -169,9 +169,9 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Prom
         preHandler: staff,
         schema: {
           tags,
-          summary: 'Plan instalments due in the next days (default 30, at most 90), with card expiry and last decline',
+          summary: 'Plan installments due in the next days (default 30, at most 90), with card expiry and last decline',
           description:
-            "Open instalments of active plans due from today (the practice's date) through today + days, and those " +
+            "Open installments of active plans due from today (the practice's date) through today + days, and those " +
             'being retried after a decline. Every role; audited (admin.plans_upcoming_listed).',
           security,
           response: errorResponses(400, 401),
@@ -246,7 +246,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Prom
           summary: "The practice's default payment plans, offered on the new-link form (every role)",
           description:
             'Shapes without money: one balance charge daysBeforeSurgery days before a surgery date, or count ' +
-            "instalments every week, two weeks or month from firstDueAfterDays after today. source 'default' = " +
+            "installments every week, two weeks or month from firstDueAfterDays after today. source 'default' = " +
             "Paylink's two examples (no list saved yet).",
           security,
           response: errorResponses(401),
@@ -264,7 +264,7 @@ export async function consoleRoutes(app: FastifyInstance, ctx: AppContext): Prom
           tags,
           summary: "Replace the practice's default payment plans (admins only; at most 20; audited)",
           description:
-            'The instalment count follows the plan rules (2 to 24); days are 1 to 365; names are unique. An empty ' +
+            'The installment count follows the plan rules (2 to 24); days are 1 to 365; names are unique. An empty ' +
             'list offers none on the new-link form.',
           security,
           response: errorResponses(400, 401, 403),

@@ -120,6 +120,14 @@ describe('GET /api/admin/plans/upcoming', () => {
     await payDeposit(late, { last4: '2222', expMonth: 12, expYear: 2099 });
     // Before the deposit a plan has no stored instalments: nothing to charge yet.
     const pending = await planLink('Pending', { total: 500, kind: 'single', dueOn: addDays(today(), 3) });
+    // Declined on every try 10 days ago: failed, it stays on the list until staff act (issue 41).
+    const failed = await planLink('Failed', { total: 500, kind: 'single', dueOn: addDays(today(), 2) });
+    await payDeposit(failed, { last4: '3333', expMonth: 12, expYear: 2099 });
+    await t.ctx.db.query(
+      `update plan_installment set status = 'failed', attempts = 4, last_failure = 'DECLINED: NSF',
+              due_on = $2::date where plan_id = (select id from payment_plan where link_id = $1)`,
+      [failed, addDays(today(), -10)],
+    );
 
     const r = await upcoming();
     expect(r.statusCode, r.body).toBe(200);
@@ -130,6 +138,13 @@ describe('GET /api/admin/plans/upcoming', () => {
     expect(ids).toContain(soon);
     expect(ids).not.toContain(late);
     expect(ids).not.toContain(pending);
+    expect(body.charges.find((c: { linkId: string }) => c.linkId === failed)).toMatchObject({
+      status: 'failed',
+      dueOn: addDays(today(), -10),
+      lastFailure: 'DECLINED: NSF',
+      attempts: 4,
+      nextAttemptAt: null,
+    });
     expect(body.charges.find((c: { linkId: string }) => c.linkId === soon)).toEqual({
       linkId: soon,
       firstName: 'Ana',

@@ -63,12 +63,12 @@ describe('payment plan events on the link timeline', () => {
     const updated = describeEvent(row('plan.card_updated', { brand: 'visa', last4: '0077', retrying: 1 }, 'link'));
     expect(updated).toMatchObject({ category: 'payment', actor: { type: 'patient' } });
     expect(updated.text.en).toBe("Replaced the plan's card with Visa ending 0077 (verified, nothing charged)");
-    expect(updated.note).toMatch(/^1 declined instalment\(s\) retried at once/);
+    expect(updated.note).toMatch(/^1 declined installment\(s\) retried at once/);
     expect(describeEvent(row('plan.card_update_refused', { reason: 'declined' }, 'link')).text.es).toBe(
       'No se verificó una nueva tarjeta para el plan: se mantuvo la tarjeta registrada',
     );
     expect(describeEvent(row('plan.card_expiring_notified', { n: 2, dueOn: '2027-02-15' })).text.en).toBe(
-      'Asked the patient for another card: the card expires before instalment 2 (2027-02-15)',
+      'Asked the patient for another card: the card expires before installment 2 (2027-02-15)',
     );
   });
 
@@ -98,7 +98,7 @@ describe('payment plan events on the link timeline', () => {
     });
     expect(
       describeEvent(row('installment.rescheduled', { n: 2, from: '2027-01-15', to: '2027-02-01' }, 'staff')).text.en,
-    ).toBe('Moved instalment 2 from 2027-01-15 to 2027-02-01');
+    ).toBe('Moved installment 2 from 2027-01-15 to 2027-02-01');
     expect(describeEvent(row('plan.resumed', { renotice: [1] }, 'staff')).note).toMatch(/^new notice first/);
     expect(describeEvent(row('installment.charge_requested', { n: 1, amountCents: 5_000 }, 'staff')).text.es).toBe(
       'Pidió cobrar ahora la cuota 1 ($50.00)',
@@ -121,19 +121,19 @@ describe('payment plan events on the link timeline', () => {
     expect(moved.text.en).toBe('Told the patient of charge 1 ($500.00 on 2027-01-22)');
     expect(moved.note).toMatch(/^due date moved from 2027-01-15/);
     expect(describeEvent(row('installment.paid', { n: 2, amountCents: 50_000, txnId: 'T-9' }))).toMatchObject({
-      text: { en: 'Charged instalment 2: $500.00', es: 'Cobró la cuota 2: $500.00' },
+      text: { en: 'Charged installment 2: $500.00', es: 'Cobró la cuota 2: $500.00' },
       note: 'T-9',
       noteKind: 'transaction',
     });
     expect(describeEvent(row('installment.declined', { n: 2, amountCents: 50_000, reason: 'DECLINED' }))).toMatchObject(
       {
-        text: { en: 'Instalment 2 ($500.00) was declined; it will be retried' },
+        text: { en: 'Installment 2 ($500.00) was declined; it will be retried' },
         note: 'DECLINED',
         noteKind: 'gateway',
       },
     );
     expect(describeEvent(row('installment.failed', { n: 2, amountCents: 50_000, attempts: 3 })).text.en).toBe(
-      'Instalment 2 ($500.00) failed after 3 attempts',
+      'Installment 2 ($500.00) failed after 3 attempts',
     );
   });
 

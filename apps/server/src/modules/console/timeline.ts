@@ -259,7 +259,7 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     case 'plan.activated':
       out = say(
         'payment',
-        `The payment plan started: ${String(d.installments)} instalment(s) for ${money(d.balanceCents)}`,
+        `The payment plan started: ${String(d.installments)} installment(s) for ${money(d.balanceCents)}`,
         `El plan de pagos comenzó: ${String(d.installments)} cuota(s) por ${money(d.balanceCents)}`,
       );
       break;
@@ -279,7 +279,7 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     case 'installment.paid':
       out = say(
         'payment',
-        `Charged instalment ${String(d.n)}: ${money(d.amountCents)}`,
+        `Charged installment ${String(d.n)}: ${money(d.amountCents)}`,
         `Cobró la cuota ${String(d.n)}: ${money(d.amountCents)}`,
         typeof d.txnId === 'string' ? d.txnId : null,
         'transaction',
@@ -288,7 +288,7 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     case 'installment.declined':
       out = say(
         'payment',
-        `Instalment ${String(d.n)} (${money(d.amountCents)}) was declined; it will be retried`,
+        `Installment ${String(d.n)} (${money(d.amountCents)}) was declined; it will be retried`,
         `La cuota ${String(d.n)} (${money(d.amountCents)}) fue rechazada; se volverá a intentar`,
         reason,
         'gateway',
@@ -297,7 +297,7 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     case 'installment.failed':
       out = say(
         'payment',
-        `Instalment ${String(d.n)} (${money(d.amountCents)}) failed after ${String(d.attempts)} attempts`,
+        `Installment ${String(d.n)} (${money(d.amountCents)}) failed after ${String(d.attempts)} attempts`,
         `La cuota ${String(d.n)} (${money(d.amountCents)}) falló después de ${String(d.attempts)} intentos`,
         reason,
         'gateway',
@@ -309,7 +309,7 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         `Replaced the plan's card${d.last4 ? ` with ${d.brand ? `${brand(d.brand)} ` : ''}ending ${String(d.last4)}` : ''} (verified, nothing charged)`,
         `Cambió la tarjeta del plan${d.last4 ? ` por ${d.brand ? `${brand(d.brand)} ` : ''}terminada en ${String(d.last4)}` : ''} (verificada, sin cobro)`,
         Number(d.retrying) > 0
-          ? `${String(d.retrying)} declined instalment(s) retried at once / reintento inmediato`
+          ? `${String(d.retrying)} declined installment(s) retried at once / reintento inmediato`
           : null,
       );
       break;
@@ -325,14 +325,14 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     case 'plan.card_expiring_notified':
       out = say(
         'message',
-        `Asked the patient for another card: the card expires before instalment ${String(d.n)} (${String(d.dueOn)})`,
+        `Asked the patient for another card: the card expires before installment ${String(d.n)} (${String(d.dueOn)})`,
         `Pidió otra tarjeta al paciente: la tarjeta vence antes de la cuota ${String(d.n)} (${String(d.dueOn)})`,
       );
       break;
     case 'installment.outcome_unknown':
       out = say(
         'payment',
-        `The gateway did not answer for instalment ${String(d.n)}: it will be checked before any new charge`,
+        `The gateway did not answer for installment ${String(d.n)}: it will be checked before any new charge`,
         `La pasarela no respondió por la cuota ${String(d.n)}: se verificará antes de otro cobro`,
       );
       break;
@@ -346,7 +346,7 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
         'Resumed the payment plan',
         'Reanudó el plan de pagos',
         Array.isArray(d.renotice) && d.renotice.length
-          ? `new notice first for instalment(s) ${d.renotice.join(', ')} / primero un nuevo aviso para la(s) cuota(s) ${d.renotice.join(', ')}`
+          ? `new notice first for installment(s) ${d.renotice.join(', ')} / primero un nuevo aviso para la(s) cuota(s) ${d.renotice.join(', ')}`
           : reasonOf(d),
       );
       break;
@@ -361,7 +361,7 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     case 'installment.rescheduled':
       out = say(
         'payment',
-        `Moved instalment ${String(d.n)} from ${String(d.from)} to ${String(d.to)}`,
+        `Moved installment ${String(d.n)} from ${String(d.from)} to ${String(d.to)}`,
         `Movió la cuota ${String(d.n)} del ${String(d.from)} al ${String(d.to)}`,
         reasonOf(d),
       );
@@ -369,7 +369,7 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     case 'installment.charge_requested':
       out = say(
         'payment',
-        `Asked to charge instalment ${String(d.n)} (${money(d.amountCents)}) now`,
+        `Asked to charge installment ${String(d.n)} (${money(d.amountCents)}) now`,
         `Pidió cobrar ahora la cuota ${String(d.n)} (${money(d.amountCents)})`,
         reasonOf(d),
       );
@@ -378,7 +378,7 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     case 'installment.voided':
       out = say(
         'payment',
-        `Refunded ${money(d.amountCents)} of instalment ${String(d.n)}`,
+        `Refunded ${money(d.amountCents)} of installment ${String(d.n)}`,
         `Reembolsó ${money(d.amountCents)} de la cuota ${String(d.n)}`,
         typeof d.transactionId === 'string' ? d.transactionId : null,
         'transaction',
@@ -401,7 +401,7 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     // Refunds, reconciliation, receipts and notices in words, not raw action names (issue 29, item 11).
     case 'payment.refund_requested':
     case 'installment.refund_requested': {
-      const of = d.n !== undefined ? [` of instalment ${String(d.n)}`, ` de la cuota ${String(d.n)}`] : ['', ''];
+      const of = d.n !== undefined ? [` of installment ${String(d.n)}`, ` de la cuota ${String(d.n)}`] : ['', ''];
       out =
         d.kind === 'void'
           ? say(
@@ -503,7 +503,7 @@ export function describeEvent(row: AuditRowForTimeline): TimelineEntry {
     case 'installment.notice_undeliverable':
       out = say(
         'message',
-        `The notice of instalment ${String(d.n)} could not be sent: no way to reach the patient`,
+        `The notice of installment ${String(d.n)} could not be sent: no way to reach the patient`,
         `El aviso de la cuota ${String(d.n)} no se pudo enviar: no hay forma de contactar al paciente`,
       );
       break;

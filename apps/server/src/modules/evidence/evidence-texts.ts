@@ -37,7 +37,7 @@ const en = {
   termsText:
     'The patient (or payor) signed the contract and the invoice, which state that the deposit is non-refundable, and ticked "I agree to the terms" before paying.',
   signedAt: (doc: string, at: string, ip: string, name: string) => `${doc}: signed by ${name} on ${at} from IP ${ip}`,
-  payAt: (at: string, ip: string) => `Payment authorised with the terms accepted on ${at} from IP ${ip}`,
+  payAt: (at: string, ip: string) => `Payment authorized with the terms accepted on ${at} from IP ${ip}`,
   cardOnFile: 'Card-on-file agreement',
   cardOnFileText: (lang: string) =>
     `Before the deposit stored the card for the payment plan, the patient ticked a separate box accepting these words, shown on the payment page in ${lang === 'es' ? 'Spanish' : 'English'}:`,
@@ -46,7 +46,7 @@ const en = {
   acceptedIp: 'IP address',
   userAgent: 'Browser (user agent)',
   noAgreement: 'The link has a payment plan but no recorded acceptance of the card-on-file agreement.',
-  installments: 'Instalments',
+  installments: 'Installments',
   installmentColumns: ['#', 'Due', 'Amount', 'Status', 'Transaction ID'],
   installmentStatuses: {
     scheduled: 'scheduled',

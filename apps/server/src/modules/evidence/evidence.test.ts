@@ -341,7 +341,7 @@ describe('the evidence pack of a payment plan link', () => {
     expect(text).toContain('1 2098-01-31 $500.00 USD paid INST-TXN-1');
     expect(text).toContain('3 2098-03-31 $500.00 USD scheduled —');
     expect(
-      inOrder((await pdfAccessibility(r.rawPayload)).structure, ['"Instalments"', 'Table', 'THead', '"Due"', 'TBody']),
+      inOrder((await pdfAccessibility(r.rawPayload)).structure, ['"Installments"', 'Table', 'THead', '"Due"', 'TBody']),
     ).toBe(true);
     expect(cardNumbersIn(text)).toEqual([]);
   });

@@ -11,17 +11,20 @@ let ctx: AppContext;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ app, ctx, close } = await createTestApp({ PRACTICE_NOTIFY_EMAIL: 'Billing@Practice.example' }));
+  ({ app, ctx, close } = await createTestApp({
+    PRACTICE_NOTIFY_EMAIL: 'Billing@Practice.example',
+    PRACTICE_TIME_ZONE: 'America/Chicago',
+  }));
 });
 afterAll(async () => close());
 
-async function paidLink(createdBy: string) {
+async function paidLink(createdBy: string, o: { cents?: number; brand?: string | null; paidAt?: Date } = {}) {
   const id = await insertTestLink(ctx.db, { phone: '(555) 601-0001' });
   await ctx.db.query('update link set created_by = $2 where id = $1', [id, createdBy]);
   await ctx.db.query(
     `insert into payment (link_id, payment_type_id, payment_source_id, amount_cents, status, transaction_id, paid_at,
-       card_last4) values ($1, 1, 1, 50000, 'approved', $2, now(), '4242')`,
-    [id, `txn-${id}`],
+       card_brand, card_last4) values ($1, 1, 1, $3, 'approved', $2, $4, $5, '4242')`,
+    [id, `txn-${id}`, o.cents ?? 50_000, (o.paidAt ?? new Date()).toISOString(), o.brand ?? null],
   );
   return id;
 }
@@ -43,7 +46,25 @@ describe('staff notifications', () => {
     expect(m.map((x) => x.to_address)).toEqual(['billing@practice.example', 'maria@practice.example']);
     expect(m[0]!.subject).toBe("Paid: Ana Rivera's payment link");
     expect(m[0]!.body_text).toContain(`${ctx.config.publicUrl}/console/links/${id}`);
-    expect(m[0]!.body_text).toContain('Amount: $500.00 · card ending 4242');
+    expect(m[0]!.body_text).toContain('Amount: $500.00 · card ending in 4242');
+  });
+
+  it('writes money as $1,416.66, the brand as people write it and the time in the practice’s zone (issue 41)', async () => {
+    const maria = await coordinator(ctx, 'maria.z@practice.example', 'Maria Z');
+    const paidAt = new Date(Date.now() - 60_000);
+    const id = await paidLink(maria.id, { cents: 141_666, brand: 'visa', paidAt });
+    await notifyStaff(ctx);
+    const [m] = await mails(id);
+    const chicago = new Intl.DateTimeFormat('en-US', {
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone: 'America/Chicago',
+      timeZoneName: 'short',
+    }).format(paidAt);
+    expect(m!.body_text).toContain('Amount: $1,416.66 · Visa ending in 4242 · paid ');
+    expect(m!.body_text).toContain(chicago); // e.g. "9:15 AM CST"
+    expect(m!.body_text).toMatch(/C[SD]T\./);
+    expect(m!.body_text).not.toContain('UTC');
   });
 
   it('a coordinator who turned it off gets none', async () => {

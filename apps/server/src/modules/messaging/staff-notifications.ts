@@ -1,3 +1,4 @@
+import { cardBrandName, formatUsd } from '@paylink/shared';
 import type { AppContext } from '../../context.js';
 import type { Queryable } from '../../db/client.js';
 import { sql, type ExpressionBuilder } from 'kysely';
@@ -5,6 +6,7 @@ import type { DB } from '../../db/schema.js';
 import { typed } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
 import { enqueueMessage } from '../../messages/index.js';
+import { practiceTimeZone } from '../app-config/index.js';
 import { practiceFor } from './link-messages.js';
 import { staffNotificationEmail } from './message-texts.js';
 
@@ -41,6 +43,7 @@ export async function notifyStaff(ctx: Ctx): Promise<{ sent: number }> {
       'l.first_name',
       'l.last_name',
       'p.amount_cents',
+      'p.card_brand',
       'p.card_last4',
       'pref.on_paid as creator_wants',
     ])
@@ -64,10 +67,12 @@ export async function notifyStaff(ctx: Ctx): Promise<{ sent: number }> {
     .$narrowType<{ paid_at: Date }>()
     .execute();
   let sent = 0;
+  const timeZone = due.length ? await practiceTimeZone(ctx.db, ctx.config) : 'UTC';
   for (const row of due) {
     const recipients = new Set<string>();
     if (row.creator_email && row.creator_wants !== false) recipients.add(row.creator_email);
     if (ctx.config.PRACTICE_NOTIFY_EMAIL) recipients.add(ctx.config.PRACTICE_NOTIFY_EMAIL.toLowerCase());
+    const card = row.card_last4 ? ` · ${cardBrandName(row.card_brand) || 'card'} ending in ${row.card_last4}` : '';
     await ctx.db.transaction(async (tx) => {
       if (!(await claimNotification(tx, 'paid', row.link_id)) || recipients.size === 0) return;
       const practice = await practiceFor(tx, ctx.config);
@@ -75,7 +80,7 @@ export async function notifyStaff(ctx: Ctx): Promise<{ sent: number }> {
         kind: 'paid',
         practice,
         patientName: `${row.first_name} ${row.last_name}`,
-        detail: `Amount: $${(row.amount_cents / 100).toFixed(2)}${row.card_last4 ? ` · card ending ${row.card_last4}` : ''} · paid ${new Date(row.paid_at).toISOString().replace('T', ' ').slice(0, 16)} UTC.`,
+        detail: `Amount: ${formatUsd(row.amount_cents)}${card} · paid ${staffTime(row.paid_at, timeZone)}.`,
         consoleUrl: `${ctx.config.publicUrl}/console/links/${encodeURIComponent(row.link_id)}`,
       });
       for (const to of recipients) {
@@ -140,6 +145,7 @@ async function notifyAttention(ctx: Ctx): Promise<number> {
     .limit(20)
     .execute();
   let sent = 0;
+  const timeZone = due.length ? await practiceTimeZone(ctx.db, ctx.config) : 'UTC';
   for (const row of due) {
     const recipients = new Set<string>();
     if (row.creator_email && row.creator_wants !== false) recipients.add(row.creator_email);
@@ -152,7 +158,7 @@ async function notifyAttention(ctx: Ctx): Promise<number> {
         practice,
         patientName: `${row.first_name} ${row.last_name}`,
         detail:
-          installmentText(row.action, row.details) ??
+          installmentText(row.action, row.details, timeZone) ??
           ATTENTION_TEXT[row.action] ??
           'Open the link in the console to see what happened.',
         consoleUrl: `${ctx.config.publicUrl}/console/links/${encodeURIComponent(row.link_id)}`,
@@ -183,14 +189,27 @@ const ATTENTION_TEXT: Record<string, string> = {
 };
 
 /** The staff e-mail's words for a plan's declined or failed instalment, from its audit row's details. */
-function installmentText(action: string, details: unknown): string | null {
+function installmentText(action: string, details: unknown, timeZone: string): string | null {
   if (action !== 'installment.declined' && action !== 'installment.failed') return null;
   const d = (details ?? {}) as { n?: number; amountCents?: number; reason?: string; nextAttemptAt?: string | null };
-  const amount = typeof d.amountCents === 'number' ? `$${(d.amountCents / 100).toFixed(2)}` : 'an amount';
-  const what = `Plan instalment ${d.n ?? '?'} (${amount}) was declined${d.reason ? ` (${d.reason})` : ''}.`;
+  const amount = typeof d.amountCents === 'number' ? formatUsd(d.amountCents) : 'an amount';
+  const what = `Plan installment ${d.n ?? '?'} (${amount}) was declined${d.reason ? ` (${d.reason})` : ''}.`;
   return action === 'installment.failed'
-    ? `${what} That was the last retry: the instalment is failed and shows in Upcoming charges. Contact the patient.`
+    ? `${what} That was the last retry: the installment is failed and shows in Upcoming charges. Contact the patient.`
     : `${what} The patient was sent a link to update the card; the next try is ${
-        d.nextAttemptAt ? d.nextAttemptAt.replace('T', ' ').slice(0, 16) + ' UTC' : 'scheduled'
+        d.nextAttemptAt ? staffTime(d.nextAttemptAt, timeZone) : 'scheduled'
       }.`;
+}
+
+/** A moment as the practice's staff read it: their zone, named ("Dec 1, 2026, 9:15 AM CST"). */
+function staffTime(at: Date | string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-US', {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone,
+    timeZoneName: 'short',
+  }).format(new Date(at));
 }

@@ -15,6 +15,7 @@ import {
   HAS_PLAN_SQL,
   LINK_NOT_AUTHORIZED,
   type LinkRow,
+  personalLinkUrl,
   type PaymentRow,
 } from '../links/index.js';
 import { enqueueMessage, loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
@@ -86,6 +87,8 @@ export async function confirmPayment(opts: {
   /** Used when the practice row is missing (it is seeded at boot from PRACTICE_* config). */
   practiceFallback?: Partial<PracticeInfo>;
   timeZone?: string;
+  /** The app's public URL: the SMS receipt carries the patient's link. */
+  publicUrl?: string;
   plans: LinkPlans;
 }): Promise<ConfirmPaymentResult> {
   const { db, input } = opts;
@@ -247,6 +250,7 @@ export async function recordApproval(
     txn: GatewayTransaction;
     practiceFallback?: Partial<PracticeInfo>;
     timeZone?: string;
+    publicUrl?: string;
     by?: 'payment' | 'reconciliation';
     /** Absent only where no link has a plan (tests of the reconciliation of plain links). */
     plans?: LinkPlans;
@@ -360,6 +364,8 @@ interface ReceiptFacts {
   payorName: string | null;
   practiceFallback?: Partial<PracticeInfo>;
   timeZone?: string;
+  /** The app's public URL: the SMS receipt carries the patient's link (issue 41). */
+  publicUrl?: string;
   plans?: LinkPlans;
   /** The audit action: the first receipt, or a staff member's resend (issue 29, item 4). */
   action?: 'payment.receipt_queued' | 'payment.receipt_resent';
@@ -467,7 +473,12 @@ async function sendReceipt(
   const { id } = await enqueueMessage(tx, {
     channel: 'sms',
     to: address,
-    text: renderSmsReceipt(facts),
+    text: renderSmsReceipt({
+      ...facts,
+      url: o.publicUrl
+        ? `${personalLinkUrl(o.publicUrl, link.id)}${link.language === 'es' ? '&lng=es' : ''}`
+        : undefined,
+    }),
     linkId: link.id,
     kind: 'receipt',
   });

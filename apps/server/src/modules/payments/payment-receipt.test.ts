@@ -61,5 +61,8 @@ describe('the receipt of a plan deposit', () => {
     expect(es).toMatch(/Saldo: 2 cobros desde el 15 ene 2027; vea su enlace\.$/);
     expect(es).toMatch(/^[\x20-\x7E]+$/);
     expect(renderSmsReceipt({ ...facts, lang: 'en' })).not.toContain('Balance');
+    expect(renderSmsReceipt({ ...facts, lang: 'en', url: 'https://pay.example.com/auth?id=abc' })).toMatch(
+      /Keep this text as your receipt\. https:\/\/pay\.example\.com\/auth\?id=abc$/,
+    );
   });
 });

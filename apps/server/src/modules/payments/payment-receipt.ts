@@ -94,13 +94,15 @@ const SMS = {
     `Transaction ${f.transactionId}. Keep this text as your receipt.` +
     (f.balance
       ? ` Balance: ${f.balance.count} charge${f.balance.count === 1 ? '' : 's'} from ${f.balance.from}; see your link.`
-      : ''),
+      : '') +
+    (f.url ? ` ${f.url}` : ''),
   es: (f: SmsReceiptFacts) =>
     `${f.practice}: recibimos su pago de ${f.amount}${f.last4 ? ` (tarjeta terminada en ${f.last4})` : ''}. ` +
     `Transaccion ${f.transactionId}. Conserve este mensaje como recibo.` +
     (f.balance
       ? ` Saldo: ${f.balance.count} cobro${f.balance.count === 1 ? '' : 's'} desde el ${f.balance.from}; vea su enlace.`
-      : ''),
+      : '') +
+    (f.url ? ` ${f.url}` : ''),
 } as const;
 
 interface SmsReceiptFacts {
@@ -110,6 +112,8 @@ interface SmsReceiptFacts {
   transactionId: string;
   /** A plan's balance: how many charges and the first one's date. */
   balance: { count: number; from: string } | null;
+  /** The patient's link (their plan, their receipt again). */
+  url?: string;
 }
 
 /** "Jan 15, 2027" / "15 ene 2027" without accents (GSM-7): the SMS receipt's first charge date. */
@@ -128,7 +132,9 @@ function smsDate(dueOn: string, lang: Language): string {
  * deposit adds one line on the balance's charges; the schedule itself is on the patient's link.
  */
 export function renderSmsReceipt(
-  f: Pick<ReceiptFacts, 'lang' | 'practice' | 'amountCents' | 'cardLast4' | 'transactionId' | 'plan'>,
+  f: Pick<ReceiptFacts, 'lang' | 'practice' | 'amountCents' | 'cardLast4' | 'transactionId' | 'plan'> & {
+    url?: string;
+  },
 ): string {
   const first = f.plan?.installments[0];
   return (SMS[f.lang] ?? SMS.en)({
@@ -137,6 +143,7 @@ export function renderSmsReceipt(
     last4: f.cardLast4,
     transactionId: f.transactionId,
     balance: first ? { count: f.plan!.installments.length, from: smsDate(first.dueOn, f.lang) } : null,
+    url: f.url,
   });
 }
 

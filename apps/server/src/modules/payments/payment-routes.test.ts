@@ -370,7 +370,9 @@ describe('receipts tell the truth (issue 10 item 7)', () => {
     expect(sms!.body_text).toContain(pay.ssl_txn_id);
     expect(sms!.body_text).toContain('receipt');
     expect(sms!.body_text).not.toMatch(/Rhinoplasty|Ana|García/);
-    expect(sms!.body_text.length).toBeLessThanOrEqual(220);
+    // The patient's link too (issue 41): at most two GSM-7 segments.
+    expect(sms!.body_text).toMatch(/ https?:\/\/\S+\/auth\?id=\S+$/);
+    expect(sms!.body_text.length).toBeLessThanOrEqual(306);
     expect(await auditActions(link.linkId)).toContain('payment.receipt_queued');
     // The same approval reported again gets the same truthful answer.
     expect((await confirm(env, link, pay.ssl_txn_id!)).json().receipt).toEqual({ channel: 'sms', to: '***-***-0100' });

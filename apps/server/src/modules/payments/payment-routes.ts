@@ -101,6 +101,7 @@ export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Prom
         input: request.body,
         practiceFallback: practiceFromConfig(ctx),
         timeZone: await practiceTimeZone(ctx.db, ctx.config),
+        publicUrl: ctx.config.publicUrl,
         plans: ctx.linkPlans,
       });
     },

@@ -42,6 +42,7 @@ export async function receiptRoutes(app: FastifyInstance, ctx: AppContext): Prom
         linkId: request.params.id,
         practiceFallback: practiceFromConfig(ctx),
         timeZone: await practiceTimeZone(ctx.db, ctx.config),
+        publicUrl: ctx.config.publicUrl,
         plans: ctx.linkPlans,
       });
       return reply.status(201).send(result);

@@ -24,6 +24,8 @@ export interface ReconcileDeps {
   actor?: Actor;
   practiceFallback?: Partial<PracticeInfo>;
   timeZone?: string;
+  /** The app's public URL: the SMS receipt carries the patient's link. */
+  publicUrl?: string;
   /** A plan's deposit found approved stores its card as a confirmed one does (absent in tests of plain links). */
   plans?: LinkPlans;
 }
@@ -168,6 +170,7 @@ async function recordFound(
       txn,
       practiceFallback: deps.practiceFallback,
       timeZone: deps.timeZone,
+      publicUrl: deps.publicUrl,
       by: 'reconciliation',
       plans: deps.plans,
     });

@@ -24,6 +24,8 @@ export async function resendReceipt(opts: {
   linkId: string;
   practiceFallback?: Partial<PracticeInfo>;
   timeZone?: string;
+  /** The app's public URL: the SMS receipt carries the patient's link. */
+  publicUrl?: string;
   plans?: LinkPlans;
 }): Promise<ResendReceiptResult> {
   return opts.db.transaction(async (tx) => {
@@ -55,6 +57,7 @@ export async function resendReceipt(opts: {
       payorEmail: paid.payor_email,
       practiceFallback: opts.practiceFallback,
       timeZone: opts.timeZone,
+      publicUrl: opts.publicUrl,
       plans: opts.plans,
       action: 'payment.receipt_resent',
     });

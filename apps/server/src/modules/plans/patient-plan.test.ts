@@ -180,7 +180,7 @@ describe('the deposit of a plan link', () => {
       [link.linkId],
     );
     const stored = card.rows[0]!;
-    expect(stored).toMatchObject({ last4: '0002', exp_month: 12, exp_year: 2030 });
+    expect(stored).toMatchObject({ last4: '0002', exp_month: 12, exp_year: 2099 });
     expect(stored.approval_code).toBe(pay!.ssl_approval_code);
     // Sealed: not the gateway's token, which opens from it.
     expect(stored.token_sealed).toMatch(/^v[12]\./);
@@ -398,6 +398,8 @@ describe('what the patient and the practice see of a paid plan link', () => {
     const [sms] = await receipts(link.linkId);
     expect(sms!.channel).toBe('sms');
     expect(sms!.body_text).toContain('Saldo: 3 cobros desde el 31 ene 2098; vea su enlace.');
+    // The link itself, in the patient's language (issue 41).
+    expect(sms!.body_text).toMatch(new RegExp(`vea su enlace\\. https?://\\S+/auth\\?id=${link.linkId}&lng=es$`));
     expect(sms!.body_text).toMatch(/^[\x20-\x7E]+$/);
   });
 
@@ -421,7 +423,7 @@ describe('what the patient and the practice see of a paid plan link', () => {
     expect(actions).toEqual(expect.arrayContaining(['plan.card_stored', 'plan.activated']));
     expect(actions).not.toContain('plan.read');
     expect(detail.timeline.find((e) => e.action === 'plan.activated')!.text.en).toBe(
-      'The payment plan started: 3 instalment(s) for $1,500.00',
+      'The payment plan started: 3 installment(s) for $1,500.00',
     );
   });
 });

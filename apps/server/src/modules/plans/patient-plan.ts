@@ -6,9 +6,13 @@ import {
   PLAN_NOTICE_DAYS,
   planSchedule,
   planScheduleLine,
+  addDays,
+  isoDateInZone,
   type Language,
   type PatientPlan,
+  type PatientPlanView,
 } from '@paylink/shared';
+import { typed } from '../../db/typed.js';
 import type { Db, Queryable } from '../../db/client.js';
 import { LIVE_SESSION_SQL, sessionEnded, type SessionClaim } from '../../http/session-tokens.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
@@ -17,6 +21,8 @@ import { loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
 import { findLink, findPayment } from '../links/index.js';
 import { agreementAcceptedAt, findCurrentCard, insertAgreement } from './card-queries.js';
 import { findPlanByLink, listInstallments } from './plans-queries.js';
+import { PLAN_RETRY_DAYS } from './run-plan-scheduler.js';
+import { cardExpiresBefore } from './upcoming-charges.js';
 
 const dollars = (cents: number) => cents / 100;
 const noPlan = () => notFound('This link has no payment plan.');
@@ -33,7 +39,9 @@ export async function showPatientPlan(opts: {
   claim: SessionClaim;
   linkId: string;
   practiceFallback?: Partial<PracticeInfo>;
-}): Promise<PatientPlan> {
+  /** The practice's zone (read only for a plan): the days of a decline and of the next try are its calendar days. */
+  timeZone?: () => Promise<string>;
+}): Promise<PatientPlanView> {
   // Most links have no plan, and the page asks anyway: the session's row check and "is there a plan" are one
   // statement, not a session read and a transaction of three (issue 30). A dead session is refused 401 first.
   const first = await opts.db.query<{ live: boolean; has_plan: boolean }>(
@@ -45,9 +53,20 @@ export async function showPatientPlan(opts: {
   if (!first.rows[0]!.has_plan) throw noPlan();
   const plan = await findPlanByLink(opts.db, opts.linkId);
   if (!plan) throw noPlan();
+  // Read on the pool before the transaction (PGlite's one connection would wait for it inside one).
+  const timeZone = (await opts.timeZone?.()) ?? 'UTC';
   return opts.db.transaction(async (tx) => {
     const { projected, balanceCents, installments } = await patientSchedule(tx, plan, opts.linkId);
     const card = projected ? null : await findCurrentCard(tx, opts.linkId);
+    const declines = projected ? new Map<number, Declined>() : await declinesOf(tx, plan.id, timeZone);
+    // The first charge still to come that the card on file will have expired by (decision 0247).
+    const expiresBefore =
+      card &&
+      installments.find(
+        (i) =>
+          (i.status === 'scheduled' || i.status === 'notified') &&
+          cardExpiresBefore({ month: card.expMonth, year: card.expYear }, i.dueOn),
+      );
     const practice = await loadPracticeInfo(tx, opts.practiceFallback);
     const acceptedAt = await agreementAcceptedAt(tx, opts.linkId, CARD_ON_FILE_AGREEMENT_VERSION);
     await writeAudit(tx, {
@@ -67,10 +86,13 @@ export async function showPatientPlan(opts: {
         dueOn: i.dueOn,
         amount: dollars(i.amountCents),
         status: i.status,
+        lastDeclinedOn: declines.get(i.n)?.lastDeclinedOn ?? null,
+        nextTryOn: declines.get(i.n)?.nextTryOn ?? null,
       })),
       noticeDays: PLAN_NOTICE_DAYS,
       scheduleLines: { en: agreementSchedule(installments, 'en'), es: agreementSchedule(installments, 'es') },
       card: card?.last4 ? { brand: card.brand, last4: card.last4 } : null,
+      cardExpiresBefore: expiresBefore ? expiresBefore.dueOn : null,
       practice: { name: practice.name, phone: practice.supportPhone, email: practice.supportEmail },
       agreement: { version: CARD_ON_FILE_AGREEMENT_VERSION, acceptedAt },
     };
@@ -78,6 +100,38 @@ export async function showPatientPlan(opts: {
 }
 
 type Plan = NonNullable<Awaited<ReturnType<typeof findPlanByLink>>>;
+
+interface Declined {
+  lastDeclinedOn: string | null;
+  nextTryOn: string | null;
+}
+/** Not declines: an unknown outcome (being reconciled) and a notice that could not be sent. */
+const NOT_DECLINES = ['outcome_unknown', 'notice_undeliverable'];
+
+/**
+ * Which instalments were declined, the day of the last decline and of the next try, in the practice's calendar. A
+ * retry is scheduled PLAN_RETRY_DAYS[attempts - 1] days after the decline, so the decline's day is read back from it;
+ * a failed instalment (no more tries) was last declined on its last try's day, which the row no longer holds.
+ */
+async function declinesOf(q: Queryable, planId: string, timeZone: string): Promise<Map<number, Declined>> {
+  const rows = await typed(q)
+    .selectFrom('plan_installment')
+    .select(['n', 'status', 'attempts', 'last_failure', 'next_attempt_at'])
+    .where('plan_id', '=', planId)
+    .where('attempts', '>', 0)
+    .where('last_failure', 'is not', null)
+    .where('last_failure', 'not in', NOT_DECLINES)
+    .where('status', 'in', ['notified', 'failed'])
+    .execute();
+  const out = new Map<number, Declined>();
+  for (const r of rows) {
+    const next =
+      r.status === 'notified' && r.next_attempt_at ? isoDateInZone(new Date(r.next_attempt_at), timeZone) : null;
+    const delay = PLAN_RETRY_DAYS[r.attempts - 1];
+    out.set(r.n, { lastDeclinedOn: next && delay !== undefined ? addDays(next, -delay) : null, nextTryOn: next });
+  }
+  return out;
+}
 interface ScheduledInstallment {
   n: number;
   dueOn: string;

@@ -5,6 +5,7 @@ import { assertLinkAccess, claimForLink, requirePatient, requirePatientClaim } f
 import { PATIENT_SECURITY, errorResponses } from '../../http/route-support.js';
 import { route } from '../../http/route.js';
 import { auditContext } from '../../lib/audit.js';
+import { practiceTimeZone } from '../app-config/index.js';
 import { acceptPlanAgreement, showPatientPlan } from './patient-plan.js';
 import { confirmCardUpdate, startCardUpdate } from './update-plan-card.js';
 
@@ -25,7 +26,7 @@ export async function patientPlanRoutes(app: FastifyInstance, ctx: AppContext): 
         summary: "The signed-in link's payment plan: its schedule, the card kept for it and the agreement's state",
         description:
           'Before the deposit (`projected: true`) the balance is the total less the amount chosen on the patient ' +
-          'information page, split by the plan; after it, the stored instalments with their statuses and the card ' +
+          'information page, split by the plan; after it, the stored installments with their statuses and the card ' +
           'the deposit stored (brand and last four). 404 when the link has no plan. Not in the spec (decision 0207).',
         security: PATIENT_SECURITY,
         response: errorResponses(401, 403, 404),
@@ -39,6 +40,7 @@ export async function patientPlanRoutes(app: FastifyInstance, ctx: AppContext): 
         claim,
         linkId: request.params.linkId,
         practiceFallback: practiceFallback(ctx),
+        timeZone: () => practiceTimeZone(ctx.db, ctx.config),
       });
       return reply.header('cache-control', 'no-store').send(plan);
     },
@@ -121,7 +123,7 @@ export async function patientPlanRoutes(app: FastifyInstance, ctx: AppContext): 
         description:
           'The server asks the gateway for `transactionId`: it must be the approved verification of `updateId` with ' +
           'a card token (409 `card_not_verified` otherwise; nothing changes). The token is sealed, the new card ' +
-          'replaces the old one, and declined instalments waiting for a retry are charged to it at the ' +
+          'replaces the old one, and declined installments waiting for a retry are charged to it at the ' +
           "scheduler's next pass (`retrying`). The same call twice answers the same. Decision 0211.",
         security: PATIENT_SECURITY,
         response: errorResponses(400, 401, 403, 404, 409, 502),

@@ -40,7 +40,7 @@ export async function rescheduleInstallment(opts: RescheduleInstallmentOptions):
   if (opts.dueOn < earliest) {
     const message =
       `dueOn must be on or after ${earliest}: the patient is told ${PLAN_NOTICE_DAYS} days before each charge. ` +
-      'To charge sooner at the patient’s request, charge the instalment now.';
+      'To charge sooner at the patient’s request, charge the installment now.';
     throw badRequest(message, { dueOn: message });
   }
   await retryingTransaction(opts.db, async (tx) => {
@@ -50,10 +50,10 @@ export async function rescheduleInstallment(opts: RescheduleInstallmentOptions):
     if (!(OPEN_STATUSES as readonly string[]).includes(row.status)) {
       throw new AppError(
         'installment_not_open',
-        `Instalment ${row.n} is ${row.status}: only an open one can be moved.`,
+        `Installment ${row.n} is ${row.status}: only an open one can be moved.`,
       );
     }
-    refuseWhileCharging([row], `move instalment ${row.n}`);
+    refuseWhileCharging([row], `move installment ${row.n}`);
     await takeOverClaims(tx, [row]);
     await moveInstallments(tx, [row.id], 'scheduled', {
       set: {

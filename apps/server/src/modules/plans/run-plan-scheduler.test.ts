@@ -351,6 +351,95 @@ describe('runPlanScheduler', () => {
   });
 });
 
+describe('what the patient is told (issue 41)', () => {
+  // Not the number an earlier test opted out of texts.
+  const PHONE = '512-555-0190';
+  /** The sandbox's 4000000000000358 is stored expiring next month by the real clock; our record says the same. */
+  async function expiringCardPlan(dueOn: string, extra: Record<string, unknown> = {}) {
+    const linkId = await planWithCard(await storedToken('4000000000000358'), dueOn, { phone: PHONE, ...extra });
+    const next = new Date();
+    next.setUTCMonth(next.getUTCMonth() + 1, 1);
+    await db().query(`update stored_card set exp_month = $2, exp_year = $3 where link_id = $1`, [
+      linkId,
+      next.getUTCMonth() + 1,
+      next.getUTCFullYear(),
+    ]);
+    return linkId;
+  }
+
+  it('a card expired by the due date: the notice asks for another card, and the sandbox declines it on the pass’s day', async () => {
+    const linkId = await expiringCardPlan('2099-03-10');
+    expect(await run('2099-03-03T15:00:00Z')).toMatchObject({ notified: 1 });
+    expect(await messages(linkId, 'plan-notice')).toHaveLength(0);
+    const [notice] = await messages(linkId, 'plan-notice-card-expired');
+    expect(notice!.channel).toBe('sms');
+    expect(notice!.body_text).toContain('The Visa card ending in 0358 will have expired by March 10, 2099');
+    expect(notice!.body_text).not.toContain('will be charged to');
+    expect(notice!.body_text).toContain(`https://pay.example.com/auth?id=${linkId}&next=card`);
+    expect(notice!.body_text).toContain('If not, we try the old card and then');
+    // The due date by the pass's clock: the card has expired, so the gateway declines it (the real clock would not).
+    expect(await run('2099-03-10T15:00:00Z')).toMatchObject({ declined: 1, paid: 0 });
+    const declined = await installment(linkId);
+    expect(declined).toMatchObject({ status: 'notified', last_failure: 'EXPIRED CARD' });
+    expect(await approvedAtGateway(declined.merchant_txn_id)).toHaveLength(0);
+    await cancel(linkId);
+  });
+
+  it('the same notice by e-mail in Spanish says what happens otherwise', async () => {
+    const linkId = await expiringCardPlan('2099-03-20', { language: 'es', phone: '', email: 'ana.es@example.com' });
+    expect(await run('2099-03-13T15:00:00Z')).toMatchObject({ notified: 1 });
+    const [notice] = await messages(linkId, 'plan-notice-card-expired');
+    expect(notice!.channel).toBe('email');
+    expect(notice!.body_text).toContain('la tarjeta Visa que termina en 0358 ya estará vencida');
+    expect(notice!.body_text).toContain('Si no lo hace, intentaremos cobrar');
+    expect(notice!.body_text).toContain('next=card&lng=es');
+    await cancel(linkId);
+  });
+
+  it('a receipt goes by e-mail when the patient has one (card, ids, what remains); the plan paid in full is told', async () => {
+    const linkId = await planWithCard(await storedToken('4000000000000002'), '2099-04-10', {
+      phone: PHONE,
+      email: 'ana.receipt@example.com',
+    });
+    await run('2099-04-03T15:00:00Z');
+    // A single balance is not "payment 1/1".
+    const [notice] = await messages(linkId, 'plan-notice');
+    expect(notice!.channel).toBe('sms');
+    expect(notice!.body_text).toContain(
+      'the balance payment of $300.00 will be charged to the Visa card ending in 0002',
+    );
+    expect(notice!.body_text).not.toContain('1/1');
+    expect(await run('2099-04-10T15:00:00Z')).toMatchObject({ paid: 1, completedPlans: 1 });
+    const paid = await installment(linkId);
+    const receipts = await messages(linkId, 'plan-receipt');
+    expect(receipts.map((m) => m.channel)).toEqual(['email']);
+    const [txn] = await approvedAtGateway(paid.merchant_txn_id);
+    expect(receipts[0]!.body_text).toContain('we charged $300.00 to the Visa card ending in 0002');
+    expect(receipts[0]!.body_text).toContain(`Transaction: ${txn!.txnId}`);
+    expect(receipts[0]!.body_text).toContain(`Approval code: ${txn!.approvalCode}`);
+    expect(receipts[0]!.body_text).toContain('Nothing remains to be paid on your plan.');
+    const done = await messages(linkId, 'plan-completed');
+    expect(done.map((m) => m.channel)).toEqual(['email']);
+    expect(done[0]!.body_text).toContain('is paid in full: $500.00 in all');
+  });
+
+  it('in Spanish by SMS without an e-mail address; the last decline gives the next step', async () => {
+    const linkId = await planWithCard(await storedToken('4000000000000341'), '2099-05-10', {
+      language: 'es',
+      phone: PHONE,
+    });
+    await run('2099-05-03T15:00:00Z');
+    for (const at of ['2099-05-10', '2099-05-11', '2099-05-14', '2099-05-21']) await run(`${at}T15:00:00Z`);
+    expect((await installment(linkId)).status).toBe('failed');
+    const [failed] = await messages(linkId, 'plan-failed');
+    expect(failed!.channel).toBe('sms');
+    expect(failed!.body_text).toContain('el pago del saldo de $300.00 fue rechazado de nuevo');
+    expect(failed!.body_text).toContain(`auth?id=${linkId}&next=card&lng=es`);
+    expect(failed!.body_text).toMatch(/y llame al .+ para que la cobren/);
+    await cancel(linkId);
+  });
+});
+
 describe('POST /api/admin/plans/run', () => {
   const post = (headers: Record<string, string>, payload: object) =>
     env.app.inject({ method: 'POST', url: '/api/admin/plans/run', headers, payload });

@@ -1,4 +1,4 @@
-import { addDays, isoDateInZone, PLAN_NOTICE_DAYS, type Language } from '@paylink/shared';
+import { addDays, cardBrandName, isoDateInZone, PLAN_NOTICE_DAYS, type Language } from '@paylink/shared';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { retryingTransaction, type Db, type Queryable } from '../../db/client.js';
@@ -20,6 +20,7 @@ import {
   type InstallmentStatus,
 } from './plan-lifecycle.js';
 import { PLAN_EMAILS, planSms, type InstallmentFacts, type PlanMessageKind } from './plan-message-texts.js';
+import { cardExpiresBefore } from './upcoming-charges.js';
 
 /** Days after each decline before the next try: three retries, then the instalment fails. */
 export const PLAN_RETRY_DAYS = [1, 3, 7] as const;
@@ -445,7 +446,10 @@ async function sendNotice(
   const earliest = addDays(isoDateInZone(opts.now, timeZone), PLAN_NOTICE_DAYS);
   const chargeOn = row.dueOn < earliest ? earliest : row.dueOn;
   return opts.db.transaction(async (tx) => {
-    const messageId = await tellPatient(tx, opts, link, 'plan-notice', await factsFor(tx, opts, row, link, chargeOn));
+    const facts = await factsFor(tx, opts, row, link, chargeOn);
+    // A card expired by the charge's date is not promised a charge: the patient is asked for another (decision 0246).
+    const kind = facts.cardExpired ? 'plan-notice-card-expired' : 'plan-notice';
+    const messageId = await tellPatient(tx, opts, link, kind, facts);
     if (!messageId) {
       // Nobody to tell (no address, or every channel opted out): no notice, so no charge. The instalment waits,
       // marked for the practice, and goes ahead with a full notice period once the patient can be told.
@@ -530,6 +534,8 @@ async function charge(
       amountCents: row.amountCents,
       merchantTxnId: row.merchantTxnId,
       installment: { number: row.n, count: row.count },
+      // The sandbox judges the card's expiry on the pass's day (decision 0246); Converge is never sent it.
+      asOf: opts.now,
     });
   } catch (err) {
     if (err instanceof GatewayError && err.refused) {
@@ -649,13 +655,8 @@ async function recordPaid(
       ...RELEASED,
     });
     const link = await loadLink(tx, row.linkId);
-    const messageId = await tellPatient(
-      tx,
-      opts,
-      link,
-      'plan-receipt',
-      await factsFor(tx, opts, row, link, isoDateInZone(opts.now, timeZone)),
-    );
+    const facts = await factsFor(tx, opts, row, link, isoDateInZone(opts.now, timeZone), { txn });
+    const messageId = await tellPatient(tx, opts, link, 'plan-receipt', facts);
     const details = { n: row.n, amountCents: row.amountCents, txnId: txn.txnId, merchantTxnId: row.merchantTxnId };
     await writeAudit(tx, {
       actorType: 'system',
@@ -681,6 +682,7 @@ async function recordPaid(
     if (open.rowCount) return { kind: 'paid' as const, completed: false };
     await movePlan(tx, row.planId, 'completed', { from: ['active'] });
     await writeAudit(tx, { actorType: 'system', action: 'plan.completed', linkId: row.linkId, details: {} });
+    await tellPatient(tx, opts, link, 'plan-completed', facts);
     return { kind: 'paid' as const, completed: true };
   });
 }
@@ -742,8 +744,14 @@ export async function loadLink(q: Queryable, linkId: string): Promise<LinkFacts>
 }
 
 async function currentCard(q: Queryable, linkId: string) {
-  const r = await q.query<{ token_sealed: string; last4: string | null }>(
-    `select token_sealed, last4 from stored_card where link_id = $1 and replaced_at is null`,
+  const r = await q.query<{
+    token_sealed: string;
+    last4: string | null;
+    brand: string | null;
+    exp_month: number | null;
+    exp_year: number | null;
+  }>(
+    `select token_sealed, last4, brand, exp_month, exp_year from stored_card where link_id = $1 and replaced_at is null`,
     [linkId],
   );
   return r.rows[0] ?? null;
@@ -764,25 +772,60 @@ export async function factsFor(
   row: Pick<Claimed, 'linkId' | 'n' | 'count' | 'amountCents'>,
   link: LinkFacts,
   date: string,
-): Promise<InstallmentFacts & { practice: PracticeInfo }> {
+  /** A receipt's sale: its ids, and what remains of the plan (read after this instalment is recorded paid). */
+  receipt?: { txn: GatewayTransaction },
+): Promise<InstallmentFacts & { practice: PracticeInfo; cardExpired: boolean }> {
   // A pass reads the practice once; a staff action (cancel) reads it for its one message.
   const practice = await (opts.once?.practice ?? practiceFor(q, opts.config));
   const card = await currentCard(q, row.linkId);
   const locale = link.language === 'es' ? 'es-US' : 'en-US';
+  const money = (cents: number) =>
+    new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(cents / 100);
+  // A calendar day: formatted at noon UTC so no zone moves it.
+  const day = (d: string) =>
+    new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${d}T12:00:00Z`));
+  let receiptFacts: Pick<InstallmentFacts, 'txnId' | 'approvalCode' | 'remaining' | 'planTotal'> = {};
+  if (receipt) {
+    const r = await q.query<{ count: number; cents: string | null; next_on: string | null; total_cents: string }>(
+      `select count(i.id)::int as count, sum(i.amount_cents)::text as cents,
+              to_char(min(i.due_on), 'YYYY-MM-DD') as next_on, p.total_cents::text as total_cents
+         from payment_plan p left join plan_installment i
+           on i.plan_id = p.id and i.status in ('scheduled', 'notified', 'failed')
+        where p.link_id = $1 group by p.total_cents`,
+      [row.linkId],
+    );
+    const rest = r.rows[0];
+    receiptFacts = {
+      txnId: receipt.txn.txnId,
+      approvalCode: receipt.txn.approvalCode,
+      remaining: {
+        count: rest?.count ?? 0,
+        amount: money(Number(rest?.cents ?? 0)),
+        nextDate: rest?.next_on ? day(rest.next_on) : null,
+      },
+      ...(rest ? { planTotal: money(Number(rest.total_cents)) } : {}),
+    };
+  }
   return {
     practice,
     practiceName: practice.name,
+    practicePhone: practice.supportPhone,
     firstName: link.first_name,
     n: row.n,
     count: row.count,
-    amount: new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' }).format(row.amountCents / 100),
-    // A calendar day: formatted at noon UTC so no zone moves it.
-    date: new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${date}T12:00:00Z`)),
+    amount: money(row.amountCents),
+    date: day(date),
     last4: card?.last4 ?? null,
+    brand: card?.brand ? cardBrandName(card.brand) : null,
+    cardExpired: card ? cardExpiresBefore({ month: card.exp_month, year: card.exp_year }, date) : false,
+    ...receiptFacts,
   };
 }
 
-/** SMS when the link has a phone, else e-mail; nothing to an opted-out address. */
+/**
+ * SMS when the link has a phone, else e-mail; a receipt by e-mail first (it carries the card, the transaction id, the
+ * approval code and what remains: too much for a text). Nothing to an opted-out address.
+ */
 export async function tellPatient(
   tx: Queryable,
   opts: Pick<RunPlanSchedulerOptions, 'config'>,
@@ -791,16 +834,21 @@ export async function tellPatient(
   facts: InstallmentFacts & { practice: PracticeInfo },
 ): Promise<string | null> {
   const url = patientUrl(opts.config, link, CARD_PAGE_KINDS.has(kind) ? 'card' : undefined);
-  if (link.phone && !(await isOptedOut(tx, 'sms', link.phone))) {
+  const bySms = async () => {
+    if (!link.phone || (await isOptedOut(tx, 'sms', link.phone))) return null;
     const text = planSms(kind, link.language, facts, url);
     return (await enqueueMessage(tx, { channel: 'sms', to: link.phone, text, linkId: link.id, kind })).id;
-  }
-  if (link.email && !(await isOptedOut(tx, 'email', link.email))) {
+  };
+  const byEmail = async () => {
+    if (!link.email || (await isOptedOut(tx, 'email', link.email))) return null;
     const mail = composeEmail(PLAN_EMAILS[kind], facts, { lang: link.language, practice: facts.practice, url });
     return (await enqueueMessage(tx, { channel: 'email', to: link.email, ...mail, linkId: link.id, kind })).id;
-  }
-  return null;
+  };
+  return EMAIL_FIRST_KINDS.has(kind) ? ((await byEmail()) ?? bySms()) : ((await bySms()) ?? byEmail());
 }
+
+/** Receipts go by e-mail when the patient has an address (decision 0248). */
+const EMAIL_FIRST_KINDS: ReadonlySet<PlanMessageKind> = new Set(['plan-receipt', 'plan-completed']);
 
 /** The patient's link; `next=card` opens the update-card page after sign-in (decision 0211). */
 function patientUrl(config: Config, link: LinkFacts, page?: 'card'): string {
@@ -809,7 +857,12 @@ function patientUrl(config: Config, link: LinkFacts, page?: 'card'): string {
 }
 
 /** The messages that ask the patient for another card link straight to the update-card page. */
-const CARD_PAGE_KINDS: ReadonlySet<PlanMessageKind> = new Set(['plan-declined', 'plan-card-expiring']);
+const CARD_PAGE_KINDS: ReadonlySet<PlanMessageKind> = new Set([
+  'plan-declined',
+  'plan-failed',
+  'plan-card-expiring',
+  'plan-notice-card-expired',
+]);
 
 // ---- quiet hours --------------------------------------------------------------------------------------------------
 

@@ -10,7 +10,8 @@ export function cardExpiresBefore(exp: { month: number | null; year: number | nu
 
 /**
  * The open instalments of active plans due from today through today + days (the practice's calendar), with the
- * instalments still being retried after a decline (their due date is past, their next try is not).
+ * instalments still being retried after a decline (their due date is past, their next try is not) and the failed
+ * ones (declined on every try: nothing more is tried until staff act).
  */
 export async function listUpcomingCharges(
   q: Queryable,
@@ -42,8 +43,9 @@ export async function listUpcomingCharges(
        join payment_plan p on p.id = i.plan_id
        join link l on l.id = p.link_id
        left join stored_card c on c.link_id = p.link_id and c.replaced_at is null
-      where p.status = 'active' and i.status in ('scheduled', 'notified') and i.due_on <= $1::date
-        and (i.due_on >= $2::date or i.next_attempt_at is not null)
+      where p.status = 'active' and i.status in ('scheduled', 'notified', 'failed') and i.due_on <= $1::date
+        -- A failed installment (no more tries) stays listed until someone charges, moves or cancels it.
+        and (i.due_on >= $2::date or i.next_attempt_at is not null or i.status = 'failed')
       order by i.due_on, l.last_name, l.first_name, i.n`,
     [to, from],
   );

@@ -1,4 +1,4 @@
-import { CARD_ON_FILE_AGREEMENT_VERSION } from '@paylink/shared';
+import { CARD_ON_FILE_AGREEMENT_VERSION, type PatientPlanView } from '@paylink/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiHeaders } from '../../../test/support/context.js';
 import {
@@ -62,6 +62,12 @@ const installment = async (linkId: string) =>
     )
   ).rows[0]!;
 
+const showPlan = async (link: TestLink) => {
+  const r = await env.app.inject({ method: 'GET', url: `/api/plans/${link.linkId}`, headers: link.headers });
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json() as PatientPlanView;
+};
+
 /** A link with a single-charge plan whose $500 deposit was paid with `card` through the payment page's calls. */
 async function paidPlan(card: string, dueOn: string): Promise<TestLink> {
   const link = await createLinkAtPaymentStep(env.ctx, { amountDollars: 500 });
@@ -107,6 +113,12 @@ describe('a declined instalment and the new card', () => {
     expect(phone.statusCode, phone.body).toBe(200);
     expect(await run('2097-05-03T15:00:00Z')).toMatchObject({ notified: 1 });
     expect(await run('2097-05-10T15:00:00Z')).toMatchObject({ declined: 1 });
+    // The patient's page says which payment was declined, when, and when it is tried next (practice's days).
+    const view = await showPlan(link);
+    expect(view.installments).toEqual([
+      expect.objectContaining({ n: 1, status: 'notified', lastDeclinedOn: '2097-05-10', nextTryOn: '2097-05-11' }),
+    ]);
+    expect(view.cardExpiresBefore).toBeNull();
 
     // The patient's message links to the update-card page; the practice gets a staff e-mail.
     const told = await messages(link.linkId, 'plan-declined');
@@ -115,7 +127,9 @@ describe('a declined instalment and the new card', () => {
     await notifyStaff(env.ctx);
     const staff = await messages(link.linkId, 'staff-attention');
     expect(staff.map((m) => m.to_address)).toEqual(['billing@practice.example']);
-    expect(staff[0]!.body_text).toContain('Plan instalment 1 ($700.00) was declined (DECLINED: NSF)');
+    expect(staff[0]!.body_text).toContain('Plan installment 1 ($700.00) was declined (DECLINED: NSF)');
+    // The next try in the practice's zone (Chicago), not UTC.
+    expect(staff[0]!.body_text).toContain('the next try is May 11, 2097, 10:00 AM CDT.');
 
     // The deposit's acceptance belongs to the old card: the new one needs the agreement again.
     const early = await post(link, `/api/plans/${link.linkId}/card/session`);
@@ -185,7 +199,7 @@ describe('a declined instalment and the new card', () => {
       link.linkId,
     ]);
     expect(current.rows).toEqual([{ last4: '0002' }]);
-    // Its card (expiry 12/30) expires before 2097: out of the way of the expiring-card test below.
+    // Cancelled: out of the way of the expiring-card test below.
     await db().query(`update payment_plan set status = 'cancelled' where link_id = $1`, [link.linkId]);
     // A paid link without charges to come signs in no more, as before plans.
     const closed = await env.app.inject({
@@ -215,8 +229,10 @@ describe('a declined instalment and the new card', () => {
     expect((await run('2097-08-12T15:00:00Z')).cardsExpiring).toBe(0);
     const asked = await messages(link.linkId, 'plan-card-expiring');
     expect(asked).toHaveLength(1);
-    expect(asked[0]!.body_text).toContain('expires before plan payment 1/1');
+    expect(asked[0]!.body_text).toContain('expires before the balance payment');
     expect(asked[0]!.body_text).toContain(`auth?id=${link.linkId}&next=card`);
     expect(await audits(link.linkId, 'plan.card_expiring_notified')).toHaveLength(1);
+    // A returning patient's page says so too: the first charge the card will have expired by.
+    expect((await showPlan(link)).cardExpiresBefore).toBe('2097-09-10');
   });
 });

@@ -62,11 +62,11 @@ export async function refundRoutes(app: FastifyInstance, ctx: AppContext): Promi
       preHandler: money,
       schema: {
         tags: ['plans', ...tags],
-        summary: 'Refund or void a paid plan instalment (billing and admin)',
+        summary: 'Refund or void a paid plan installment (billing and admin)',
         description:
-          'The deposit’s refund rules for one instalment’s sale: amount in US dollars (absent = all of it not yet ' +
+          'The deposit’s refund rules for one installment’s sale: amount in US dollars (absent = all of it not yet ' +
           'refunded); a void (whole amount) before the gateway settles, a return (full or partial) after. The ' +
-          'instalment becomes refunded when all of it is given back; the patient gets the refund receipt.',
+          'installment becomes refunded when all of it is given back; the patient gets the refund receipt.',
         security: STAFF_SECURITY,
         response: errorResponses(400, 401, 403, 404, 409, 502),
       },

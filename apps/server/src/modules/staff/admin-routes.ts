@@ -119,8 +119,8 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
             'Answers the id and the personal link `<PUBLIC_URL>/auth?id=<id>`. signInMethod defaults to sms when a ' +
             'phone is given, else email; expiresIn like 14d, 36h or 90m (default LINK_DEFAULT_EXPIRY_DAYS). ' +
             '`plan` (optional) adds a payment plan: the total (dollars, more than the smallest first payment of the ' +
-            'link and at most $20,000) and the balance as one charge on `dueOn` or `count` instalments every week, ' +
-            'two_weeks or month from `firstDueOn`; dates are after today in the practice time zone. The instalments ' +
+            'link and at most $20,000) and the balance as one charge on `dueOn` or `count` installments every week, ' +
+            'two_weeks or month from `firstDueOn`; dates are after today in the practice time zone. The installments ' +
             'are stored when the deposit is approved (docs/plans.md).',
           security: STAFF_SECURITY,
           response: errorResponses(400, 401, 403),

@@ -49,6 +49,8 @@ export type ConvergeField =
   | 'ssl_search_start_date'
   | 'ssl_search_end_date'
   | 'errorCode'
+  // The sandbox's own (SANDBOX_CLOCK_FIELD): never sent to Converge.
+  | 'sandbox_now'
   | 'errorName'
   | 'errorMessage';
 
@@ -64,6 +66,12 @@ export const CONVERGE_PATHS = {
 
 /** The XML API's one form field. */
 export const XMLDATA_FIELD = 'xmldata';
+
+/**
+ * The sandbox's own field on a stored-card sale: the business clock of the charge (ISO time), by which the sandbox
+ * judges the card's expiry, as the bank would on that day (decision 0246). Never sent to Converge.
+ */
+export const SANDBOX_CLOCK_FIELD = 'sandbox_now';
 
 /** ssl_transaction_type in requests (ccsettle is the sandbox's own: Converge settles on its schedule). */
 export const TXN_TYPE = {

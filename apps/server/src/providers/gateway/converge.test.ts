@@ -385,6 +385,12 @@ describe('Converge stored cards (merchant-managed card tokens)', () => {
       GatewayError,
     );
     expect(() => buildStoredCardSaleXml(CREDS, { ...req(100), token: '4111 1111' })).toThrow(GatewayError);
+    // The business clock goes to the sandbox only (decision 0246): Converge never gets the field.
+    const asOf = new Date('2099-03-10T15:00:00Z');
+    const real = parseConvergeXml(buildStoredCardSaleXml(CREDS, { ...req(100), asOf })).txns[0]!;
+    expect(real.sandbox_now).toBeUndefined();
+    const sandbox = parseConvergeXml(buildStoredCardSaleXml(CREDS, { ...req(100), asOf }, { sandbox: true })).txns[0]!;
+    expect(sandbox.sandbox_now).toBe('2099-03-10T15:00:00.000Z');
   });
 
   it('approved and declined answers are transactions; the token and expiry are read from answers', async () => {

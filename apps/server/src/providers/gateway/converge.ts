@@ -5,6 +5,7 @@ import {
   NOT_PAID_STATUSES,
   RECURRING_FLAG,
   RESULT,
+  SANDBOX_CLOCK_FIELD,
   TRANS_STATUS,
   TOKEN_SUCCESS,
   TXN_TYPE,
@@ -115,13 +116,17 @@ export function buildVerifySessionForm(creds: ConvergeCredentials, req: CardVeri
  * are used), ssl_recurring_flag=2 with this payment's number and the count, the first sale's approval code and
  * network data when known, and our merchant transaction id (also the invoice number, as on the deposit).
  */
-export function buildStoredCardSaleXml(creds: ConvergeCredentials, req: StoredCardCharge): string {
+export function buildStoredCardSaleXml(
+  creds: ConvergeCredentials,
+  req: StoredCardCharge,
+  o: { sandbox?: boolean } = {},
+): string {
   if (!Number.isInteger(req.amountCents) || req.amountCents <= 0) {
     throw new GatewayError('The amount must be a positive number of cents.');
   }
   const { number, count } = req.installment;
   if (!Number.isInteger(number) || !Number.isInteger(count) || number < 1 || count < number) {
-    throw new GatewayError('The instalment number must be between 1 and the number of instalments.');
+    throw new GatewayError('The installment number must be between 1 and the number of installments.');
   }
   if (!/^[A-Za-z0-9]{1,20}$/.test(req.token)) throw new GatewayError('The card token is not a Converge token.');
   const first = clip(req.firstName, 20);
@@ -138,6 +143,8 @@ export function buildStoredCardSaleXml(creds: ConvergeCredentials, req: StoredCa
     ssl_invoice_number: req.merchantTxnId.slice(0, 25),
     ...(first ? { ssl_first_name: first } : {}),
     ...(last ? { ssl_last_name: last } : {}),
+    // The sandbox's clock only (decision 0246): Converge judges the card by the bank's own day.
+    ...(o.sandbox && req.asOf ? { [SANDBOX_CLOCK_FIELD]: req.asOf.toISOString() } : {}),
   });
 }
 
@@ -360,7 +367,7 @@ export function createConvergeGateway(opts: {
       return txns.map(transactionFromConverge).filter((t) => t.merchantTxnId === merchantTxnId);
     },
     async chargeStoredCard(req) {
-      const xml = buildStoredCardSaleXml(await creds(), req);
+      const xml = buildStoredCardSaleXml(await creds(), req, { sandbox: opts.kind === 'sandbox' });
       const r = await post(opts.endpoints.xmlUrl, xmlRequestForm(xml));
       if (r.status < 200 || r.status >= 300) {
         // A 5xx from a proxy or an overloaded gateway may come after the sale ran: unknown, never a refusal.

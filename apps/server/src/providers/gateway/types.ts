@@ -80,6 +80,11 @@ export interface StoredCardCharge {
   firstSale?: { approvalCode: string | null; ps2000Data?: string | null };
   firstName?: string;
   lastName?: string;
+  /**
+   * The business clock of the charge (the scheduler's `now`, moved by tests and `plans run --now`). Only the sandbox
+   * reads it, to judge the stored card's expiry on that day (decision 0246); the Converge adapter never sends it.
+   */
+  asOf?: Date;
 }
 
 /** The answer to a void (ccvoid) or return (ccreturn): its own transaction id at the gateway. */

@@ -59,7 +59,7 @@ describe('sandbox gateway: stored cards', () => {
     expect(pay.ssl_token_response).toBe('SUCCESS');
     expect(verified.approved).toBe(true);
     expect(verified.cardToken).toBe(pay.ssl_token);
-    expect(verified.cardExpiry).toBe('1230');
+    expect(verified.cardExpiry).toBe('1299');
     expect(verified.last4).toBe('0002');
   });
 

@@ -3,6 +3,7 @@ import {
   ERROR_CODE,
   RECURRING_FLAG,
   RESULT,
+  SANDBOX_CLOCK_FIELD,
   centsFromConverge,
   encodeTxn,
   type ConvergeFields,
@@ -37,10 +38,14 @@ export async function tokenSale(opts: { db: SandboxDb; fields: ConvergeFields; k
       return xmlError(
         ERROR_CODE.requiredField,
         'Required Field Not Supplied',
-        'An instalment (ssl_recurring_flag=2) needs ssl_payment_number and ssl_payment_count.',
+        'An installment (ssl_recurring_flag=2) needs ssl_payment_number and ssl_payment_count.',
       );
     }
   }
+  // The caller's business clock (the scheduler's pass, `plans run --now`): the card is judged as the bank would on
+  // that day (decision 0246). Without it, or unreadable, the real clock.
+  const sent = f[SANDBOX_CLOCK_FIELD] ? new Date(f[SANDBOX_CLOCK_FIELD]) : null;
+  const asOf = sent && !Number.isNaN(sent.getTime()) ? sent : new Date();
   const merchantId = f.ssl_merchant_id ?? '';
   return opts.db.transaction(async (tx) => {
     const card = await storedCard(tx, merchantId, f.ssl_token!);
@@ -54,7 +59,7 @@ export async function tokenSale(opts: { db: SandboxDb; fields: ConvergeFields; k
     const testCard = testCardForToken(card.token, merchantId, opts.key);
     let result: '0' | '1' = RESULT.approved;
     let message = APPROVAL_MESSAGE;
-    if (isExpired(card.expiry)) {
+    if (isExpired(card.expiry, asOf)) {
       result = RESULT.declined;
       message = EXPIRED_MESSAGE;
     } else if (testCard?.laterCharges?.kind === 'decline') {

@@ -582,7 +582,10 @@ export default function PaymentAuthorizationPage(props: { loadGatewayGlobals?: (
               {t('paymentInProgressEnded')}
             </p>
           )}
-          {!payEnabled && !payment.submitting && <p className="form-text text-center">{t('completeToPay')}</p>}
+          {!payEnabled && !payment.submitting && (
+            // A plan's page has two boxes to check: the hint names both (issue 41).
+            <p className="form-text text-center">{t(hasPlan ? 'completeToPayPlan' : 'completeToPay')}</p>
+          )}
           <p className="encryption-notice">
             <span className="lock-icon" aria-hidden="true" />
             {t('encrypted')}

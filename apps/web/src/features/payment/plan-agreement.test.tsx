@@ -139,6 +139,11 @@ describe('a link with a plan', () => {
     expect(box).toHaveTextContent('guardar Visa terminada en 0002 con su procesador');
     expect(box).toHaveTextContent('7 días antes de cada cobro');
     expect(within(box).getByLabelText('Acepto que se guarde mi tarjeta para este plan')).not.toBeChecked();
+    expect(
+      screen.getByText(
+        'Complete todos los campos y marque las dos casillas, “Acepto los términos” y “Acepto que se guarde mi tarjeta para este plan”, para activar PAGAR AHORA.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('keeps PAY NOW disabled until both the terms box and the agreement box are ticked', async () => {
@@ -146,6 +151,12 @@ describe('a link with a plan', () => {
     await screen.findByRole('group', { name: 'Card-on-file agreement' });
     await fillCard();
     expect(payNow()).toBeDisabled();
+    // The hint names both boxes (issue 41).
+    expect(
+      screen.getByText(
+        'Fill in every field and check both boxes, “I agree to the terms” and “I agree to keep my card on file for this plan”, to enable PAY NOW.',
+      ),
+    ).toBeInTheDocument();
     await user.click(screen.getByLabelText('I agree to keep my card on file for this plan'));
     expect(payNow()).toBeEnabled();
     await user.click(screen.getByLabelText('I agree to the terms'));

@@ -2,12 +2,12 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CARD_ON_FILE_AGREEMENT_VERSION, type PatientPlan } from '@paylink/shared';
+import { CARD_ON_FILE_AGREEMENT_VERSION, type PatientPlanView } from '@paylink/shared';
 import { LINK_ID, fakeServer, renderStepPage, type Responder } from '../../test/document-harness';
 import { fakeGateway, type FakeGatewayScript } from '../../test/fake-gateway';
 import UpdateCardPage from './update-card-page';
 
-const plan: PatientPlan = {
+const plan: PatientPlanView = {
   kind: 'installments',
   total: 5000,
   deposit: 500,
@@ -15,7 +15,15 @@ const plan: PatientPlan = {
   projected: false,
   installments: [
     { n: 1, dueOn: '2027-01-15', amount: 1500, status: 'paid' },
-    { n: 2, dueOn: '2027-02-15', amount: 1500, status: 'notified' },
+    // Declined on its due date, tried again 3 days later (issue 41: the page says which and when).
+    {
+      n: 2,
+      dueOn: '2027-02-15',
+      amount: 1500,
+      status: 'notified',
+      lastDeclinedOn: '2027-02-16',
+      nextTryOn: '2027-02-19',
+    },
     { n: 3, dueOn: '2027-03-15', amount: 1500, status: 'scheduled' },
   ],
   noticeDays: 7,
@@ -24,6 +32,7 @@ const plan: PatientPlan = {
     es: ['15 de febrero de 2027: $1,500.00', '15 de marzo de 2027: $1,500.00'],
   },
   card: { brand: 'visa', last4: '0341' },
+  cardExpiresBefore: '2027-03-15',
   practice: { name: 'Bright Smile Surgery', phone: '555-0100', email: 'help@example.com' },
   agreement: { version: CARD_ON_FILE_AGREEMENT_VERSION, acceptedAt: '2026-11-01T09:00:00Z' },
 };
@@ -73,6 +82,10 @@ describe('/updatecard', () => {
     expect(open.textContent).toContain('February 15, 2027');
     expect(open.textContent).not.toContain('January 15, 2027'); // paid
     expect(screen.getByText(/Card on file now: Visa ending in 0341/)).toBeTruthy();
+    expect(open.textContent).toContain('Declined on February 16, 2027. We will try again on February 19, 2027.');
+    expect(screen.getByTestId('card-expiring').textContent).toBe(
+      'Your card on file (Visa ending in 0341) expires before the payment due on March 15, 2027. Save a new card below so that payment can go through.',
+    );
 
     await fillNewCard();
     await user.click(screen.getByRole('button', { name: 'Save new card' }));
@@ -84,6 +97,9 @@ describe('/updatecard', () => {
     await user.click(screen.getByRole('button', { name: 'Save new card' }));
     await screen.findByTestId('card-saved');
     expect(screen.getByText('Your new card ending in 0002 is saved.')).toBeTruthy();
+    // The card on file is the new one now, not the old one.
+    expect(screen.getByTestId('card-on-file').textContent).toBe('Card on file now: Visa ending in 0002');
+    expect(screen.queryByTestId('card-expiring')).toBeNull();
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
       `/api/plans/${LINK_ID}/agreement`,
       `/api/plans/${LINK_ID}/card/session`,
@@ -126,5 +142,38 @@ describe('/updatecard', () => {
     await renderPage({ lng: 'es' });
     await screen.findByRole('heading', { level: 1, name: 'Actualice su tarjeta' });
     expect(await screen.findByRole('button', { name: 'Guardar nueva tarjeta' })).toBeTruthy();
+    expect(screen.getByTestId('open-installments').textContent).toContain(
+      'Rechazado el 16 de febrero de 2027. Lo intentaremos de nuevo el 19 de febrero de 2027.',
+    );
+  });
+
+  it('a failed instalment says nothing more is tried and what to do: a new card, then a call', async () => {
+    const failed: PatientPlanView = {
+      ...plan,
+      installments: [{ n: 2, dueOn: '2027-02-15', amount: 1500, status: 'failed' }],
+      cardExpiresBefore: null,
+    };
+    await renderPage({
+      respond: (c) =>
+        c.path === `/api/plans/${LINK_ID}`
+          ? { json: failed }
+          : c.path.endsWith('/card')
+            ? { json: { card: { brand: 'visa', last4: '0002' }, retrying: 0 } }
+            : base(c),
+    });
+    const open = await screen.findByTestId('open-installments');
+    expect(open.textContent).toContain(
+      'Declined, and not tried again automatically. Save a new card below, then call Bright Smile Surgery at 555-0100 to have it charged.',
+    );
+    expect(screen.queryByTestId('card-expiring')).toBeNull();
+    await fillNewCard();
+    await user.click(screen.getByRole('checkbox', { name: 'I agree to keep my card on file for this plan' }));
+    await user.click(screen.getByRole('button', { name: 'Save new card' }));
+    const saved = await screen.findByTestId('card-saved');
+    expect(saved.textContent).toContain(
+      'The declined payment above is not charged automatically: call Bright Smile Surgery at 555-0100 to have it charged to this card.',
+    );
+    // Nothing else is to come: no promise of charges "on their dates".
+    expect(saved.textContent).not.toContain('on their dates');
   });
 });

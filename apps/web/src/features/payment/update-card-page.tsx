@@ -48,7 +48,7 @@ type Phase =
   | { kind: 'form' }
   | { kind: 'saving' }
   | { kind: 'failed'; message: string }
-  | { kind: 'saved'; last4: string | null; retrying: number };
+  | { kind: 'saved'; brand: string | null; last4: string | null; retrying: number };
 
 const OPEN = new Set(['scheduled', 'notified', 'failed']);
 
@@ -112,6 +112,26 @@ function UpdateCard(props: Props & { linkId: string }) {
   const p = plan.plan;
   const open = p.installments.filter((i) => OPEN.has(i.status));
   const closed = p.projected || open.length === 0;
+  // After "Save new card" the card on file is the new one (the page does not load the plan again).
+  const onFile = phase.kind === 'saved' && phase.last4 ? { brand: phase.brand, last4: phase.last4 } : (p.card ?? null);
+  const cardName = (c: { brand: string | null; last4: string }) =>
+    t('plan.cardEnding', {
+      brand: c.brand ? t(`cardType.${c.brand}`, { defaultValue: c.brand }) : '',
+      last4: c.last4,
+    }).trim();
+  /** What happened to an open instalment, in words: which payment was declined, when, and what comes next. */
+  const statusText = (i: (typeof open)[number]) => {
+    if (i.status === 'failed') {
+      return t('updateCard.status.failed', { practice: p.practice.name, phone: p.practice.phone });
+    }
+    if (i.nextTryOn) {
+      const nextTry = formatDueDate(i.nextTryOn, locale);
+      return i.lastDeclinedOn
+        ? t('updateCard.status.declined', { declinedOn: formatDueDate(i.lastDeclinedOn, locale), nextTry })
+        : t('updateCard.status.declinedRetry', { nextTry });
+    }
+    return t(`updateCard.status.${i.status}`);
+  };
 
   const errors: Partial<Record<keyof Fields | 'Agreed', string>> = {};
   if (!form.FullName.trim()) errors.FullName = 'required.fullName';
@@ -200,7 +220,7 @@ function UpdateCard(props: Props & { linkId: string }) {
           await new Promise((r) => setTimeout(r, 1000 * 2 ** attempt));
         }
       }
-      say({ kind: 'saved', last4: result.card.last4, retrying: result.retrying });
+      say({ kind: 'saved', brand: result.card.brand, last4: result.card.last4, retrying: result.retrying });
     } catch (err) {
       if (err instanceof ApiError && err.status < 500 && err.status !== 401 && err.status !== 403) {
         say({ kind: 'failed', message: apiMessage(err) });
@@ -252,22 +272,29 @@ function UpdateCard(props: Props & { linkId: string }) {
               <li key={i.n} className="d-flex justify-content-between border-bottom py-2">
                 <span>
                   {formatDueDate(i.dueOn, locale)}
-                  <span className="d-block small text-body-secondary">{t(`updateCard.status.${i.status}`)}</span>
+                  <span
+                    className={`d-block small ${i.status === 'failed' || i.nextTryOn ? 'text-danger-emphasis' : 'text-body-secondary'}`}
+                  >
+                    {statusText(i)}
+                  </span>
                 </span>
                 <span className="fw-semibold">{formatUsd(dollarsToCents(i.amount), locale)}</span>
               </li>
             ))}
           </ul>
         )}
-        {p.card && (
-          <p className="mb-0">
-            {t('updateCard.current', {
-              card: t('plan.cardEnding', {
-                brand: p.card.brand ? t(`cardType.${p.card.brand}`, { defaultValue: p.card.brand }) : '',
-                last4: p.card.last4,
-              }).trim(),
-            })}
+        {onFile && (
+          <p className="mb-0" data-testid="card-on-file">
+            {t('updateCard.current', { card: cardName(onFile) })}
           </p>
+        )}
+        {p.card && p.cardExpiresBefore && phase.kind !== 'saved' && (
+          <div className="alert alert-warning mt-3 mb-0" data-testid="card-expiring">
+            {t('updateCard.expiring', {
+              card: cardName(p.card),
+              date: formatDueDate(p.cardExpiresBefore, locale),
+            })}
+          </div>
         )}
       </section>
 
@@ -281,7 +308,17 @@ function UpdateCard(props: Props & { linkId: string }) {
         {phase.kind === 'saved' && (
           <div className="alert alert-success" role="status" data-testid="card-saved">
             <p className="mb-1 fw-semibold">{t('updateCard.saved', { last4: phase.last4 ?? '' })}</p>
-            <p className="mb-0">{phase.retrying > 0 ? t('updateCard.retrying') : t('updateCard.nextCharges')}</p>
+            {phase.retrying > 0 ? (
+              <p className="mb-0">{t('updateCard.retrying')}</p>
+            ) : (
+              open.some((i) => i.status !== 'failed') && <p className="mb-0">{t('updateCard.nextCharges')}</p>
+            )}
+            {open.some((i) => i.status === 'failed') && (
+              // A failed payment is not retried by a new card (decision 0211): the practice charges it.
+              <p className="mb-0 mt-1">
+                {t('updateCard.failedCharge', { practice: p.practice.name, phone: p.practice.phone })}
+              </p>
+            )}
           </div>
         )}
       </div>
