@@ -105,7 +105,8 @@ async function patientSchedule(
 /**
  * POST /api/plans/:linkId/agreement: the patient accepts the card-on-file agreement shown on the payment page. Only
  * the current version is taken; when the page sends the words it showed they must be the server's words for this
- * plan now (409 otherwise), and they are kept with their SHA-256 (decision 0214). Each acceptance is a new row with
+ * plan now (409 otherwise), and they are kept with their SHA-256 (decision 0214), the card left unnamed: storing the
+ * card names it from the gateway's answer, never from the page's label (decision 0240). Each acceptance is a new row with
  * the language, the address and the user agent, and an audit entry.
  */
 export async function acceptPlanAgreement(opts: {
