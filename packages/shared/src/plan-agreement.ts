@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { formatUsd } from './amounts.js';
 import { knownCardBrandName } from './display.js';
 import type { Language } from './ids.js';
+import { planEverySchema } from './plans.js';
 
 /**
  * The patient's side of a payment plan (issue 28): the schedule they agree to on the payment page, and the
@@ -51,6 +52,21 @@ export const patientPlanSchema = z.object({
   /** true until the deposit is paid: the amounts follow the amount chosen on the patient information page. */
   projected: z.boolean(),
   installments: z.array(patientPlanInstallmentSchema),
+  /**
+   * The plan's shape: the patient information page projects the charges from the amount being typed with it
+   * (planSchedule), before anything is chosen (issue 41, item 5). Optional for the pages' older fixtures.
+   */
+  shape: z
+    .discriminatedUnion('kind', [
+      z.object({ kind: z.literal('single'), dueOn: z.string() }),
+      z.object({
+        kind: z.literal('installments'),
+        count: z.number().int(),
+        every: planEverySchema,
+        firstDueOn: z.string(),
+      }),
+    ])
+    .optional(),
   noticeDays: z.number().int(),
   /**
    * The charges still to come as the agreement words them, in each language, formatted once by the server: every

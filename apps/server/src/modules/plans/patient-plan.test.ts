@@ -64,6 +64,7 @@ describe('GET /api/plans/:linkId', () => {
         { n: 2, dueOn: '2098-02-28', amount: 500, status: 'scheduled' },
         { n: 3, dueOn: '2098-03-31', amount: 500, status: 'scheduled' },
       ],
+      shape: { kind: 'installments', count: 3, every: 'month', firstDueOn: '2098-01-31' },
       noticeDays: 7,
       scheduleLines: {
         en: ['January 31, 2098: $500.00', 'February 28, 2098: $500.00', 'March 31, 2098: $500.00'],

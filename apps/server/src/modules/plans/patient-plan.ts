@@ -67,6 +67,7 @@ export async function showPatientPlan(opts: {
         amount: dollars(i.amountCents),
         status: i.status,
       })),
+      shape: plan.shape,
       noticeDays: PLAN_NOTICE_DAYS,
       scheduleLines: { en: agreementSchedule(installments, 'en'), es: agreementSchedule(installments, 'es') },
       card: card?.last4 ? { brand: card.brand, last4: card.last4 } : null,

@@ -15,7 +15,9 @@ import { setSteps } from '../../store/step-production-slice';
 import { setContinue } from '../../store/continue-slice';
 import { type ApiError, call } from '../../lib/api-client';
 import { useApiFailure } from '../../lib/use-api-failure';
+import { usePlan } from '../../lib/use-plan';
 import { AmountField, amountVerdict } from './amount-field';
+import { PlanSummary } from './plan-summary';
 
 const str = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
 
@@ -47,6 +49,10 @@ export function PatientInfoForm(props: { patient: PatientRecord; onError: (e: Ap
 
   const rule = amountRule({ locked, paymentTypeId: Number(paymentType) });
   const verdict = amountVerdict(amount, rule);
+  // A plan link (issue 41, item 5): the total and the charges that follow are shown before AGREE.
+  const plan = usePlan(linkId);
+  const shownType = locked ? String(PaymentType.Payment) : paymentType;
+  const typeLabel = t(shownType === String(PaymentType.Payment) ? 'patientInfo.partialPayment' : 'patientInfo.deposit');
   const disabled = !patient.firstName || verdict !== 'valid' || clicked || !sessionValid;
 
   const submit = async (event: React.FormEvent) => {
@@ -167,6 +173,22 @@ export function PatientInfoForm(props: { patient: PatientRecord; onError: (e: Ap
         </fieldset>
 
         <AmountField value={amount} onChange={setAmount} rule={rule} />
+
+        {plan.status === 'ready' && (
+          <PlanSummary
+            plan={plan.plan}
+            amountDollars={verdict === 'valid' ? Number(amount) : null}
+            paymentTypeLabel={typeLabel}
+          />
+        )}
+        {plan.status === 'error' && (
+          <p className="plan-summary mb-3" role="status">
+            {t('patientInfo.plan.loadFailed')}{' '}
+            <button type="button" className="btn btn-link p-0 align-baseline" onClick={plan.retry}>
+              {t('patientInfo.plan.retry')}
+            </button>
+          </p>
+        )}
 
         {!sessionValid && (
           <p className="text-danger" role="alert">
