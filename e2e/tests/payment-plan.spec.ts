@@ -180,7 +180,7 @@ for (const lng of ['en', 'es'] as const) {
 /**
  * Issue 41, item 5: on a plan link the patient information page and the invoice name the quote's total, today's
  * deposit and each later charge (date and amount) and the card they go to, before the payment page; at 390 px, in
- * English and Spanish. Screenshots of both are kept in the test's output folder.
+ * English and Spanish, with a screenshot of each (see `shot`).
  */
 test.describe('the plan before the payment page', () => {
   test.use({ viewport: SCREENSHOT_PHONE });
@@ -198,6 +198,10 @@ test.describe('the plan before the payment page', () => {
         plan: { total: 2000, kind: 'installments', count: 3, every: 'month', firstDueOn },
       });
       const f: Flow = { page, product, link, lng };
+      // Kept with a failure's artifacts, or in E2E_SCREENSHOTS (a folder) to look at after a passing run.
+      const dir = process.env.E2E_SCREENSHOTS;
+      const shot = (name: string) =>
+        page.screenshot({ path: dir ? path.join(dir, name) : testInfo.outputPath(name), fullPage: true });
       const locale = lng === 'es' ? 'es-US' : 'en-US';
       const lines = planSchedule({ kind: 'installments', count: 3, every: 'month', firstDueOn }, 150_000).map((i) =>
         planScheduleLine(i, locale),
@@ -216,7 +220,7 @@ test.describe('the plan before the payment page', () => {
       assert.ok(fits, 'the patient information page fits 390 px');
       await expectAccessible(page, `patient information with a plan (${lng})`);
       await summary.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: testInfo.outputPath(`patientinfo-plan-${lng}.png`), fullPage: true });
+      await shot(`patientinfo-plan-${lng}.png`);
 
       await submitPatientInfo(f);
       await expectRoute(page, '/patientinvoicedetail');
@@ -229,7 +233,7 @@ test.describe('the plan before the payment page', () => {
         .first()
         .waitFor();
       assert.equal(await frame.getByText(/invoiced separately|por separado/).count(), 0, 'no "invoiced separately"');
-      await page.screenshot({ path: testInfo.outputPath(`invoice-plan-${lng}.png`), fullPage: true });
+      await shot(`invoice-plan-${lng}.png`);
     });
   }
 });

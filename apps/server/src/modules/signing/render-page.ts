@@ -75,10 +75,12 @@ function planPart(plan: NonNullable<ReturnType<typeof invoiceModel>['plan']>, t:
     : '';
   return markup`<section class="invoice-plan" aria-labelledby="invoice-plan-h">
 <h2 id="invoice-plan-h">${t.planHeading}</h2>
-<dl class="inv-meta">
-  <div><dt>${t.planTotal}</dt><dd>${plan.total}</dd></div>
-  <div><dt>${t.planToday}</dt><dd>${plan.today}</dd></div>
-</dl>
+<table class="inv-lines">
+  <tbody>
+    <tr><th scope="row">${t.planTotal}</th><td class="num">${plan.total}</td></tr>
+    <tr><th scope="row">${t.planToday}</th><td class="num">${plan.today}</td></tr>
+  </tbody>
+</table>
 ${later}<p>${plan.note}</p>
 </section>
 `;

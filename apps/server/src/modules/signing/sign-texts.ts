@@ -35,7 +35,7 @@ const en = {
     'This invoice covers the amount you chose to pay now. The rest of your balance will be invoiced separately.',
   planHeading: 'Your payment plan',
   planTotal: 'Total of your quote',
-  planToday: 'Paid today',
+  planToday: 'Today’s payment',
   planLater: 'Charged later, automatically:',
   planNote: (rest: string, days: number) =>
     `The rest of your total, ${rest}, is charged on the dates above to the card you pay the deposit with. You are told by text or e-mail ${days} days before each charge.`,
@@ -188,7 +188,7 @@ const es: typeof en = {
   invoiceNote: 'Esta factura cubre el monto que eligió pagar ahora. El resto de su saldo se facturará por separado.',
   planHeading: 'Su plan de pagos',
   planTotal: 'Total de su presupuesto',
-  planToday: 'Pagado hoy',
+  planToday: 'Pago de hoy',
   planLater: 'Se cobrará después, automáticamente:',
   planNote: (rest: string, days: number) =>
     `El resto de su total, ${rest}, se cobrará en las fechas de arriba a la tarjeta con la que pague el depósito. Le avisaremos por mensaje de texto o correo electrónico ${days} días antes de cada cobro.`,

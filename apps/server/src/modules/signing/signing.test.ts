@@ -177,7 +177,7 @@ describe('signing pages', () => {
       expect(text).not.toContain('invoiced separately');
       expect(text).toContain('Your payment plan');
       expect(text).toMatch(/Total of your quote \$2,000\.00/);
-      expect(text).toMatch(/Paid today \$500\.00/);
+      expect(text).toMatch(/Today’s payment \$500\.00/);
       for (const d of ['January 31, 2098', 'February 28, 2098', 'March 31, 2098'])
         expect(text).toContain(`${d}: $500.00`);
       expect(text).toContain(
@@ -194,7 +194,7 @@ describe('signing pages', () => {
       expect(text).not.toContain('por separado');
       expect(text).toContain('Su plan de pagos');
       expect(text).toMatch(/Total de su presupuesto \$2,000\.00/);
-      expect(text).toMatch(/Pagado hoy \$500\.00/);
+      expect(text).toMatch(/Pago de hoy \$500\.00/);
       expect(text).toContain('31 de enero de 2098: $500.00');
       expect(text).toContain('a la tarjeta con la que pague el depósito');
     }
