@@ -49,7 +49,8 @@ export function PatientInfoForm(props: { patient: PatientRecord; onError: (e: Ap
 
   const rule = amountRule({ locked, paymentTypeId: Number(paymentType) });
   const verdict = amountVerdict(amount, rule);
-  // A plan link (issue 41, item 5): the total and the charges that follow are shown before AGREE.
+  // A plan link (issue 41, item 5): the total and the charges that follow are shown before AGREE. A plan that cannot
+  // be loaded shows nothing here (most links have none); the payment page refuses a card until it has the schedule.
   const plan = usePlan(linkId);
   const shownType = locked ? String(PaymentType.Payment) : paymentType;
   const typeLabel = t(shownType === String(PaymentType.Payment) ? 'patientInfo.partialPayment' : 'patientInfo.deposit');
@@ -180,14 +181,6 @@ export function PatientInfoForm(props: { patient: PatientRecord; onError: (e: Ap
             amountDollars={verdict === 'valid' ? Number(amount) : null}
             paymentTypeLabel={typeLabel}
           />
-        )}
-        {plan.status === 'error' && (
-          <p className="plan-summary mb-3" role="status">
-            {t('patientInfo.plan.loadFailed')}{' '}
-            <button type="button" className="btn btn-link p-0 align-baseline" onClick={plan.retry}>
-              {t('patientInfo.plan.retry')}
-            </button>
-          </p>
         )}
 
         {!sessionValid && (
