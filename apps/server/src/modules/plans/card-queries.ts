@@ -3,8 +3,7 @@ import { sql } from 'kysely';
 import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
-import { findDigitRun, redactDigitRuns } from '../../lib/digit-runs.js';
-import { AppError } from '../../lib/errors.js';
+import { redactDigitRuns } from '../../lib/digit-runs.js';
 
 /** The card a plan charges now (the deposit's, or a later update's), without its token. */
 export interface CurrentCard {
@@ -77,11 +76,11 @@ export async function storeCard(
   for (const a of pending) {
     const label = agreementCardLabel(o.brand, o.last4, a.language);
     if (!a.text || !label) continue;
-    const text = nameAgreementCard(a.text, a.language, label);
+    const text = guardAgreementText(nameAgreementCard(a.text, a.language, label));
     if (text === a.text) continue;
     await typed(q)
       .updateTable('card_agreement')
-      .set({ text: guardAgreementText(text), text_sha256: sha256(text) })
+      .set({ text, text_sha256: sha256(text) })
       .where('id', '=', a.id)
       .execute();
   }
@@ -90,15 +89,14 @@ export async function storeCard(
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** The agreement store's guard: words with a digit run (a card number) are never kept (decision 0240). */
+/**
+ * The agreement store's guard (decision 0240): words are kept with any digit run redacted. It never throws: it also
+ * runs inside the deposit's approval (storeCard), which must record a charged sale whatever the words hold. The
+ * words are the server's own (the card named by the server, the practice's phone formatted), so this is a last
+ * line, not a check anyone is expected to fail.
+ */
 function guardAgreementText(text: string): string {
-  if (findDigitRun(text)) {
-    throw new AppError(
-      'invalid_request',
-      'The agreement’s words may not contain a card number or any other run of 7 or more digits.',
-    );
-  }
-  return text;
+  return redactDigitRuns(text);
 }
 
 /** When this link's patient last accepted the given version of the agreement, or null. */
@@ -122,10 +120,11 @@ export async function insertAgreement(
     language: 'en' | 'es';
     ip: string | null;
     userAgent: string | null;
-    /** The server's words (the card not named yet): refused when they hold a digit run; kept with their SHA-256. */
+    /** The server's words (the card not named yet): kept, digit runs redacted, with their SHA-256. */
     text: string | null;
   },
 ): Promise<string> {
+  const text = o.text === null ? null : guardAgreementText(o.text);
   const r = await typed(q)
     .insertInto('card_agreement')
     .values({
@@ -134,8 +133,8 @@ export async function insertAgreement(
       language: o.language,
       ip: o.ip,
       user_agent: o.userAgent === null ? null : redactDigitRuns(o.userAgent.slice(0, 1000)),
-      text: o.text === null ? null : guardAgreementText(o.text),
-      text_sha256: o.text === null ? null : sha256(o.text),
+      text,
+      text_sha256: text === null ? null : sha256(text),
     })
     .returning('accepted_at')
     .executeTakeFirstOrThrow();
