@@ -4,13 +4,29 @@ import os from 'node:os';
 import path from 'node:path';
 import assert from 'node:assert/strict';
 import type { Page } from '@playwright/test';
-import { cardOnFileAgreement } from '@paylink/shared';
+import { cardOnFileAgreement, planSchedule, planScheduleLine } from '@paylink/shared';
 import { adminToken, uniqueEmail, uniquePhone, type TestLink } from '../support/admin.js';
 import type { RunningProduct } from '../support/server.js';
-import { CARDS, expectConfirmation, fillCard, payButton, payNow, say, sayRe, type Flow } from '../support/flows.js';
+import { expectAccessible } from '../support/a11y.js';
+import {
+  CARDS,
+  choosePayment,
+  expectConfirmation,
+  expectRoute,
+  fillCard,
+  openLink,
+  payButton,
+  payNow,
+  say,
+  sayRe,
+  signInBySms,
+  signingFrame,
+  submitPatientInfo,
+  type Flow,
+} from '../support/flows.js';
 import { depositToPaymentPage } from '../support/journeys.js';
 import { messageText, waitForMessage } from '../support/outbox.js';
-import { PHONE } from '../support/session.js';
+import { PHONE, SCREENSHOT_PHONE } from '../support/session.js';
 import { test } from '../support/test.js';
 
 /**
@@ -160,6 +176,67 @@ for (const lng of ['en', 'es'] as const) {
     assert.match(pack.replace(/\s+/g, ' '), words, 'the evidence pack quotes the accepted agreement');
   });
 }
+
+/**
+ * Issue 41, item 5: on a plan link the patient information page and the invoice name the quote's total, today's
+ * deposit and each later charge (date and amount) and the card they go to, before the payment page; at 390 px, in
+ * English and Spanish, with a screenshot of each (see `shot`).
+ */
+test.describe('the plan before the payment page', () => {
+  test.use({ viewport: SCREENSHOT_PHONE });
+  for (const lng of ['en', 'es'] as const) {
+    test(`${lng}: the patient information page and the invoice name the total, today's deposit and each later charge`, async ({
+      product,
+      admin,
+      page,
+    }, testInfo) => {
+      const firstDueOn = day(45);
+      const link = await admin.createLink({
+        firstName: 'Lucía',
+        lastName: `Total${Date.now() % 100000}`,
+        language: lng,
+        plan: { total: 2000, kind: 'installments', count: 3, every: 'month', firstDueOn },
+      });
+      const f: Flow = { page, product, link, lng };
+      // Kept with a failure's artifacts, or in E2E_SCREENSHOTS (a folder) to look at after a passing run.
+      const dir = process.env.E2E_SCREENSHOTS;
+      const shot = (name: string) =>
+        page.screenshot({ path: dir ? path.join(dir, name) : testInfo.outputPath(name), fullPage: true });
+      const locale = lng === 'es' ? 'es-US' : 'en-US';
+      const lines = planSchedule({ kind: 'installments', count: 3, every: 'month', firstDueOn }, 150_000).map((i) =>
+        planScheduleLine(i, locale),
+      );
+      const card = lng === 'es' ? 'la tarjeta con la que pague el depósito' : 'the card you pay the deposit with';
+      await openLink(f);
+      await signInBySms(f);
+      await choosePayment(f, { type: 1, source: 1, amount: '500' });
+      const summary = page.getByTestId('plan-summary');
+      await summary.getByRole('heading', { name: say(lng, 'patientInfo.plan.heading') }).waitFor();
+      await summary.getByText('$2,000.00').waitFor();
+      await summary.getByText('$500.00', { exact: true }).waitFor();
+      await summary.getByText(card, { exact: false }).waitFor();
+      for (const line of lines) await summary.getByRole('listitem').filter({ hasText: line }).waitFor();
+      const fits = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+      assert.ok(fits, 'the patient information page fits 390 px');
+      await expectAccessible(page, `patient information with a plan (${lng})`);
+      await summary.scrollIntoViewIfNeeded();
+      await shot(`patientinfo-plan-${lng}.png`);
+
+      await submitPatientInfo(f);
+      await expectRoute(page, '/patientinvoicedetail');
+      const frame = signingFrame(f);
+      await frame.getByRole('heading', { name: lng === 'es' ? 'Su plan de pagos' : 'Your payment plan' }).waitFor();
+      for (const line of lines) await frame.getByText(line).waitFor();
+      await frame.getByText(card, { exact: false }).waitFor();
+      await frame
+        .getByText(/\$2,000\.00/)
+        .first()
+        .waitFor();
+      assert.equal(await frame.getByText(/invoiced separately|por separado/).count(), 0, 'no "invoiced separately"');
+      await shot(`invoice-plan-${lng}.png`);
+    });
+  }
+});
 
 /** The text of a link's dispute evidence pack, as the billing office downloads it (poppler's pdftotext). */
 async function evidenceText(product: RunningProduct, linkId: string): Promise<string> {

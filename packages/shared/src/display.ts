@@ -50,6 +50,15 @@ export function cardBrandName(brand: string | null | undefined): string {
   return CARD_BRANDS[code.toLowerCase().replace(/[\s_-]+/g, '')] ?? code;
 }
 
+/**
+ * The brand's own name only when the code is one of the brands above, else null: the words a record keeps name a
+ * card from this fixed list, never a string a gateway or a browser made up (issue 41, item 3; decision 0240).
+ */
+export function knownCardBrandName(brand: string | null | undefined): string | null {
+  const code = (brand ?? '').trim();
+  return CARD_BRANDS[code.toLowerCase().replace(/[\s_-]+/g, '')] ?? null;
+}
+
 /** "Visa •••• 0002" (brand, then the last four); only the brand or only the digits when the other is unknown. */
 export function formatCard(brand: string | null | undefined, last4: string | null | undefined): string {
   const name = cardBrandName(brand);

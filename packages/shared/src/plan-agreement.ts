@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { formatUsd } from './amounts.js';
+import { knownCardBrandName } from './display.js';
 import type { Language } from './ids.js';
+import { planEverySchema } from './plans.js';
 
 /**
  * The patient's side of a payment plan (issue 28): the schedule they agree to on the payment page, and the
@@ -21,6 +23,23 @@ export const patientPlanInstallmentSchema = z.object({
   status: z.enum(['scheduled', 'notified', 'paid', 'failed', 'cancelled', 'refunded']),
 });
 
+/** The brands a payment page may name (the web app's card types and the server's brand names), and nothing else. */
+const PAGE_CARD_BRANDS = [
+  'American Express',
+  'Diners Club Carte Blanche',
+  'Diners Club International',
+  'Diners Club',
+  'JCB',
+  'Laser',
+  'Visa Electron',
+  'Visa',
+  'Mastercard',
+  'Maestro',
+  'Discover',
+  'UnionPay',
+];
+const PAGE_CARD_LABEL = new RegExp(`^(${PAGE_CARD_BRANDS.join('|')}) (ending in|terminada en) \\d{4}$`);
+
 /** GET /api/plans/:linkId — 404 when the link has no plan. */
 export const patientPlanSchema = z.object({
   kind: z.enum(['single', 'installments']),
@@ -33,6 +52,21 @@ export const patientPlanSchema = z.object({
   /** true until the deposit is paid: the amounts follow the amount chosen on the patient information page. */
   projected: z.boolean(),
   installments: z.array(patientPlanInstallmentSchema),
+  /**
+   * The plan's shape: the patient information page projects the charges from the amount being typed with it
+   * (planSchedule), before anything is chosen (issue 41, item 5). Optional for the pages' older fixtures.
+   */
+  shape: z
+    .discriminatedUnion('kind', [
+      z.object({ kind: z.literal('single'), dueOn: z.string() }),
+      z.object({
+        kind: z.literal('installments'),
+        count: z.number().int(),
+        every: planEverySchema,
+        firstDueOn: z.string(),
+      }),
+    ])
+    .optional(),
   noticeDays: z.number().int(),
   /**
    * The charges still to come as the agreement words them, in each language, formatted once by the server: every
@@ -62,14 +96,14 @@ export const planAgreementBodySchema = z
      * it with the acceptance. Without it (an API client) the server keeps its own words for the link's language.
      */
     text: z.string().min(1).max(10_000).optional(),
-    /** The card as the page named it ("Visa ending in 4242"): the card number itself never leaves the browser. */
+    /**
+     * The card as the page named it ("Visa ending in 4242"), only to check the words the page showed: a brand from
+     * the fixed list and four digits. What is kept names the card the server stored (decision 0240).
+     */
     cardLabel: z
       .string()
       .max(60)
-      .regex(
-        /^[\p{L}\p{N} .&-]{1,30} (ending in|terminada en) \d{4}$/u,
-        'The card is named by its brand and last four digits',
-      )
+      .regex(PAGE_CARD_LABEL, 'The card is named by its brand and last four digits')
       .nullable()
       .optional(),
   })
@@ -115,12 +149,46 @@ export function planScheduleLine(i: { dueOn: string; amountCents: number }, loca
   return `${date}: ${formatUsd(i.amountCents, locale)}`;
 }
 
+/** The words standing for the card before the server knows which card the patient pays with. */
+export const AGREEMENT_CARD_PLACEHOLDER: Record<Language, string> = {
+  en: 'the card I enter below',
+  es: 'la tarjeta que ingrese abajo',
+};
+
+/**
+ * The card as the agreement names it, from what the gateway answered for the stored card: a brand from the fixed
+ * list (or just "the card") and the last four. Null without four digits: the words keep the placeholder.
+ */
+export function agreementCardLabel(brand: string | null, last4: string | null, lang: Language): string | null {
+  if (!last4 || !/^\d{4}$/.test(last4)) return null;
+  const name = knownCardBrandName(brand);
+  if (lang === 'es') return `${name ?? 'la tarjeta'} terminada en ${last4}`;
+  return `${name ?? 'the card'} ending in ${last4}`;
+}
+
+/**
+ * Words accepted before the card was stored (they carry the placeholder) with the stored card named in its place:
+ * only the placeholder in the first paragraph, where the agreement says which card is kept.
+ */
+export function nameAgreementCard(text: string, lang: Language, label: string): string {
+  const words = agreementWords(text);
+  const [intro, ...rest] = words.paragraphs;
+  if (intro === undefined) return text;
+  const slot =
+    lang === 'es'
+      ? ` a guardar ${AGREEMENT_CARD_PLACEHOLDER.es} con `
+      : ` to keep ${AGREEMENT_CARD_PLACEHOLDER.en} on `;
+  const named = lang === 'es' ? ` a guardar ${label} con ` : ` to keep ${label} on `;
+  if (!intro.includes(slot)) return text;
+  return agreementText({ title: words.title, paragraphs: [intro.replace(slot, named), ...rest] });
+}
+
 /** The card-on-file agreement, paragraph by paragraph, in the patient's language. */
 export const cardOnFileAgreement: Record<Language, (f: AgreementFacts) => { title: string; paragraphs: string[] }> = {
   en: (f) => ({
     title: 'Card-on-file agreement',
     paragraphs: [
-      `I authorise ${f.practice} to keep ${f.card ?? 'the card I enter below'} on file with its card processor and to charge it for the balance of my quote on this schedule:`,
+      `I authorise ${f.practice} to keep ${f.card ?? AGREEMENT_CARD_PLACEHOLDER.en} on file with its card processor and to charge it for the balance of my quote on this schedule:`,
       ...f.schedule,
       `I will be told by text or e-mail ${f.noticeDays} days before each charge, with the amount, the date and the card's last four digits, and a link to see the plan or change the card.`,
       `Only the card processor keeps my card number; ${f.practice} keeps a token that can charge this card for this plan only.`,
@@ -130,7 +198,7 @@ export const cardOnFileAgreement: Record<Language, (f: AgreementFacts) => { titl
   es: (f) => ({
     title: 'Autorización para guardar la tarjeta',
     paragraphs: [
-      `Autorizo a ${f.practice} a guardar ${f.card ?? 'la tarjeta que ingrese abajo'} con su procesador de pagos y a cobrar en ella el saldo de mi presupuesto según este calendario:`,
+      `Autorizo a ${f.practice} a guardar ${f.card ?? AGREEMENT_CARD_PLACEHOLDER.es} con su procesador de pagos y a cobrar en ella el saldo de mi presupuesto según este calendario:`,
       ...f.schedule,
       `Me avisarán por mensaje de texto o correo electrónico ${f.noticeDays} días antes de cada cobro, con el monto, la fecha y los últimos cuatro dígitos de la tarjeta, y un enlace para ver el plan o cambiar la tarjeta.`,
       `Solo el procesador de pagos guarda el número de mi tarjeta; ${f.practice} guarda un código que sirve para cobrar esta tarjeta únicamente para este plan.`,

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.js';
-import { AUDIT_COLUMNS, auditParams, type AuditEvent } from './audit.js';
+import { AUDIT_COLUMNS, auditDetailsJson, auditParams, type AuditEvent } from './audit.js';
 import { AppError } from './errors.js';
 
 /** The most rows one insert carries; more wait for the next insert (issue 17, decision 0179). */
@@ -53,7 +53,7 @@ export class AuditBatch {
   /** Resolves when the row is committed; rejects with `AuditUnavailableError` when it is not. */
   write(e: AuditEvent): Promise<void> {
     if (this.closed) return Promise.reject(new AuditUnavailableError());
-    const params = [...auditParams(e), JSON.stringify(e.details ?? {})];
+    const params = [...auditParams(e), auditDetailsJson(e)];
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ params, resolve, reject });
       if (!this.draining) this.drained = this.drain();

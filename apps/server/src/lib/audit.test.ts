@@ -120,3 +120,30 @@ describe('changeWithAudit options (issue 30)', () => {
     expect(await events()).toBe(before + 1);
   });
 });
+
+describe('no card number in an audit row (issue 41, item 3; decision 0240)', () => {
+  it('redacts digit runs in every string of the details, alone, held in a batch and in changeWithAudit', async () => {
+    const planted = { reason: 'card 4111 1111 1111 1111 ending in 1111', nested: { ua: 'X 4111111111111111' }, n: 7 };
+    await writeAudit(db, { ...SYSTEM_ACTOR, action: 'test.planted', linkId: 'LNKDIGITS', details: planted });
+    await db.transaction((tx) =>
+      batchAudits(tx, async () => {
+        await writeAudit(tx, { ...SYSTEM_ACTOR, action: 'test.planted', linkId: 'LNKDIGITS', details: planted });
+        await writeAudit(tx, { ...SYSTEM_ACTOR, action: 'test.planted', linkId: 'LNKDIGITS', details: planted });
+      }),
+    );
+    await changeWithAudit(
+      db,
+      { sql: 'select 1', parameters: [] },
+      { ...SYSTEM_ACTOR, action: 'test.planted', linkId: 'LNKDIGITS', details: planted },
+    );
+    const rows = await db.query<{ details: unknown }>(`select details from audit_event where link_id = 'LNKDIGITS'`);
+    expect(rows.rows).toHaveLength(4);
+    for (const r of rows.rows) {
+      expect(r.details).toEqual({
+        reason: 'card [digits removed] ending in 1111',
+        nested: { ua: 'X [digits removed]' },
+        n: 7,
+      });
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/client.js';
+import { redactDigitRunsDeep } from './digit-runs.js';
 
 export type ActorType = 'link' | 'staff' | 'system';
 
@@ -81,13 +82,13 @@ async function insertAudits(q: Queryable, events: readonly AuditEvent[]): Promis
   const st = new AuditStatement();
   let insert: string;
   if (events.length === 1) {
-    const p = [...auditParams(events[0]!), JSON.stringify(events[0]!.details ?? {})].map((v, i) =>
+    const p = [...auditParams(events[0]!), auditDetailsJson(events[0]!)].map((v, i) =>
       st.param(v, i === 6 ? 'jsonb' : 'text'),
     );
     insert = `insert into audit_event (${AUDIT_COLUMNS}) values (${p.join(', ')})`;
   } else {
     // A text array per column, unnested in step; ordinality keeps the rows' ids in the order they were written.
-    const rows = events.map((e) => [...auditParams(e), JSON.stringify(e.details ?? {})]);
+    const rows = events.map((e) => [...auditParams(e), auditDetailsJson(e)]);
     const p = Array.from({ length: 7 }, (_, i) =>
       st.param(
         rows.map((r) => r[i] ?? null),
@@ -101,7 +102,7 @@ async function insertAudits(q: Queryable, events: readonly AuditEvent[]): Promis
   }
   // Listeners add their CTEs to the same statement: they commit (or roll back) with the rows, in the caller's
   // transaction (outbound webhooks: their events are audit actions, queued with the change).
-  for (const e of events) for (const listener of auditListeners) listener(e, st);
+  for (const e of events) for (const listener of auditListeners) listener(redactedEvent(e), st);
   await q.query(st.ctes.length > 0 ? `with ${st.ctes.join(',\n  ')}\n${insert}` : insert, st.params);
 }
 
@@ -186,8 +187,8 @@ export async function changeWithAudit<T = Record<string, unknown>>(
   st.params.push(...change.parameters);
   const changed = st.cte(change.sql);
   if (opts.ifChanged) st.guard = changed;
-  const p = [...auditParams(e), JSON.stringify(e.details ?? {})].map((v, i) => st.param(v, i === 6 ? 'jsonb' : 'text'));
-  for (const listener of auditListeners) listener(e, st);
+  const p = [...auditParams(e), auditDetailsJson(e)].map((v, i) => st.param(v, i === 6 ? 'jsonb' : 'text'));
+  for (const listener of auditListeners) listener(redactedEvent(e), st);
   const held = heldRows.get(q);
   if (held) {
     // Inside batchAudits the row waits for the others: the change runs now, alone.
@@ -222,6 +223,19 @@ export async function guardedChangeWithAudit(
   e: AuditEvent,
 ): Promise<boolean> {
   return (await changeWithAudit(q, change, e, { ifChanged: true, returning: true })).length > 0;
+}
+
+/**
+ * The row's details as stored: every string with its digit runs redacted (decision 0240), so no card number typed
+ * into a field, a user agent or a gateway's message reaches the audit log, whichever use case wrote it.
+ */
+export function auditDetailsJson(e: Pick<AuditEvent, 'details'>): string {
+  return JSON.stringify(redactDigitRunsDeep(e.details ?? {}));
+}
+
+/** The event as listeners see it (an outbound webhook's payload): its details redacted as the row's are. */
+function redactedEvent(e: AuditEvent): AuditEvent {
+  return e.details ? { ...e, details: redactDigitRunsDeep(e.details) } : e;
 }
 
 export function auditParams(e: Omit<AuditEvent, 'details'>): unknown[] {

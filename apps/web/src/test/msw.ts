@@ -26,6 +26,10 @@ export const testConfig: AppConfig = {
 export const server = setupServer(
   http.get('*/api/config', () => HttpResponse.json(testConfig)),
   http.post('*/api/auth/logout', () => new HttpResponse(null, { status: 204 })),
+  // Most links have no payment plan (the patient information and payment pages ask).
+  http.get('*/api/plans/:linkId', () =>
+    HttpResponse.json({ error: 'not_found', message: 'This link has no payment plan.' }, { status: 404 }),
+  ),
   http.put('*/api/linksteps', ({ request }) => {
     const q = new URL(request.url).searchParams;
     return HttpResponse.json({

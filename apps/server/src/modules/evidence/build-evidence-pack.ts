@@ -150,19 +150,33 @@ export async function buildEvidencePack(
   // A payment plan: the words the patient accepted before the card was kept, and what was charged under them
   if (plan) {
     w.heading(t.cardOnFile, 2, { size: 14, gap: 6 });
-    const a = plan.agreement;
-    if (a) {
-      w.text(t.cardOnFileText(a.language), { size: 10, gap: 6 });
-      w.heading(a.title, 3, { size: 11, gap: 3 });
+    // Every accepted version, oldest first, each with the card stored under it (issue 41, item 6).
+    const all = plan.agreements;
+    if (all.length > 1) w.text(t.acceptances(all.length), { size: 10, gap: 6 });
+    all.forEach((a, k) => {
+      const intro = a.card?.storedBy === 'card_update' ? t.cardUpdateText(a.language) : t.cardOnFileText(a.language);
+      if (all.length > 1) {
+        w.heading(t.acceptance(k + 1, all.length, t.contexts[a.card?.storedBy ?? 'none']!), 3, { size: 12, gap: 4 });
+        w.text(intro, { size: 10, gap: 6 });
+        w.text(a.title, { size: 11, font: 'bold', gap: 3 });
+      } else {
+        w.text(intro, { size: 10, gap: 6 });
+        w.heading(a.title, 3, { size: 11, gap: 3 });
+      }
       for (const p of a.paragraphs) w.text(p, { size: 10, gap: 3, color: 0.15 });
       w.space(4);
       w.row(t.agreementVersion, a.version);
       w.row(t.acceptedAt, utc(a.acceptedAt));
       w.row(t.acceptedIp, a.ip ?? '—');
       w.row(t.userAgent, a.userAgent ?? '—');
-    } else {
-      w.text(t.noAgreement, { size: 10 });
-    }
+      const storedBrand = cardBrandName(a.card?.brand) || t.card;
+      w.row(
+        t.storedCard,
+        a.card?.last4 ? `${t.ending(storedBrand, a.card.last4)} (${t.contexts[a.card.storedBy]})` : t.noStoredCard,
+      );
+      w.space(6);
+    });
+    if (!all.length) w.text(t.noAgreement, { size: 10 });
     w.space(4);
     w.heading(t.installments, 3, { size: 12, gap: 4 });
     w.table(

@@ -41,11 +41,25 @@ const en = {
   cardOnFile: 'Card-on-file agreement',
   cardOnFileText: (lang: string) =>
     `Before the deposit stored the card for the payment plan, the patient ticked a separate box accepting these words, shown on the payment page in ${lang === 'es' ? 'Spanish' : 'English'}:`,
+  cardUpdateText: (lang: string) =>
+    `Before a new card replaced the one on file, the patient ticked the same box again on the update-card page, accepting these words in ${lang === 'es' ? 'Spanish' : 'English'}:`,
   agreementVersion: 'Version of the words',
   acceptedAt: 'Accepted on',
   acceptedIp: 'IP address',
   userAgent: 'Browser (user agent)',
   noAgreement: 'The link has a payment plan but no recorded acceptance of the card-on-file agreement.',
+  acceptances: (n: number) =>
+    n === 1
+      ? 'The patient accepted the agreement once.'
+      : `The patient accepted the agreement ${n} times: each acceptance is quoted below, oldest first, with the card stored under it.`,
+  acceptance: (n: number, total: number, context: string) => `Acceptance ${n} of ${total}: ${context}`,
+  contexts: {
+    deposit: 'before the deposit, for the card the deposit stored',
+    card_update: 'for a new card (card update)',
+    none: 'no card was stored under this acceptance',
+  } as Record<string, string>,
+  storedCard: 'Card stored under it',
+  noStoredCard: 'none',
   installments: 'Installments',
   installmentColumns: ['#', 'Due', 'Amount', 'Status', 'Transaction ID'],
   installmentStatuses: {
@@ -159,11 +173,25 @@ const es: typeof en = {
   cardOnFile: 'Autorización para guardar la tarjeta',
   cardOnFileText: (lang: string) =>
     `Antes de que el depósito guardara la tarjeta para el plan de pagos, el paciente marcó una casilla aparte aceptando este texto, mostrado en la página de pago en ${lang === 'es' ? 'español' : 'inglés'}:`,
+  cardUpdateText: (lang: string) =>
+    `Antes de que una tarjeta nueva reemplazara la guardada, el paciente volvió a marcar la casilla en la página para cambiar la tarjeta, aceptando este texto en ${lang === 'es' ? 'español' : 'inglés'}:`,
   agreementVersion: 'Versión del texto',
   acceptedAt: 'Aceptado el',
   acceptedIp: 'Dirección IP',
   userAgent: 'Navegador (user agent)',
   noAgreement: 'El enlace tiene un plan de pagos pero no hay registro de la aceptación para guardar la tarjeta.',
+  acceptances: (n: number) =>
+    n === 1
+      ? 'El paciente aceptó la autorización una vez.'
+      : `El paciente aceptó la autorización ${n} veces: cada aceptación se cita abajo, de la más antigua a la más reciente, con la tarjeta guardada con ella.`,
+  acceptance: (n: number, total: number, context: string) => `Aceptación ${n} de ${total}: ${context}`,
+  contexts: {
+    deposit: 'antes del depósito, para la tarjeta que guardó el depósito',
+    card_update: 'para una tarjeta nueva (cambio de tarjeta)',
+    none: 'no se guardó ninguna tarjeta con esta aceptación',
+  } as Record<string, string>,
+  storedCard: 'Tarjeta guardada con ella',
+  noStoredCard: 'ninguna',
   installments: 'Cuotas',
   installmentColumns: ['#', 'Vence', 'Monto', 'Estado', 'ID de transacción'],
   installmentStatuses: {

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CARD_ON_FILE_AGREEMENT_VERSION, StepRoutes } from '@paylink/shared';
+import { agreementText, CARD_ON_FILE_AGREEMENT_VERSION, cardOnFileAgreement, StepRoutes } from '@paylink/shared';
+import { createHash } from 'node:crypto';
 import { staffToken } from '../../seed/seed-staff.js';
 import {
   confirm,
@@ -14,6 +15,7 @@ import {
   requestSessionToken,
   startPaymentTestEnv,
   type PaymentTestEnv,
+  type TestLink,
 } from '../../../test/support/payment-fixtures.js';
 import { insertPlan } from '../plans/plans-queries.js';
 import { buildSignServer } from '../signing/sign-server.js';
@@ -344,5 +346,160 @@ describe('the evidence pack of a payment plan link', () => {
       inOrder((await pdfAccessibility(r.rawPayload)).structure, ['"Installments"', 'Table', 'THead', '"Due"', 'TBody']),
     ).toBe(true);
     expect(cardNumbersIn(text)).toEqual([]);
+  });
+});
+
+/** A number as a person would write a card number: 7+ digits in a row, or 13+ in groups ("4111 1111 1111 1111"). */
+const DIGIT_RUN = /(?<![\p{L}\p{N}_-])(?:\d{7,}|\d{1,6}(?:[ -]\d{1,6}){3,})(?![\p{L}\p{N}_-])/u;
+const PLANTED = '4111 1111 1111 1111';
+
+describe('the card named in the card-on-file agreement (issue 41, items 3 and 6)', () => {
+  /** The agreement's words as a payment page builds them for `card`, from GET /api/plans. */
+  async function pageWords(link: TestLink, card: string): Promise<string> {
+    const plan = (await env.app.inject({ url: `/api/plans/${link.linkId}`, headers: link.headers })).json();
+    return agreementText(
+      cardOnFileAgreement.en({
+        practice: plan.practice.name,
+        practicePhone: plan.practice.phone,
+        practiceEmail: plan.practice.email,
+        schedule: plan.scheduleLines.en,
+        noticeDays: plan.noticeDays,
+        card,
+      }),
+    );
+  }
+  const accept = (link: TestLink, ua: string, payload: Record<string, unknown> = {}) =>
+    env.app.inject({
+      method: 'POST',
+      url: `/api/plans/${link.linkId}/agreement`,
+      headers: { ...link.headers, 'user-agent': ua },
+      payload: { version: CARD_ON_FILE_AGREEMENT_VERSION, accepted: true, ...payload },
+    });
+  async function planLink(): Promise<TestLink> {
+    const link = await createLinkAtPaymentStep(env.ctx, { amountDollars: 500 });
+    await insertPlan(env.ctx.db, {
+      linkId: link.linkId,
+      totalCents: 200_000,
+      shape: { kind: 'installments', count: 3, every: 'month', firstDueOn: '2098-01-31' },
+      createdBy: null,
+    });
+    return link;
+  }
+  async function payDeposit(link: TestLink, card: string) {
+    const t = await requestSessionToken(env, link);
+    expect(t.statusCode, t.body).toBe(200);
+    const { pay } = await payWithSandbox(env.gatewayOrigin, { sessionToken: t.body, card, amountCents: 50_000 });
+    expect((await confirm(env, link, pay!.ssl_txn_id!)).statusCode).toBe(200);
+  }
+  const evidence = async (link: TestLink, lang = 'en') => {
+    const r = await env.app.inject({
+      url: `/api/admin/links/${link.linkId}/evidence.pdf?lang=${lang}`,
+      headers: admin,
+    });
+    expect(r.statusCode, r.body.slice(0, 300)).toBe(200);
+    return (await pdfText(r.rawPayload)).join('\n').replace(/\s+/g, ' ');
+  };
+  const agreementRows = async (linkId: string) =>
+    (
+      await env.ctx.db.query<{ text: string; text_sha256: string; user_agent: string; accepted_at: Date }>(
+        'select text, text_sha256, user_agent, accepted_at from card_agreement where link_id = $1 order by id',
+        [linkId],
+      )
+    ).rows;
+
+  it('a planted card number is refused; the words kept, the receipt and the evidence name the card paid with', async () => {
+    const link = await planLink();
+    const planted = await accept(link, 'Mozilla/5.0', {
+      lang: 'en',
+      text: await pageWords(link, `${PLANTED} ending in 1111`),
+      cardLabel: `${PLANTED} ending in 1111`,
+    });
+    expect(planted.statusCode).toBe(400);
+    expect(planted.json().message).toMatch(/brand and last four/);
+
+    // A page naming a card the patient then does not pay with, from a browser whose user agent carries a number.
+    const ua = `Mozilla/5.0 (Planted ${PLANTED}; 4111111111111111) Safari/537.36`;
+    const other = await accept(link, ua, {
+      lang: 'en',
+      text: await pageWords(link, 'Mastercard ending in 4444'),
+      cardLabel: 'Mastercard ending in 4444',
+    });
+    expect(other.statusCode, other.body).toBe(201);
+    await payDeposit(link, '4000000000000002');
+
+    const [row] = await agreementRows(link.linkId);
+    expect(row!.text).toMatch(/to keep Visa ending in 0002 on file/);
+    expect(row!.text).not.toContain('Mastercard');
+    expect(row!.text_sha256).toBe(createHash('sha256').update(row!.text).digest('hex'));
+    for (const stored of [row!.text, row!.user_agent]) expect(stored).not.toMatch(DIGIT_RUN);
+    const details = await env.ctx.db.query<{ details: unknown }>('select details from audit_event where link_id = $1', [
+      link.linkId,
+    ]);
+    for (const d of details.rows) expect(JSON.stringify(d.details)).not.toMatch(DIGIT_RUN);
+
+    const mail = (
+      await env.ctx.db.query<{ body_text: string }>(
+        `select body_text from outbox_message where link_id = $1 and kind = 'receipt'`,
+        [link.linkId],
+      )
+    ).rows[0]!.body_text;
+    expect(mail).toMatch(/to keep Visa ending in 0002 on file/);
+    expect(mail).not.toContain('Mastercard');
+    expect(mail).not.toMatch(DIGIT_RUN);
+
+    const text = await evidence(link);
+    expect(text).toMatch(/to keep Visa ending in 0002 on file/);
+    expect(text).not.toContain('Mastercard ending in 4444');
+    expect(text).not.toContain(PLANTED);
+    expect(text).not.toContain('4111111111111111');
+    expect(cardNumbersIn(text)).toEqual([]);
+  });
+
+  it('after a card update the evidence quotes both acceptances, each with its card, time and context', async () => {
+    const link = await planLink();
+    expect((await accept(link, 'DepositBrowser/1.0', {})).statusCode).toBe(201);
+    await payDeposit(link, '4000000000000341');
+    // The card update: the agreement again, then a verified card (nothing charged).
+    const again = await accept(link, 'UpdateBrowser/2.0', {
+      lang: 'en',
+      text: await pageWords(link, 'Visa ending in 0002'),
+      cardLabel: 'Visa ending in 0002',
+    });
+    expect(again.statusCode, again.body).toBe(201);
+    const session = await env.app.inject({
+      method: 'POST',
+      url: `/api/plans/${link.linkId}/card/session`,
+      headers: link.headers,
+    });
+    expect(session.statusCode, session.body).toBe(201);
+    const { sessionToken, updateId } = session.json() as { sessionToken: string; updateId: string };
+    const { pay } = await payWithSandbox(env.gatewayOrigin, { sessionToken, card: '4000000000000002', amountCents: 0 });
+    const stored = await env.app.inject({
+      method: 'POST',
+      url: `/api/plans/${link.linkId}/card`,
+      headers: link.headers,
+      payload: { updateId, transactionId: pay!.ssl_txn_id },
+    });
+    expect(stored.statusCode, stored.body).toBe(200);
+
+    const [deposit, update] = await agreementRows(link.linkId);
+    const at = (d: Date) => `${new Date(d).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+    const text = await evidence(link);
+    expect(text).toContain('The patient accepted the agreement 2 times');
+    const first = text.indexOf('Acceptance 1 of 2: before the deposit, for the card the deposit stored');
+    const second = text.indexOf('Acceptance 2 of 2: for a new card (card update)');
+    expect(first).toBeGreaterThan(-1);
+    expect(second).toBeGreaterThan(first);
+    const one = text.slice(first, second);
+    const two = text.slice(second, text.indexOf('Instalments', second));
+    expect(one).toMatch(/to keep Visa ending in 0341 on file/);
+    expect(one).toContain(`Accepted on ${at(deposit!.accepted_at)}`);
+    expect(one).toContain('DepositBrowser/1.0');
+    expect(one).toContain('Card stored under it Visa ending in 0341 (before the deposit');
+    expect(two).toMatch(/to keep Visa ending in 0002 on file/);
+    expect(two).toContain(`Accepted on ${at(update!.accepted_at)}`);
+    expect(two).toContain('UpdateBrowser/2.0');
+    expect(two).toContain('Card stored under it Visa ending in 0002 (for a new card (card update))');
+    expect(await evidence(link, 'es')).toContain('Aceptación 1 de 2: antes del depósito');
   });
 });

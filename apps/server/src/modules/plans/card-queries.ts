@@ -1,6 +1,9 @@
+import { agreementCardLabel, nameAgreementCard } from '@paylink/shared';
 import { sql } from 'kysely';
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
+import { redactDigitRuns } from '../../lib/digit-runs.js';
 
 /** The card a plan charges now (the deposit's, or a later update's), without its token. */
 export interface CurrentCard {
@@ -61,14 +64,39 @@ export async function storeCard(
     .returning('id')
     .executeTakeFirstOrThrow();
   const cardId = String(r.id);
-  // The agreements accepted before this card existed are the ones it was stored under.
-  await typed(q)
+  // The agreements accepted before this card existed are the ones it was stored under; their words name it now, as
+  // the gateway reported it (brand from the fixed list, last four), in the placeholder's place (decision 0240).
+  const pending = await typed(q)
     .updateTable('card_agreement')
     .set({ stored_card_id: cardId })
     .where('link_id', '=', o.linkId)
     .where('stored_card_id', 'is', null)
+    .returning(['id', 'language', 'text'])
     .execute();
+  for (const a of pending) {
+    const label = agreementCardLabel(o.brand, o.last4, a.language);
+    if (!a.text || !label) continue;
+    const text = guardAgreementText(nameAgreementCard(a.text, a.language, label));
+    if (text === a.text) continue;
+    await typed(q)
+      .updateTable('card_agreement')
+      .set({ text, text_sha256: sha256(text) })
+      .where('id', '=', a.id)
+      .execute();
+  }
   return cardId;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * The agreement store's guard (decision 0240): words are kept with any digit run redacted. It never throws: it also
+ * runs inside the deposit's approval (storeCard), which must record a charged sale whatever the words hold. The
+ * words are the server's own (the card named by the server, the practice's phone formatted), so this is a last
+ * line, not a check anyone is expected to fail.
+ */
+function guardAgreementText(text: string): string {
+  return redactDigitRuns(text);
 }
 
 /** When this link's patient last accepted the given version of the agreement, or null. */
@@ -92,10 +120,11 @@ export async function insertAgreement(
     language: 'en' | 'es';
     ip: string | null;
     userAgent: string | null;
+    /** The server's words (the card not named yet): kept, digit runs redacted, with their SHA-256. */
     text: string | null;
-    textSha256: string | null;
   },
 ): Promise<string> {
+  const text = o.text === null ? null : guardAgreementText(o.text);
   const r = await typed(q)
     .insertInto('card_agreement')
     .values({
@@ -103,9 +132,9 @@ export async function insertAgreement(
       text_version: o.version,
       language: o.language,
       ip: o.ip,
-      user_agent: o.userAgent === null ? null : o.userAgent.slice(0, 1000),
-      text: o.text,
-      text_sha256: o.textSha256,
+      user_agent: o.userAgent === null ? null : redactDigitRuns(o.userAgent.slice(0, 1000)),
+      text,
+      text_sha256: text === null ? null : sha256(text),
     })
     .returning('accepted_at')
     .executeTakeFirstOrThrow();

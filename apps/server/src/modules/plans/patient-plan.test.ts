@@ -64,6 +64,7 @@ describe('GET /api/plans/:linkId', () => {
         { n: 2, dueOn: '2098-02-28', amount: 500, status: 'scheduled' },
         { n: 3, dueOn: '2098-03-31', amount: 500, status: 'scheduled' },
       ],
+      shape: { kind: 'installments', count: 3, every: 'month', firstDueOn: '2098-01-31' },
       noticeDays: 7,
       scheduleLines: {
         en: ['January 31, 2098: $500.00', 'February 28, 2098: $500.00', 'March 31, 2098: $500.00'],
@@ -331,10 +332,14 @@ describe('the agreement’s exact words (decision 0214)', () => {
     const text = pageWords(plan, 'es', 'Visa terminada en 0002');
     const r = await acceptShown(link, { lang: 'es', text, cardLabel: 'Visa terminada en 0002' });
     expect(r.statusCode, r.body).toBe(201);
-    const row = await db().query('select language, text, text_sha256 from card_agreement where link_id = $1', [
-      link.linkId,
+    const row = () =>
+      db().query('select language, text, text_sha256 from card_agreement where link_id = $1', [link.linkId]);
+    // Until the deposit stores a card, the words kept leave it unnamed: the page's label is never stored (0240).
+    const unnamed = pageWords(plan, 'es', null);
+    expect(unnamed).toContain('a guardar la tarjeta que ingrese abajo con');
+    expect((await row()).rows).toEqual([
+      { language: 'es', text: unnamed, text_sha256: createHash('sha256').update(unnamed).digest('hex') },
     ]);
-    expect(row.rows).toEqual([{ language: 'es', text, text_sha256: createHash('sha256').update(text).digest('hex') }]);
     expect(text).toContain('Autorizo a');
     expect(text).toContain('31 de enero de 2098: $500.00');
     const t = await requestSessionToken(env, link);
@@ -344,6 +349,10 @@ describe('the agreement’s exact words (decision 0214)', () => {
       amountCents: link.amountCents,
     });
     expect((await confirm(env, link, pay!.ssl_txn_id!)).statusCode).toBe(200);
+    // The card the gateway stored is the one the page named: the words kept are the page's, to the byte.
+    expect((await row()).rows).toEqual([
+      { language: 'es', text, text_sha256: createHash('sha256').update(text).digest('hex') },
+    ]);
     const [mail] = await receipts(link.linkId);
     // The receipt is in the link's language; the agreement in the words the patient read.
     expect(mail!.body_text).toContain('Visa terminada en 0002 con su procesador de pagos');

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   agreementText,
   CARD_ON_FILE_AGREEMENT_VERSION,
@@ -89,6 +88,7 @@ export async function showPatientPlan(opts: {
         lastDeclinedOn: declines.get(i.n)?.lastDeclinedOn ?? null,
         nextTryOn: declines.get(i.n)?.nextTryOn ?? null,
       })),
+      shape: plan.shape,
       noticeDays: PLAN_NOTICE_DAYS,
       scheduleLines: { en: agreementSchedule(installments, 'en'), es: agreementSchedule(installments, 'es') },
       card: card?.last4 ? { brand: card.brand, last4: card.last4 } : null,
@@ -160,7 +160,8 @@ async function patientSchedule(
 /**
  * POST /api/plans/:linkId/agreement: the patient accepts the card-on-file agreement shown on the payment page. Only
  * the current version is taken; when the page sends the words it showed they must be the server's words for this
- * plan now (409 otherwise), and they are kept with their SHA-256 (decision 0214). Each acceptance is a new row with
+ * plan now (409 otherwise), and they are kept with their SHA-256 (decision 0214), the card left unnamed: storing the
+ * card names it from the gateway's answer, never from the page's label (decision 0240). Each acceptance is a new row with
  * the language, the address and the user agent, and an audit entry.
  */
 export async function acceptPlanAgreement(opts: {
@@ -188,17 +189,21 @@ export async function acceptPlanAgreement(opts: {
     const link = (await findLink(tx, opts.linkId))!;
     const language = opts.shown?.lang ?? link.language;
     const shownText = opts.shown?.text;
+    let kept: string | null = null;
     if (shownText !== undefined) {
       // Our own words for this plan now, with the card as the page named it: the page's words must be these, or the
       // patient read something else (the schedule or the practice's details changed since the page loaded).
-      const ours = await agreementWordsNow(tx, plan, opts.linkId, language, opts.shown?.cardLabel ?? null, opts);
-      if (shownText !== ours) {
+      const ours = await agreementWordsNow(tx, plan, opts.linkId, language, opts);
+      if (shownText !== ours(opts.shown?.cardLabel ?? null)) {
         throw new AppError(
           'agreement_changed',
           'The plan or the practice’s details changed since this page was loaded, so the agreement shown is not ' +
             'the current one. Reload the page, read the agreement again and accept it.',
         );
       }
+      // Kept: the same words with the card left unnamed. The browser's label is never stored: storing the card names
+      // it from the gateway's answer, so the record names the card the patient paid with (decision 0240).
+      kept = ours(null);
     }
     const acceptedAt = await insertAgreement(tx, {
       linkId: opts.linkId,
@@ -207,8 +212,7 @@ export async function acceptPlanAgreement(opts: {
       ip: opts.actor.ip ?? null,
       userAgent: opts.userAgent,
       // Without the page's words (an API client) none are kept: the record rebuilds them from the stored facts.
-      text: shownText ?? null,
-      textSha256: shownText === undefined ? null : createHash('sha256').update(shownText).digest('hex'),
+      text: kept,
     });
     await writeAudit(tx, {
       ...opts.actor,
@@ -237,21 +241,21 @@ async function agreementWordsNow(
   plan: Plan,
   linkId: string,
   language: Language,
-  cardLabel: string | null,
   opts: { practiceFallback?: Partial<PracticeInfo> },
-): Promise<string> {
+): Promise<(card: string | null) => string> {
   const { installments } = await patientSchedule(tx, plan, linkId);
   const practice = await loadPracticeInfo(tx, opts.practiceFallback);
-  return agreementText(
-    cardOnFileAgreement[language]({
-      practice: practice.name,
-      practicePhone: practice.supportPhone,
-      practiceEmail: practice.supportEmail,
-      schedule: agreementSchedule(installments, language),
-      noticeDays: PLAN_NOTICE_DAYS,
-      card: cardLabel,
-    }),
-  );
+  return (card) =>
+    agreementText(
+      cardOnFileAgreement[language]({
+        practice: practice.name,
+        practicePhone: practice.supportPhone,
+        practiceEmail: practice.supportEmail,
+        schedule: agreementSchedule(installments, language),
+        noticeDays: PLAN_NOTICE_DAYS,
+        card,
+      }),
+    );
 }
 
 /** What payments asks before a deposit's token (LinkPlans.depositTerms). */

@@ -1,6 +1,6 @@
 import {
+  agreementCardLabel,
   agreementWords,
-  cardBrandName,
   cardOnFileAgreement,
   PLAN_NOTICE_DAYS,
   planScheduleLine,
@@ -9,8 +9,8 @@ import {
 import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
+import { redactDigitRuns } from '../../lib/digit-runs.js';
 import { loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
-import { findCurrentCard } from './card-queries.js';
 import { findPlanByLink } from './plans-queries.js';
 
 const LOCALE = { en: 'en-US', es: 'es-US' } as const;
@@ -32,19 +32,29 @@ export interface PlanAgreementRecord {
   userAgent: string | null;
   title: string;
   paragraphs: string[];
+  /**
+   * The card stored under this acceptance, as the gateway reported it (brand code, last four), and how: by the
+   * deposit's sale or by a card update's verification. Null while no card was stored under it (before the deposit,
+   * or a card update not completed).
+   */
+  card: { brand: string | null; last4: string | null; storedBy: 'deposit' | 'card_update' } | null;
 }
 
 /** A plan link's stored schedule and accepted agreement: what the receipt and the evidence pack show. */
 export interface PlanRecord {
   lang: Language;
   installments: PlanRecordInstallment[];
+  /** The latest acceptance (the receipt's). */
   agreement: PlanAgreementRecord | null;
+  /** Every acceptance, oldest first: the deposit's, then each card update's (issue 41, item 6). */
+  agreements: PlanAgreementRecord[];
 }
 
 /**
- * A plan link's record, or null for a link without a plan or before its deposit stored the instalments. The agreement
- * is the latest acceptance in the words kept with it, as the payment page showed them (decision 0214). An acceptance
- * kept without words (before that decision) is rebuilt in its language from the stored schedule and the card.
+ * A plan link's record, or null for a link without a plan or before its deposit stored the instalments. Every
+ * acceptance, oldest first, in the words kept with it (decision 0214; the card named by the server, decision 0240),
+ * with the card stored under it; `agreement` is the latest. An acceptance kept without words (before 0214, or an API
+ * client's) is rebuilt in its language from the stored schedule and its card.
  */
 export async function planRecord(
   q: Queryable,
@@ -67,54 +77,64 @@ export async function planRecord(
     gatewayTxnId: r.gateway_txn_id,
   }));
   const link = await typed(q).selectFrom('link').select('language').where('id', '=', linkId).executeTakeFirst();
-  const accepted = await typed(q)
-    .selectFrom('card_agreement')
-    .select(['text_version', 'language', 'accepted_at', 'ip', 'user_agent', 'text'])
-    .where('link_id', '=', linkId)
-    .orderBy('accepted_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  let agreement: PlanAgreementRecord | null = null;
-  if (accepted) {
-    const lang = accepted.language;
+  const rows2 = await typed(q)
+    .selectFrom('card_agreement as a')
+    .leftJoin('stored_card as c', 'c.id', 'a.stored_card_id')
+    .select([
+      'a.text_version',
+      'a.language',
+      'a.accepted_at',
+      'a.ip',
+      'a.user_agent',
+      'a.text',
+      'c.id as card_id',
+      'c.brand',
+      'c.last4',
+      'c.card_update_id',
+    ])
+    .where('a.link_id', '=', linkId)
+    .orderBy('a.accepted_at')
+    .orderBy('a.id')
+    .execute();
+  const agreements: PlanAgreementRecord[] = [];
+  for (const a of rows2) {
+    const lang = a.language;
     // The words kept with the acceptance (decision 0214); older acceptances are rebuilt from the stored facts.
-    const words = accepted.text
-      ? agreementWords(accepted.text)
-      : await rebuildAgreement(q, linkId, lang, installments, practice);
-    agreement = {
-      version: accepted.text_version,
+    const card = a.card_id === null ? null : { brand: a.brand, last4: a.last4 };
+    const words = a.text ? agreementWords(a.text) : await rebuildAgreement(q, lang, installments, practice, card);
+    // Rows written before the digit-run guard are read through it too (decision 0240).
+    agreements.push({
+      version: a.text_version,
       language: lang,
-      acceptedAt: new Date(accepted.accepted_at).toISOString(),
-      ip: accepted.ip,
-      userAgent: accepted.user_agent,
-      ...words,
-    };
+      acceptedAt: new Date(a.accepted_at).toISOString(),
+      ip: a.ip,
+      userAgent: a.user_agent === null ? null : redactDigitRuns(a.user_agent),
+      title: redactDigitRuns(words.title),
+      paragraphs: words.paragraphs.map(redactDigitRuns),
+      card:
+        a.card_id === null
+          ? null
+          : { brand: a.brand, last4: a.last4, storedBy: a.card_update_id ? 'card_update' : 'deposit' },
+    });
   }
-  return { lang: link?.language ?? 'en', installments, agreement };
+  return { lang: link?.language ?? 'en', installments, agreement: agreements.at(-1) ?? null, agreements };
 }
 
 async function rebuildAgreement(
   q: Queryable,
-  linkId: string,
   lang: Language,
   installments: { dueOn: string; amountCents: number }[],
   practice: { loaded?: PracticeInfo; fallback?: Partial<PracticeInfo> },
+  /** The card stored under this acceptance. */
+  card: { brand: string | null; last4: string | null } | null,
 ): Promise<{ title: string; paragraphs: string[] }> {
   const pr = practice.loaded ?? (await loadPracticeInfo(q, practice.fallback));
-  const card = await findCurrentCard(q, linkId);
-  const brand = card?.brand ? cardBrandName(card.brand) : null;
   return cardOnFileAgreement[lang]({
     practice: pr.name,
     practicePhone: pr.supportPhone,
     practiceEmail: pr.supportEmail,
     schedule: installments.map((i) => planScheduleLine(i, LOCALE[lang])),
     noticeDays: PLAN_NOTICE_DAYS,
-    card:
-      brand && card?.last4
-        ? lang === 'es'
-          ? `${brand} terminada en ${card.last4}`
-          : `${brand} ending in ${card.last4}`
-        : null,
+    card: card ? agreementCardLabel(card.brand, card.last4, lang) : null,
   });
 }

@@ -57,8 +57,10 @@ export async function patientPlanRoutes(app: FastifyInstance, ctx: AppContext): 
         description:
           '201 with the stored acceptance. The version must be CARD_ON_FILE_AGREEMENT_VERSION, the words the page ' +
           'showed; 409 `agreement_outdated` otherwise. With `text` (the words as shown, in `lang`, naming the card as ' +
-          "`cardLabel`) the words must be the plan's current ones (409 `agreement_changed` otherwise) and are kept " +
-          'with their SHA-256. The language, time, address and user agent are stored. ' +
+          "`cardLabel`: a brand and four digits, 400 otherwise) the words must be the plan's current ones (409 " +
+          '`agreement_changed` otherwise) and are kept with their SHA-256, the card unnamed until the server stores ' +
+          "it and names it from the gateway's answer (decision 0240). The language, time, address and user agent " +
+          'are stored. ' +
           'A plan link cannot get a payment session token before this (409 `agreement_required`). Not in the spec ' +
           '(decision 0207).',
         security: PATIENT_SECURITY,

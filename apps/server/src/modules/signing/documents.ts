@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PLAN_NOTICE_DAYS, planSchedule, planScheduleLine } from '@paylink/shared';
 import { PDFDocument } from 'pdf-lib';
 import type { Queryable } from '../../db/client.js';
 import type { LinkRow } from '../links/index.js';
@@ -7,6 +8,7 @@ import { ownBytes, PdfWriter } from './pdf-writer.js';
 import { formatDate, formatUsd, TEXTS, type Lang } from './sign-texts.js';
 import {
   practiceForDocuments,
+  type DocumentPlan,
   type PaymentChoice,
   type PracticeRow,
   type SubmissionFileRow,
@@ -23,12 +25,19 @@ export interface DocumentData {
   link: LinkRow;
   practice: PracticeRow;
   payment: PaymentChoice | null;
+  /** The link's payment plan, for the invoice (issue 41, item 5); null without one. */
+  plan: DocumentPlan | null;
 }
 
 /** `payment`: the link's choice, read with the submission (readSubmission's `payment`); the practice is kept per process. */
 export async function loadDocumentData(
   q: Queryable,
-  { submission, link, payment }: { submission: SubmissionRow; link: LinkRow; payment: PaymentChoice | null },
+  {
+    submission,
+    link,
+    payment,
+    plan,
+  }: { submission: SubmissionRow; link: LinkRow; payment: PaymentChoice | null; plan?: DocumentPlan | null },
 ): Promise<DocumentData> {
   const practice = await practiceForDocuments(q);
   return {
@@ -36,6 +45,7 @@ export async function loadDocumentData(
     link,
     practice: practice ?? { name: 'Paylink', support_phone: '', support_email: '' },
     payment,
+    plan: submission.kind === 'invoice' ? (plan ?? null) : null,
   };
 }
 
@@ -93,6 +103,33 @@ export function invoiceModel(d: DocumentData, lang: Lang) {
     description: l.procedure_description.trim() || t.procedureFallback,
     paymentType: d.payment ? (t.paymentType[d.payment.payment_type_id] ?? '') : '',
     amount: d.payment ? formatUsd(d.payment.amount_cents) : t.noAmount,
+    plan: invoicePlan(d, lang),
+  };
+}
+
+/**
+ * A plan link's invoice names the whole plan (issue 41, item 5; decision 0241): the total, what is paid today and
+ * each later charge with its date, and the card they go to. Before the deposit the charges are projected from the
+ * chosen amount as the payment page projects them (planSchedule); after it, the stored ones.
+ */
+function invoicePlan(d: DocumentData, lang: Lang) {
+  const plan = d.plan;
+  if (!plan) return null;
+  const t = TEXTS[lang];
+  const todayCents = plan.depositCents ?? d.payment?.amount_cents ?? null;
+  const charges =
+    plan.installments ?? (todayCents === null ? null : planSchedule(plan.shape, plan.totalCents - todayCents));
+  const locale = lang === 'es' ? 'es-US' : 'en-US';
+  return {
+    total: formatUsd(plan.totalCents),
+    today: todayCents === null ? t.noAmount : formatUsd(todayCents),
+    lines: charges?.map((c) => planScheduleLine(c, locale)) ?? [],
+    note:
+      charges === null
+        ? t.planNoAmount
+        : charges.length === 0
+          ? t.planNothingLater
+          : t.planNote(formatUsd(charges.reduce((sum, c) => sum + c.amountCents, 0)), PLAN_NOTICE_DAYS),
   };
 }
 
@@ -136,7 +173,16 @@ async function invoicePdf(d: DocumentData, lang: Lang): Promise<Uint8Array> {
   w.rule();
   w.row(t.total, m.amount, { size: 13, labelWidth: 200 });
   w.space(16);
-  w.text(t.invoiceNote, { size: 9, color: 0.35 });
+  if (m.plan) {
+    w.heading(t.planHeading, 2, { size: 13, gap: 4 });
+    w.row(t.planTotal, m.plan.total, { size: 11, labelWidth: 200 });
+    w.row(t.planToday, m.plan.today, { size: 11, labelWidth: 200 });
+    if (m.plan.lines.length) w.text(t.planLater, { size: 11, font: 'bold', gap: 2 });
+    for (const line of m.plan.lines) w.text(line, { size: 11, gap: 1 });
+    w.space(6);
+    w.text(m.plan.note, { size: 10, gap: 6 });
+  }
+  w.text(m.plan ? t.planInvoiceNote : t.invoiceNote, { size: 9, color: 0.35 });
   return doc.save();
 }
 

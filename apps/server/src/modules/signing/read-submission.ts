@@ -5,6 +5,7 @@ import {
   sha256Hex,
   SUBMISSION_PREFIX,
   SUBMISSION_SELECT,
+  type DocumentPlan,
   type PaymentChoice,
   type SubmissionFileRow,
   type SubmissionRow,
@@ -40,6 +41,8 @@ export interface SubmissionRead {
   /** The database's clock, which decided whether the audit row was written: resolveSubmission decides by it too. */
   now: Date;
   payment: PaymentChoice | null;
+  /** With `payment`, for an invoice: the link's payment plan (null without one, or cancelled). */
+  plan: DocumentPlan | null;
   files: SubmissionFileRow[];
   previousTyped: { signerName: string; typedSignature: string } | null;
   file: SubmissionFileRow | null;
@@ -115,6 +118,20 @@ function readSql(o: ReadOptions): string {
     columns.push(`(select json_build_object('amount_cents', p.amount_cents, 'payment_type_id', p.payment_type_id,
                                            'payment_source_id', p.payment_source_id)
                      from payment p where p.link_id = r."submission.link_id") as "read.payment"`);
+    // An invoice states the link's payment plan (issue 41, item 5): its terms and, once the deposit fixed them, the
+    // charges still to come. In this statement too, so opening or signing the invoice reads once.
+    columns.push(`(select json_build_object('total_cents', pp.total_cents, 'deposit_cents', pp.deposit_cents,
+                                           'kind', pp.kind, 'installment_count', pp.installment_count,
+                                           'every', pp.every, 'first_due_on', to_char(pp.first_due_on, 'YYYY-MM-DD'),
+                                           'installments', case when pp.balance_cents is null then null else
+                                             (select coalesce(json_agg(json_build_object(
+                                                        'dueOn', to_char(i.due_on, 'YYYY-MM-DD'),
+                                                        'amountCents', i.amount_cents) order by i.n), '[]')
+                                                from plan_installment i
+                                               where i.plan_id = pp.id and i.status in ('scheduled', 'notified')) end)
+                     from payment_plan pp
+                    where pp.link_id = r."submission.link_id" and r."submission.kind" = 'invoice'
+                      and pp.status <> 'cancelled') as "read.plan"`);
   }
   if (o.files) {
     columns.push(`(select coalesce(json_agg(f order by case f.side when 'front' then 0 else 1 end), '[]')
@@ -134,6 +151,29 @@ function readSql(o: ReadOptions): string {
   const sql = `with ${ctes.join(',\n')}\nselect ${columns.join(', ')} from r`;
   built.set(key, sql);
   return sql;
+}
+
+interface PlanJson {
+  total_cents: number;
+  deposit_cents: number | null;
+  kind: 'single' | 'installments';
+  installment_count: number;
+  every: 'week' | 'two_weeks' | 'month' | null;
+  first_due_on: string;
+  installments: { dueOn: string; amountCents: number }[] | null;
+}
+
+function documentPlan(p: PlanJson | null | undefined): DocumentPlan | null {
+  if (!p) return null;
+  return {
+    totalCents: Number(p.total_cents),
+    depositCents: p.deposit_cents === null ? null : Number(p.deposit_cents),
+    shape:
+      p.kind === 'single'
+        ? { kind: 'single', dueOn: p.first_due_on }
+        : { kind: 'installments', count: p.installment_count, every: p.every ?? 'month', firstDueOn: p.first_due_on },
+    installments: p.installments?.map((i) => ({ dueOn: i.dueOn, amountCents: Number(i.amountCents) })) ?? null,
+  };
 }
 
 const fileRow = (f: Record<string, unknown>): SubmissionFileRow =>
@@ -168,6 +208,7 @@ export async function readSubmission(q: Queryable, token: string, o: ReadOptions
     link: link.id === null || link.id === undefined ? null : (link as LinkRow),
     now: new Date(row['read.now'] as Date),
     payment: (row['read.payment'] as PaymentChoice | null | undefined) ?? null,
+    plan: documentPlan(row['read.plan'] as PlanJson | null | undefined),
     files: ((row['read.files'] as Record<string, unknown>[] | undefined) ?? []).map(fileRow),
     previousTyped: (row['read.previous_typed'] as SubmissionRead['previousTyped'] | undefined) ?? null,
     file: file ? fileRow(file) : null,

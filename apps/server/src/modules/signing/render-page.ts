@@ -59,8 +59,31 @@ function invoiceSection(d: DocumentData, t: Texts, lang: Lang): SafeHtml {
   <tbody><tr><td>${m.description}${m.paymentType ? markup`<br><span class="muted">${m.paymentType}</span>` : ''}</td><td class="num">${m.amount}</td></tr></tbody>
   <tfoot><tr><th scope="row">${t.total}</th><td class="num total">${m.amount}</td></tr></tfoot>
 </table>
-<p class="muted small">${t.invoiceNote}</p>
+${m.plan ? planPart(m.plan, t) : ''}<p class="muted small">${m.plan ? t.planInvoiceNote : t.invoiceNote}</p>
 </section>`;
+}
+
+/** A plan link's invoice: the total, today's payment and each later charge (issue 41, item 5; decision 0241). */
+function planPart(plan: NonNullable<ReturnType<typeof invoiceModel>['plan']>, t: Texts): SafeHtml {
+  const later = plan.lines.length
+    ? markup`<p class="label">${t.planLater}</p>
+<ul class="plan-charges">${joinHtml(
+        plan.lines.map((l) => markup`<li>${l}</li>`),
+        '',
+      )}</ul>
+`
+    : '';
+  return markup`<section class="invoice-plan" aria-labelledby="invoice-plan-h">
+<h2 id="invoice-plan-h">${t.planHeading}</h2>
+<table class="inv-lines">
+  <tbody>
+    <tr><th scope="row">${t.planTotal}</th><td class="num">${plan.total}</td></tr>
+    <tr><th scope="row">${t.planToday}</th><td class="num">${plan.today}</td></tr>
+  </tbody>
+</table>
+${later}<p>${plan.note}</p>
+</section>
+`;
 }
 
 /** The reflowed text as the frame would have built it from pdf.js (headings, paragraphs, small print). */

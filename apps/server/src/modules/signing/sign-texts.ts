@@ -33,6 +33,15 @@ const en = {
   email: 'E-mail',
   invoiceNote:
     'This invoice covers the amount you chose to pay now. The rest of your balance will be invoiced separately.',
+  planHeading: 'Your payment plan',
+  planTotal: 'Total of your quote',
+  planToday: 'Today’s payment',
+  planLater: 'Charged later, automatically:',
+  planNote: (rest: string, days: number) =>
+    `The rest of your total, ${rest}, is charged on the dates above to the card you pay the deposit with. You are told by text or e-mail ${days} days before each charge.`,
+  planNothingLater: 'Nothing is left to charge after today’s payment.',
+  planNoAmount: 'Choose the amount you pay today to see the charges that follow.',
+  planInvoiceNote: 'This invoice covers the amount you pay now; the payment plan above is how the rest is paid.',
   authText: (p: { practice: string; patient: string; amount: string; payor: string }) => [
     `I, ${p.payor}, authorize ${p.practice} to charge ${p.amount} to the card I enter in the card form on this page as a payment for the care of ${p.patient}.`,
     'I understand that this deposit is non-refundable.',
@@ -177,6 +186,16 @@ const es: typeof en = {
   phone: 'Teléfono',
   email: 'Correo electrónico',
   invoiceNote: 'Esta factura cubre el monto que eligió pagar ahora. El resto de su saldo se facturará por separado.',
+  planHeading: 'Su plan de pagos',
+  planTotal: 'Total de su presupuesto',
+  planToday: 'Pago de hoy',
+  planLater: 'Se cobrará después, automáticamente:',
+  planNote: (rest: string, days: number) =>
+    `El resto de su total, ${rest}, se cobrará en las fechas de arriba a la tarjeta con la que pague el depósito. Le avisaremos por mensaje de texto o correo electrónico ${days} días antes de cada cobro.`,
+  planNothingLater: 'No queda nada por cobrar después del pago de hoy.',
+  planNoAmount: 'Elija el monto que paga hoy para ver los cobros que siguen.',
+  planInvoiceNote:
+    'Esta factura cubre el monto que paga ahora; el plan de pagos de arriba indica cómo se paga el resto.',
   authText: (p) => [
     `Yo, ${p.payor}, autorizo a ${p.practice} a cobrar ${p.amount} a la tarjeta que indique en el formulario de tarjeta de esta página como pago por la atención de ${p.patient}.`,
     'Entiendo que este depósito no es reembolsable.',

@@ -9,6 +9,7 @@ import { fixture, multipartFile, pdfText, seedLinkWithSteps } from '../../../tes
 import { sha256Hex, submissionForStep } from './submission-queries.js';
 import { SAMPLE_CONTRACT, SAMPLE_CONTRACT_ES } from './documents.js';
 import { loadConfig } from '../../config.js';
+import { insertPlan } from '../plans/plans-queries.js';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -154,6 +155,54 @@ describe('signing pages', () => {
       expect(r.body).toContain(s);
     expect(pageConfig(r.body).parentOrigin).toBe('https://pay.example.test');
     expect(await audits(l.linkId, 'document.viewed')).toBe(1);
+  });
+
+  it('a plan link’s invoice names the total, today’s deposit and each later charge, in English and Spanish (issue 41)', async () => {
+    const l = await preparedLink({ amountCents: 50_000 });
+    await insertPlan(t.ctx.db, {
+      linkId: l.linkId,
+      totalCents: 200_000,
+      shape: { kind: 'installments', count: 3, every: 'month', firstDueOn: '2098-01-31' },
+      createdBy: null,
+    });
+    const token = l.token(StepRoutes.invoice);
+    const flat = (s: string) => s.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+    const en = flat((await sign.inject({ method: 'GET', url: `/s/${token}?lng=en` })).body);
+    const pdfEn = (
+      await pdfText((await sign.inject({ method: 'GET', url: `/s/${token}/document.pdf?lng=en` })).rawPayload)
+    )
+      .join(' ')
+      .replace(/\s+/g, ' ');
+    for (const text of [en, pdfEn]) {
+      expect(text).not.toContain('invoiced separately');
+      expect(text).toContain('Your payment plan');
+      expect(text).toMatch(/Total of your quote \$2,000\.00/);
+      expect(text).toMatch(/Today’s payment \$500\.00/);
+      for (const d of ['January 31, 2098', 'February 28, 2098', 'March 31, 2098'])
+        expect(text).toContain(`${d}: $500.00`);
+      expect(text).toContain(
+        'The rest of your total, $1,500.00, is charged on the dates above to the card you pay the deposit with',
+      );
+    }
+    const es = flat((await sign.inject({ method: 'GET', url: `/s/${token}?lng=es` })).body);
+    const pdfEs = (
+      await pdfText((await sign.inject({ method: 'GET', url: `/s/${token}/document.pdf?lng=es` })).rawPayload)
+    )
+      .join(' ')
+      .replace(/\s+/g, ' ');
+    for (const text of [es, pdfEs]) {
+      expect(text).not.toContain('por separado');
+      expect(text).toContain('Su plan de pagos');
+      expect(text).toMatch(/Total de su presupuesto \$2,000\.00/);
+      expect(text).toMatch(/Pago de hoy \$500\.00/);
+      expect(text).toContain('31 de enero de 2098: $500.00');
+      expect(text).toContain('a la tarjeta con la que pague el depósito');
+    }
+    // A link without a plan keeps the one-payment note.
+    const plain = await preparedLink();
+    expect((await sign.inject({ method: 'GET', url: `/s/${plain.token(StepRoutes.invoice)}` })).body).toContain(
+      'invoiced separately',
+    );
   });
 
   it('speaks Spanish with ?lng=es or Accept-Language', async () => {

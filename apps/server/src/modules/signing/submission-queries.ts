@@ -1,3 +1,4 @@
+import type { PlanShape } from '@paylink/shared';
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { practiceRows } from '../../lib/practice-rows.js';
@@ -365,3 +366,16 @@ export async function practiceForDocuments(q: Queryable): Promise<PracticeRow | 
 }
 
 export type PaymentChoice = Pick<Row<'payment'>, 'amount_cents' | 'payment_type_id' | 'payment_source_id'>;
+
+/**
+ * A plan link's terms as its invoice states them (issue 41, item 5): the total, the deposit once paid, the plan's
+ * shape (to project the charges from the chosen amount before the deposit) and, once the deposit fixed them, the
+ * stored charges still to come. Read with the submission (readSubmission's `plan`).
+ */
+export interface DocumentPlan {
+  totalCents: number;
+  depositCents: number | null;
+  shape: PlanShape;
+  /** The charges the deposit fixed (scheduled or notified), or null before the deposit. */
+  installments: { dueOn: string; amountCents: number }[] | null;
+}

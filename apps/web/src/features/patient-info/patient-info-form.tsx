@@ -15,7 +15,9 @@ import { setSteps } from '../../store/step-production-slice';
 import { setContinue } from '../../store/continue-slice';
 import { type ApiError, call } from '../../lib/api-client';
 import { useApiFailure } from '../../lib/use-api-failure';
+import { usePlan } from '../../lib/use-plan';
 import { AmountField, amountVerdict } from './amount-field';
+import { PlanSummary } from './plan-summary';
 
 const str = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
 
@@ -47,6 +49,11 @@ export function PatientInfoForm(props: { patient: PatientRecord; onError: (e: Ap
 
   const rule = amountRule({ locked, paymentTypeId: Number(paymentType) });
   const verdict = amountVerdict(amount, rule);
+  // A plan link (issue 41, item 5): the total and the charges that follow are shown before AGREE. A plan that cannot
+  // be loaded shows nothing here (most links have none); the payment page refuses a card until it has the schedule.
+  const plan = usePlan(linkId);
+  const shownType = locked ? String(PaymentType.Payment) : paymentType;
+  const typeLabel = t(shownType === String(PaymentType.Payment) ? 'patientInfo.partialPayment' : 'patientInfo.deposit');
   const disabled = !patient.firstName || verdict !== 'valid' || clicked || !sessionValid;
 
   const submit = async (event: React.FormEvent) => {
@@ -167,6 +174,14 @@ export function PatientInfoForm(props: { patient: PatientRecord; onError: (e: Ap
         </fieldset>
 
         <AmountField value={amount} onChange={setAmount} rule={rule} />
+
+        {plan.status === 'ready' && (
+          <PlanSummary
+            plan={plan.plan}
+            amountDollars={verdict === 'valid' ? Number(amount) : null}
+            paymentTypeLabel={typeLabel}
+          />
+        )}
 
         {!sessionValid && (
           <p className="text-danger" role="alert">

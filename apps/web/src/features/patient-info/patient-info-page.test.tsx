@@ -9,7 +9,7 @@ import { loadAppConfig } from '../../lib/app-config';
 import { createTestI18n } from '../../test/i18n';
 import { setSteps } from '../../store/step-production-slice';
 import userEvent from '@testing-library/user-event';
-import type { LinkStep, PatientInfo } from '@paylink/shared';
+import type { LinkStep, PatientInfo, PatientPlan } from '@paylink/shared';
 import { HttpResponse, http, server, setupMsw } from '../../test/msw';
 import { LINK_ID, renderApp, signedInSetup } from '../../test/render-app';
 import { setPayment } from '../../store/payment-slice';
@@ -455,5 +455,69 @@ describe('/patientinfo guards', () => {
     const { router } = await renderApp('/patientinvoicedetail', { setup: signedInSetup });
     await waitFor(() => expect(router.location().pathname).toBe('/patientinfo'));
     expect(await screen.findByRole('button', { name: 'AGREE' })).toBeInTheDocument();
+  });
+});
+
+describe('/patientinfo on a plan link (issue 41, item 5)', () => {
+  const plan: PatientPlan = {
+    kind: 'installments',
+    total: 2000,
+    deposit: null,
+    balance: 2000,
+    projected: true,
+    installments: [],
+    shape: { kind: 'installments', count: 3, every: 'month', firstDueOn: '2098-01-31' },
+    noticeDays: 7,
+    scheduleLines: { en: [], es: [] },
+    card: null,
+    practice: { name: 'Bella Vista Plastic Surgery', phone: '(555) 010-0123', email: 'billing@bv.example' },
+    agreement: { version: '2026-11-27', acceptedAt: null },
+  };
+
+  it('names the total, today’s deposit and each later charge, following the amount typed', async () => {
+    server.use(http.get(`*/api/plans/${LINK_ID}`, () => HttpResponse.json(plan)));
+    const { amount } = await openForm();
+    const summary = await screen.findByTestId('plan-summary');
+    expect(within(summary).getByRole('heading', { name: 'Your payment plan' })).toBeInTheDocument();
+    expect(summary).toHaveTextContent('Total of your quote$2,000.00');
+    expect(summary).toHaveTextContent('Today (Deposit)Enter the amount above');
+    expect(summary).toHaveTextContent('Enter today’s amount above to see the charges that follow.');
+    await typeAmount(amount, '500');
+    expect(summary).toHaveTextContent('Today (Deposit)$500.00');
+    expect(summary).toHaveTextContent(
+      'The rest, $1,500.00, is charged automatically to the card you pay the deposit with:',
+    );
+    const list = within(summary).getByRole('list', { name: /The rest, \$1,500\.00/ });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['January 31, 2098: $500.00', 'February 28, 2098: $500.00', 'March 31, 2098: $500.00']);
+    await typeAmount(amount, '1000');
+    expect(
+      within(within(summary).getByRole('list', { name: /The rest, \$1,000\.00/ }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['January 31, 2098: $333.33', 'February 28, 2098: $333.33', 'March 31, 2098: $333.34']);
+    expect(summary).toHaveTextContent('7 days before each charge');
+  });
+
+  it('speaks Spanish', async () => {
+    server.use(http.get(`*/api/plans/${LINK_ID}`, () => HttpResponse.json(plan)));
+    freshLink(patient({ paymentAmount: 500, paymentType: 1 }));
+    await renderApp('/patientinfo', { setup: signedInSetup, lng: 'es' });
+    const summary = await screen.findByTestId('plan-summary');
+    expect(summary).toHaveTextContent('Su plan de pagos');
+    expect(summary).toHaveTextContent('Total de su presupuesto$2,000.00');
+    expect(summary).toHaveTextContent('Hoy (Depósito)$500.00');
+    expect(summary).toHaveTextContent(
+      'El resto, $1,500.00, se cobrará automáticamente a la tarjeta con la que pague el depósito:',
+    );
+    expect(summary).toHaveTextContent('31 de enero de 2098: $500.00');
+  });
+
+  it('shows nothing of a plan on a link without one', async () => {
+    await openForm();
+    expect(screen.queryByTestId('plan-summary')).not.toBeInTheDocument();
   });
 });
