@@ -524,6 +524,7 @@ export const en = {
   funnel: {
     title: 'Funnel',
     intro: 'How far patients get: from a link being created to the payment, and where they stop.',
+    collected: 'Collected from these links, after refunds: {{amount}} ({{count}})',
     from: 'From',
     to: 'To',
     coordinator: 'Coordinator',

@@ -531,6 +531,7 @@ export const es: Dictionary<typeof en> = {
   funnel: {
     title: 'Embudo',
     intro: 'Hasta dónde llegan los pacientes: desde que se crea el enlace hasta el pago, y dónde se detienen.',
+    collected: 'Cobrado de estos enlaces, tras los reembolsos: {{amount}} ({{count}})',
     from: 'Desde',
     to: 'Hasta',
     coordinator: 'Coordinador',
