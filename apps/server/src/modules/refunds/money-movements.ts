@@ -49,6 +49,11 @@ export interface SaleFilters {
   linkIdsSql?: string;
   /** Only instalment charges (the funnel's plan money). */
   installmentsOnly?: boolean;
+  /**
+   * SQL naming a relation `(src, sale_id)` of chosen sales (a page picked from the lean relation): only those. The
+   * detail's per-row sub-selects then run for the page's rows alone, not for every sale the filters match.
+   */
+  keysSql?: string;
 }
 
 /**
@@ -176,6 +181,10 @@ export function salesSql(f: SaleFilters, params: unknown[], opts: { detail?: boo
     const who = `(l.first_name || ' ' || l.last_name) ilike ${like} or l.email ilike ${like} or l.id = ${exact}`;
     p.push(`(${who} or p.payor_full_name ilike ${like} or p.transaction_id = ${exact})`);
     i.push(`(${who} or i.gateway_txn_id = ${exact})`);
+  }
+  if (f.keysSql) {
+    p.push(`p.id in (select k.sale_id::bigint from ${f.keysSql} k where k.src = 1)`);
+    i.push(`i.id in (select k.sale_id::bigint from ${f.keysSql} k where k.src = 2)`);
   }
   if (f.linkIdsSql) {
     p.push(`p.link_id in (${f.linkIdsSql})`);
