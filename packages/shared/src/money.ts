@@ -47,6 +47,8 @@ export const refundSchema = z.object({
   requestedBy: z.string().nullable(),
   /** Set when this reversed a second approval flagged by reconciliation (not the link's recorded payment). */
   flaggedAttemptId: z.string().nullable(),
+  /** The plan instalment it gives back (its number, of how many); null for the link's payment. */
+  installment: z.object({ n: z.number().int(), count: z.number().int() }).nullable(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
 });
@@ -91,7 +93,15 @@ export const flaggedApprovalSchema = z.object({
 export type FlaggedApproval = z.infer<typeof flaggedApprovalSchema>;
 export const listFlaggedApprovalsResultSchema = z.object({ flags: z.array(flaggedApprovalSchema) });
 
-export const listRefundsResultSchema = z.object({ refunds: z.array(refundSchema) });
+/**
+ * A link's refunds and voids, and its money over every sale (the deposit or payment and each plan instalment): dollars
+ * charged and approved, given back, and kept. The money card's figures (decision 0243).
+ */
+export const listRefundsResultSchema = z.object({
+  refunds: z.array(refundSchema),
+  money: z.object({ paid: z.number(), refunded: z.number(), net: z.number() }),
+});
+export type LinkRefunds = z.infer<typeof listRefundsResultSchema>;
 
 /** POST /api/admin/links/:id/receipt (issue 29, item 4): where the receipt went again; `to` is masked. */
 export const resendReceiptResultSchema = z.object({

@@ -75,5 +75,11 @@ export const funnelResultSchema = z.object({
     }),
   ),
   planMoney: funnelPlanMoneySchema,
+  /**
+   * What the practice kept of the window's links (decision 0243): every approved sale (deposits, balance payments,
+   * plan instalments) less what was refunded of it; count = sales with something kept. The Payments screen's net for
+   * the same sales.
+   */
+  collected: moneyTotal,
 });
 export type FunnelResult = z.infer<typeof funnelResultSchema>;

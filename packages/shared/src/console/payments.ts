@@ -30,8 +30,24 @@ export const paymentReportQuerySchema = z
   .strict();
 export type PaymentReportQuery = z.input<typeof paymentReportQuerySchema>;
 
-/** A row of the report: the staff payment with its link's patient and coordinator. */
+/**
+ * A row of the report: one sale of the staff read model of money movements (decision 0243): a link's deposit or
+ * balance payment, or a plan instalment's charge, with its link's patient and coordinator. An instalment declined after
+ * its last retry reads `status: chosen` (not approved) and `installment.status: failed`.
+ */
 export const paymentReportRowSchema = staffPaymentSchema.extend({
+  kind: z.enum(['deposit', 'payment', 'installment']),
+  /** The plan instalment this charge paid (number, of how many, due date, its status); null for a link's payment. */
+  installment: z
+    .object({
+      n: z.number().int(),
+      count: z.number().int(),
+      dueOn: z.string(),
+      status: z.enum(['paid', 'refunded', 'failed']),
+    })
+    .nullable(),
+  /** Dollars the practice keeps of it: amount less refunded when approved, else 0. */
+  net: dollars,
   linkId: z.string(),
   firstName: z.string(),
   lastName: z.string(),
@@ -48,13 +64,22 @@ export const paymentTotalSchema = z.object({
   approvedAmount: dollars,
   attemptedCount: z.number().int(),
   attemptedAmount: dollars,
+  /** Dollars given back of the approved sales of the period, and what is kept (approved less refunded). */
+  refundedAmount: dollars,
+  netAmount: dollars,
 });
 
 export const paymentReportSchema = z.object({
   rows: z.array(paymentReportRowSchema),
   total: z.number().int(),
   totals: z.array(paymentTotalSchema),
-  sum: z.object({ approvedCount: z.number().int(), approvedAmount: dollars }),
+  sum: z.object({
+    approvedCount: z.number().int(),
+    approvedAmount: dollars,
+    refundedAmount: dollars,
+    /** What the practice keeps of the period's sales: the CSV's net_usd summed, the funnel's collected. */
+    netAmount: dollars,
+  }),
   timeZone: z.string(),
 });
 export type PaymentReport = z.infer<typeof paymentReportSchema>;

@@ -95,6 +95,10 @@ export function FunnelPage() {
           ) : (
             <StagesTable stages={data.stages} caption={t('funnel.title')} />
           )}
+          {/* Deposits, balance payments and instalments less refunds: the Payments screen's "kept" (decision 0243). */}
+          <p className="mt-3 mb-0" data-testid="funnel-collected">
+            {t('funnel.collected', { amount: formatMoney(data.collected.amount), count: data.collected.count })}
+          </p>
           {data.planMoney.plans > 0 && <PlanMoney money={data.planMoney} />}
           <Stalled data={data} />
           {data.byCoordinator.length > 1 && !query.coordinatorId && (

@@ -10,8 +10,9 @@ import { RefundDialog } from './refund-dialog';
 import { RefundStateBadge } from './refund-state-badge';
 
 /**
- * The link page's money card (billing and admin only): refund state, the refunds and voids, the refund action and
- * the dispute evidence pack.
+ * The link page's money card (billing and admin only): what was charged and refunded over the deposit and every plan
+ * instalment, the refunds and voids (each naming its instalment), the deposit's refund action and the dispute
+ * evidence pack.
  */
 export function LinkMoneyCard(props: { link: ConsoleLinkDetail }) {
   const can = useCan();
@@ -32,6 +33,10 @@ function MoneyCard(props: { link: ConsoleLinkDetail }) {
   const refundedNow = useRef(false);
   const refunded = p?.refunded ?? 0;
   const remaining = p ? remainingCents({ amount: p.amount, refunded }) : 0;
+  // The link's money over the deposit and every plan instalment, from the server's read model (decision 0243); the
+  // deposit's own figures until it has answered.
+  const money = refunds.data?.money ?? { paid: p?.amount ?? 0, refunded, net: (p?.amount ?? 0) - refunded };
+  const hasPlanCharges = money.paid !== (p?.amount ?? 0) || !!refunds.data?.refunds.some((r) => r.installment);
 
   return (
     <section className="card mb-3" aria-labelledby={id} data-testid="money-card">
@@ -44,9 +49,14 @@ function MoneyCard(props: { link: ConsoleLinkDetail }) {
         ) : (
           <>
             <p className="mb-2">
-              {t('money.card.refundedOf', { refunded: formatMoney(refunded), amount: formatMoney(p.amount) })}
-              <RefundStateBadge amount={p.amount} refunded={refunded} />
+              {t('money.card.refundedOf', { refunded: formatMoney(money.refunded), amount: formatMoney(money.paid) })}
+              <RefundStateBadge amount={money.paid} refunded={money.refunded} />
             </p>
+            {hasPlanCharges && (
+              <p className="small mb-2" data-testid="money-card-plan">
+                {t('money.card.planMoney', { amount: formatMoney(money.paid), net: formatMoney(money.net) })}
+              </p>
+            )}
             <div aria-live="polite">
               {done && (
                 <div ref={doneStatus} tabIndex={-1} className="alert alert-success py-2" role="status">
@@ -67,6 +77,7 @@ function MoneyCard(props: { link: ConsoleLinkDetail }) {
                 {refunds.data.refunds.map((r) => (
                   <li key={r.id} className="border-bottom py-1">
                     {formatDateTime(r.createdAt)} · {t(`money.card.kind.${r.kind}`)} {formatMoney(r.amount)}
+                    {r.installment ? ` · ${t('money.card.ofInstallment', r.installment)}` : ''}
                     {r.flaggedAttemptId ? ` (${t('money.card.flagged')})` : ''} · {t(`money.card.status.${r.status}`)}
                     <div className="text-secondary text-break">{r.reason}</div>
                   </li>
@@ -84,6 +95,9 @@ function MoneyCard(props: { link: ConsoleLinkDetail }) {
               </a>
             </div>
             <p className="small text-secondary mt-2 mb-0">{t('money.card.evidenceHint')}</p>
+            {hasPlanCharges && remaining > 0 && (
+              <p className="small text-secondary mt-1 mb-0">{t('money.card.installmentsRefundHint')}</p>
+            )}
             <RefundDialog
               show={open}
               target={{

@@ -27,6 +27,7 @@ const refund: RefundResult = {
   failureMessage: null,
   requestedBy: 'admin@practice.test',
   flaggedAttemptId: null,
+  installment: null,
   createdAt: '2026-01-02T10:00:00Z',
   completedAt: '2026-01-02T10:00:01Z',
   payment: { amount: 200, refunded: 200, remaining: 0, refundState: 'refunded' },
@@ -61,5 +62,26 @@ describe('payments row money', () => {
       expect(document.activeElement).not.toBe(document.body);
       expect(document.activeElement).toHaveTextContent(/^Refunded$/);
     });
+  });
+
+  it('an instalment charge shows its refund state and no Refund action: its plan card refunds it', async () => {
+    const installment = {
+      ...row,
+      kind: 'installment',
+      installment: { n: 1, count: 2, dueOn: '2026-11-10', status: 'paid' },
+      amount: 150,
+      refunded: 50,
+    } as unknown as Row;
+    const deposit = { ...row, kind: 'deposit', installment: null, lastName: 'Deposit' } as unknown as Row;
+    await renderScreen(
+      <>
+        <PaymentRowMoney row={installment} />
+        <PaymentRowMoney row={deposit} />
+      </>,
+    );
+    await screen.findByText('Partially refunded');
+    // The deposit's row has its action (the session says admin may refund); the instalment's has none.
+    await screen.findByRole('button', { name: /^Refund\W* Ava Deposit$/ });
+    expect(screen.getAllByRole('button', { name: /^Refund/ })).toHaveLength(1);
   });
 });

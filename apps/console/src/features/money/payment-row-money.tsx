@@ -6,7 +6,10 @@ import { useCan } from '../../shared/session/use-session';
 import { RefundDialog } from './refund-dialog';
 import { RefundStateBadge } from './refund-state-badge';
 
-/** On a payments-screen row: the refund state, and the refund action for billing and admin. */
+/**
+ * On a payments-screen row: the refund state, and the refund action for billing and admin (a deposit or balance
+ * payment; an instalment's row links to its page, where the plan card refunds it).
+ */
 export function PaymentRowMoney(props: { row: PaymentReport['rows'][0] }) {
   const { t } = useTranslation();
   const can = useCan();
@@ -26,7 +29,8 @@ export function PaymentRowMoney(props: { row: PaymentReport['rows'][0] }) {
       </span>
       {can('payments.refund') && (
         <div>
-          {refunded < r.amount && (
+          {/* An instalment is refunded from its link's Payment plan card; this action gives back the link's payment. */}
+          {refunded < r.amount && !r.installment && (
             <button
               type="button"
               className="btn btn-link btn-sm p-0"

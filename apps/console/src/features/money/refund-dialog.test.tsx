@@ -25,6 +25,7 @@ const result = (amount: number): RefundResult => ({
   failureMessage: null,
   requestedBy: 'admin@practice.test',
   flaggedAttemptId: null,
+  installment: null,
   createdAt: '2026-01-02T10:00:00Z',
   completedAt: '2026-01-02T10:00:01Z',
   payment: { amount: 200, refunded: 50 + amount, remaining: 150 - amount, refundState: 'partially_refunded' },

@@ -129,7 +129,8 @@ export function PaymentsPage(props: {
               {t('payments.totals')}{' '}
               <span className="fw-normal">
                 · {t('payments.total')}: <strong>{formatMoney(report.data.sum.approvedAmount)}</strong> (
-                {report.data.sum.approvedCount})
+                {report.data.sum.approvedCount}) · <strong>{formatMoney(report.data.sum.netAmount)}</strong>{' '}
+                {t('payments.net')}
               </span>
             </h2>
             {report.data.totals.length > 0 && (
@@ -143,6 +144,9 @@ export function PaymentsPage(props: {
                       </th>
                       <th scope="col" className="text-end">
                         {t('payments.attempted')}
+                      </th>
+                      <th scope="col" className="text-end">
+                        {t('payments.netColumn')}
                       </th>
                     </tr>
                   </thead>
@@ -158,6 +162,7 @@ export function PaymentsPage(props: {
                         <td className="text-end">
                           {formatMoney(p.attemptedAmount)} ({p.attemptedCount})
                         </td>
+                        <td className="text-end">{formatMoney(p.netAmount)}</td>
                       </tr>
                     ))}
                   </tbody>
@@ -183,7 +188,8 @@ export function PaymentsPage(props: {
                   </thead>
                   <tbody>
                     {report.data.rows.map((r) => (
-                      <tr key={`${r.linkId}-${r.chosenAt}`}>
+                      // A plan's instalments share their link and creation time: the number tells them apart.
+                      <tr key={`${r.linkId}-${r.kind}-${r.installment?.n ?? 0}`}>
                         <td data-label={t('payments.patient')}>
                           <Link to={`/links/${r.linkId}`}>
                             {r.firstName} {r.lastName}
@@ -194,9 +200,20 @@ export function PaymentsPage(props: {
                             </div>
                           )}
                         </td>
-                        <td data-label={t('payments.amount')}>{formatMoney(r.amount)}</td>
+                        <td data-label={t('payments.amount')}>
+                          {formatMoney(r.amount)}
+                          {r.installment && (
+                            <div className="small text-secondary">
+                              {t('payments.installment', { n: r.installment.n, count: r.installment.count })}
+                            </div>
+                          )}
+                        </td>
                         <td data-label={t('payments.status')}>
-                          {r.status === 'approved' ? t('payments.approved') : t('payments.chosen')}
+                          {r.status === 'approved'
+                            ? t('payments.approved')
+                            : r.installment?.status === 'failed'
+                              ? t('payments.declined')
+                              : t('payments.chosen')}
                           <RowMoney row={r} />
                           {r.failedAttempts > 0 && (
                             <div className="small text-secondary">

@@ -510,6 +510,9 @@ export const en = {
     period: 'Period',
     count: 'Payments',
     total: 'Approved total',
+    net: 'kept after refunds',
+    netColumn: 'Kept',
+    installment: 'Installment {{n}} of {{count}}',
     totals: 'Totals',
     list: 'Payments, newest first',
     patient: 'Patient',
@@ -523,6 +526,7 @@ export const en = {
   funnel: {
     title: 'Funnel',
     intro: 'How far patients get: from a link being created to the payment, and where they stop.',
+    collected: 'Collected from these links, after refunds: {{amount}} ({{count}})',
     from: 'From',
     to: 'To',
     coordinator: 'Coordinator',

@@ -517,6 +517,9 @@ export const es: Dictionary<typeof en> = {
     period: 'Periodo',
     count: 'Pagos',
     total: 'Total aprobado',
+    net: 'retenido tras los reembolsos',
+    netColumn: 'Retenido',
+    installment: 'Cuota {{n}} de {{count}}',
     totals: 'Totales',
     list: 'Pagos, los más recientes primero',
     patient: 'Paciente',
@@ -530,6 +533,7 @@ export const es: Dictionary<typeof en> = {
   funnel: {
     title: 'Embudo',
     intro: 'Hasta dónde llegan los pacientes: desde que se crea el enlace hasta el pago, y dónde se detienen.',
+    collected: 'Cobrado de estos enlaces, tras los reembolsos: {{amount}} ({{count}})',
     from: 'Desde',
     to: 'Hasta',
     coordinator: 'Coordinador',

@@ -32,6 +32,9 @@ export const moneyEn = {
   card: {
     title: 'Refunds and evidence',
     refundedOf: '{{refunded}} of {{amount}} refunded',
+    planMoney: 'Deposit and installments: {{amount}} charged, {{net}} kept.',
+    ofInstallment: 'installment {{n}} of {{count}}',
+    installmentsRefundHint: 'Refund… gives back the deposit; refund an installment from the Payment plan card.',
     noRefunds: 'No refunds yet.',
     notPaid: 'Refunds and the evidence pack are available once the payment is approved.',
     kind: { void: 'Void', return: 'Refund' },
@@ -144,6 +147,9 @@ export const moneyEs: typeof moneyEn = {
   card: {
     title: 'Reembolsos y pruebas',
     refundedOf: '{{refunded}} de {{amount}} reembolsados',
+    planMoney: 'Depósito y cuotas: {{amount}} cobrados, {{net}} retenidos.',
+    ofInstallment: 'cuota {{n}} de {{count}}',
+    installmentsRefundHint: 'Reembolsar… devuelve el depósito; una cuota se reembolsa desde la tarjeta Plan de pagos.',
     noRefunds: 'Aún no hay reembolsos.',
     notPaid: 'Los reembolsos y el paquete de pruebas están disponibles cuando el pago está aprobado.',
     kind: { void: 'Anulación', return: 'Reembolso' },

@@ -338,10 +338,31 @@ describe('payments report and CSV export', () => {
     });
     expect(rep.statusCode, rep.body).toBe(200);
     expect(rep.json().totals).toEqual([
-      { period: '2026-03-03', approvedCount: 1, approvedAmount: 1234.56, attemptedCount: 0, attemptedAmount: 0 },
-      { period: '2026-03-02', approvedCount: 2, approvedAmount: 1000, attemptedCount: 0, attemptedAmount: 0 },
+      {
+        period: '2026-03-03',
+        approvedCount: 1,
+        approvedAmount: 1234.56,
+        attemptedCount: 0,
+        attemptedAmount: 0,
+        refundedAmount: 0,
+        netAmount: 1234.56,
+      },
+      {
+        period: '2026-03-02',
+        approvedCount: 2,
+        approvedAmount: 1000,
+        attemptedCount: 0,
+        attemptedAmount: 0,
+        refundedAmount: 0,
+        netAmount: 1000,
+      },
     ]);
-    expect(rep.json().sum).toEqual({ approvedCount: 3, approvedAmount: 2234.56 });
+    expect(rep.json().sum).toEqual({
+      approvedCount: 3,
+      approvedAmount: 2234.56,
+      refundedAmount: 0,
+      netAmount: 2234.56,
+    });
     const week = await t.app.inject({
       url: '/api/admin/payments/report?from=2026-03-02&to=2026-03-08&groupBy=week',
       headers: admin,

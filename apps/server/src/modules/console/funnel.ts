@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import type { Queryable, Transaction } from '../../db/client.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { practiceTimeZone } from '../app-config/index.js';
+import { salesSql } from '../refunds/index.js';
 
 type Query = z.output<typeof funnelQuerySchema>;
 
@@ -130,42 +131,58 @@ function stagesSql(): string {
 }
 
 /**
- * The plans' money of the funnel's links (issue 28): collected (paid instalments less refunds), scheduled (open
- * instalments of plans not cancelled, retries included) and failed (after the last retry). Cents summed in SQL.
+ * The plans' money of the funnel's links (issue 28): collected (instalments charged, less what was refunded of them),
+ * scheduled (open instalments of plans not cancelled, retries included) and failed (after the last retry); and what
+ * was collected of every sale of the window's links, deposits included (decision 0243). Both "collected" figures are
+ * the read model of money movements' net, the Payments screen's. Cents summed in SQL.
  */
-async function queryPlanMoney(q: Queryable, where: string, params: unknown[]): Promise<FunnelPlanMoney> {
+async function queryMoney(
+  q: Queryable,
+  where: string,
+  params: unknown[],
+): Promise<{ planMoney: FunnelPlanMoney; collected: FunnelResult['collected'] }> {
+  const links = `select p.link_id from link_progress p where ${where}`;
+  const sales = salesSql({ status: 'approved', linkIdsSql: links }, params);
   const r = await q.query<{
     plans: number;
     collected_count: number;
     collected_cents: string;
+    plan_collected_count: number;
+    plan_collected_cents: string;
     scheduled_count: number;
     scheduled_cents: string;
     failed_count: number;
     failed_cents: string;
   }>(
-    `with links as (select p.link_id as id from link_progress p where ${where})
-     select (select count(*)::int from payment_plan where link_id in (select id from links)) as plans,
-       count(*) filter (where i.status in ('paid', 'refunded') and i.amount_cents > i.refunded_cents)::int
-         as collected_count,
-       coalesce(sum(i.amount_cents - i.refunded_cents) filter (where i.status in ('paid', 'refunded')), 0)::text
-         as collected_cents,
-       count(*) filter (where i.status in ('scheduled', 'notified') and pp.status <> 'cancelled')::int
-         as scheduled_count,
-       coalesce(sum(i.amount_cents) filter (where i.status in ('scheduled', 'notified') and pp.status <> 'cancelled'),
-         0)::text as scheduled_cents,
-       count(*) filter (where i.status = 'failed')::int as failed_count,
-       coalesce(sum(i.amount_cents) filter (where i.status = 'failed'), 0)::text as failed_cents
-     from plan_installment i join payment_plan pp on pp.id = i.plan_id
-     where pp.link_id in (select id from links)`,
+    `with sold as (
+       select count(*) filter (where s.net_cents::bigint > 0)::int as collected_count,
+         coalesce(sum(s.net_cents::bigint), 0)::text as collected_cents,
+         count(*) filter (where s.kind = 'installment' and s.net_cents::bigint > 0)::int as plan_collected_count,
+         coalesce(sum(s.net_cents::bigint) filter (where s.kind = 'installment'), 0)::text as plan_collected_cents
+       from (${sales}) s),
+     planned as (
+       select count(*) filter (where i.status in ('scheduled', 'notified') and pp.status <> 'cancelled')::int
+           as scheduled_count,
+         coalesce(sum(i.amount_cents) filter (where i.status in ('scheduled', 'notified')
+           and pp.status <> 'cancelled'), 0)::text as scheduled_cents,
+         count(*) filter (where i.status = 'failed')::int as failed_count,
+         coalesce(sum(i.amount_cents) filter (where i.status = 'failed'), 0)::text as failed_cents
+       from plan_installment i join payment_plan pp on pp.id = i.plan_id
+       where pp.link_id in (${links}))
+     select (select count(*)::int from payment_plan where link_id in (${links})) as plans, sold.*, planned.*
+     from sold, planned`,
     params,
   );
   const x = r.rows[0]!;
   const total = (count: number, cents: string) => ({ count, amount: Number(cents) / 100 });
   return {
-    plans: x.plans,
+    planMoney: {
+      plans: x.plans,
+      collected: total(x.plan_collected_count, x.plan_collected_cents),
+      scheduled: total(x.scheduled_count, x.scheduled_cents),
+      failed: total(x.failed_count, x.failed_cents),
+    },
     collected: total(x.collected_count, x.collected_cents),
-    scheduled: total(x.scheduled_count, x.scheduled_cents),
-    failed: total(x.failed_count, x.failed_cents),
   };
 }
 
@@ -211,8 +228,9 @@ export async function queryFunnel(opts: {
       `select id, name, email from staff_user where id = any($1::uuid[])`,
       [rows.rows.flatMap((r) => (!r.whole && r.created_by !== null ? [r.created_by] : []))],
     );
-    const planMoney = await queryPlanMoney(tx, where, params);
-    return { stageRows: rows.rows, staff: staff.rows, planMoney };
+    // The read model appends its own parameters: a copy, so the stalled links' statement keeps its numbering.
+    const money = await queryMoney(tx, where, [...params]);
+    return { stageRows: rows.rows, staff: staff.rows, ...money };
   });
   const stalledParams = [...params, query.stalledAfterHours];
   const stalledPart = analytical((tx) =>
@@ -246,7 +264,7 @@ export async function queryFunnel(opts: {
   const [stagesOutcome, stalledOutcome] = await Promise.allSettled([stagesPart, stalledPart]);
   if (stagesOutcome.status === 'rejected') throw stagesOutcome.reason;
   if (stalledOutcome.status === 'rejected') throw stalledOutcome.reason;
-  const { stageRows, staff, planMoney } = stagesOutcome.value;
+  const { stageRows, staff, planMoney, collected } = stagesOutcome.value;
   const whole = stageRows.find((r) => r.whole);
   const byCoordinator = stageRows
     .filter((r) => !r.whole)
@@ -287,5 +305,5 @@ export async function queryFunnel(opts: {
     },
   });
   const empty = { created_by: null, whole: true } as StageRow;
-  return { from, to, timeZone, stages: stagesFrom(whole ?? empty), byCoordinator, stalled, planMoney };
+  return { from, to, timeZone, stages: stagesFrom(whole ?? empty), byCoordinator, stalled, planMoney, collected };
 }

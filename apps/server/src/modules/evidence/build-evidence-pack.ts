@@ -7,7 +7,7 @@ import type { GatewayTransaction } from '../../providers/gateway/types.js';
 import { findLink, type PaymentRow } from '../links/index.js';
 import { loadPracticeInfo } from '../../messages/index.js';
 import { planRecord } from '../plans/index.js';
-import { listRefundsForLink } from '../refunds/index.js';
+import { linkMoney } from '../refunds/index.js';
 import { ownBytes, PdfWriter, listLinkSubmissions, listSubmissionFiles, sha256Hex } from '../signing/index.js';
 import { EVIDENCE_TEXTS, type EvidenceLang } from './evidence-texts.js';
 
@@ -61,7 +61,8 @@ export async function buildEvidencePack(
     gatewayDown = true;
   }
   const practice = await loadPracticeInfo(db, { name: ctx.config.PRACTICE_NAME });
-  const refunds = await listRefundsForLink(db, link.id);
+  // The money section reads the staff read model of money movements (decision 0243): deposit and instalments.
+  const money = await linkMoney(db, link.id);
   const plan = await planRecord(db, link.id, { loaded: practice });
   const allSubmissions = await listLinkSubmissions(db, link.id);
   const submissions = allSubmissions.filter((s) => s.status === 'completed');
@@ -116,17 +117,26 @@ export async function buildEvidencePack(
   w.row(t.liability, shift);
   w.space(4);
   w.heading(t.refunds, 3, { size: 12, gap: 4 });
-  const done = refunds.filter((r) => r.status === 'succeeded');
+  const done = money.reversals.filter((r) => r.status === 'succeeded');
   if (!done.length) w.text(t.noRefunds, { size: 10 });
   for (const r of done) {
-    w.text(
-      t.refundLine(
-        t.kinds[r.kind] ?? r.kind,
-        formatUsd(r.amount_cents, 'en-US'),
-        utc(r.completed_at!),
-        r.gateway_transaction_id ?? '—',
+    const line = t.refundLine(
+      t.kinds[r.kind] ?? r.kind,
+      formatUsd(r.amount_cents, 'en-US'),
+      utc(r.completed_at!),
+      r.gateway_transaction_id ?? '—',
+    );
+    w.text(r.n === null ? line : `${line} · ${t.ofInstallment(r.n, r.installment_count ?? r.n)}`, { size: 10 });
+  }
+  if (money.sales.some((s) => s.kind === 'installment')) {
+    w.space(4);
+    w.row(
+      t.moneyTotals,
+      t.moneyTotalsLine(
+        formatUsd(money.paidCents, 'en-US'),
+        formatUsd(money.refundedCents, 'en-US'),
+        formatUsd(money.netCents, 'en-US'),
       ),
-      { size: 10 },
     );
   }
   w.rule();

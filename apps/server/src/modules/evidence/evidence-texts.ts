@@ -33,6 +33,10 @@ const en = {
   refundLine: (kind: string, amount: string, at: string, txn: string) =>
     `${kind} of ${amount} on ${at} (transaction ${txn})`,
   kinds: { void: 'Void', return: 'Refund' } as Record<string, string>,
+  ofInstallment: (n: number, count: number) => `installment ${n} of ${count}`,
+  moneyTotals: 'Deposit and installments',
+  moneyTotalsLine: (paid: string, refunded: string, net: string) =>
+    `${paid} USD charged, ${refunded} USD refunded, ${net} USD kept`,
   terms: 'Acceptance of the non-refundable terms',
   termsText:
     'The patient (or payor) signed the contract and the invoice, which state that the deposit is non-refundable, and ticked "I agree to the terms" before paying.',
@@ -164,6 +168,10 @@ const es: typeof en = {
   refundLine: (kind: string, amount: string, at: string, txn: string) =>
     `${kind} de ${amount} el ${at} (transacción ${txn})`,
   kinds: { void: 'Anulación', return: 'Reembolso' },
+  ofInstallment: (n: number, count: number) => `cuota ${n} de ${count}`,
+  moneyTotals: 'Depósito y cuotas',
+  moneyTotalsLine: (paid: string, refunded: string, net: string) =>
+    `${paid} USD cobrados, ${refunded} USD reembolsados, ${net} USD retenidos`,
   terms: 'Aceptación de las condiciones no reembolsables',
   termsText:
     'El paciente (o pagador) firmó el contrato y la factura, que indican que el depósito no es reembolsable, y marcó "Acepto los términos" antes de pagar.',

@@ -1,9 +1,11 @@
+import { paymentRefundState } from '@paylink/shared';
 import type { Readable } from 'node:stream';
 import type { Db, Queryable } from '../../db/client.js';
 import { cursorBatches, snapshotStream } from '../../db/snapshot-stream.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { csvRow, type CsvCell } from '../../lib/csv.js';
 import { badRequest } from '../../lib/errors.js';
+import { salesSql } from './money-movements.js';
 
 const dollars = (cents: number | null | undefined) =>
   cents === null || cents === undefined ? '' : (cents / 100).toFixed(2);
@@ -29,7 +31,9 @@ export interface Export {
 export const EXPORTS: Export[] = [
   {
     name: 'payments',
-    summary: 'Approved payments paid in the date range (UTC days, both included), with what was refunded',
+    summary:
+      'Approved sales paid in the date range (UTC days, both included): deposits, balance payments and plan ' +
+      'instalments, with what was refunded',
     header: [
       'paid_at',
       'link_id',
@@ -46,30 +50,37 @@ export const EXPORTS: Export[] = [
       'card_last4',
       'approval_code',
       'transaction_id',
+      // Payment plans (issue 41, item 4; decision 0243): appended, so the columns above keep their places.
+      'installment',
+      'merchant_transaction_id',
     ],
-    sql: `select p.*, l.first_name, l.last_name from payment p join link l on l.id = p.link_id
-          where p.status = 'approved' and p.paid_at >= $1 and p.paid_at < $2 order by p.paid_at, p.id`,
-    row: (r) => [
-      r.paid_at as Date,
-      r.link_id as string,
-      r.first_name as string,
-      r.last_name as string,
-      r.payor_full_name as string,
-      r.payment_type_id === 2 ? 'payment' : 'deposit',
-      r.payment_source_id === 2 ? 'payor' : 'patient',
-      dollars(r.amount_cents as number),
-      dollars(r.refunded_cents as number),
-      dollars((r.amount_cents as number) - (r.refunded_cents as number)),
-      (r.refunded_cents as number) <= 0
-        ? 'none'
-        : (r.refunded_cents as number) >= (r.amount_cents as number)
-          ? 'refunded'
-          : 'partially_refunded',
-      r.card_brand as string,
-      r.card_last4 as string,
-      r.approval_code as string,
-      r.transaction_id as string,
-    ],
+    // The read model of money movements (decision 0243): the Payments screen's sales, approved, by the day they were
+    // paid. Its parameters are $1 and $2 (these filters need none of their own).
+    sql: `select * from (${salesSql({ status: 'approved' }, [], { detail: true })}) s
+          where s.at >= $1 and s.at < $2 order by s.at, s.src, s.sale_id::bigint`,
+    row: (r) => {
+      const amount = Number(r.amount_cents);
+      const refunded = Number(r.refunded_cents);
+      return [
+        r.paid_at as Date,
+        r.link_id as string,
+        r.first_name as string,
+        r.last_name as string,
+        r.payor_full_name as string,
+        r.kind as string,
+        r.payment_source_id === 2 ? 'payor' : 'patient',
+        dollars(amount),
+        dollars(refunded),
+        dollars(Number(r.net_cents)),
+        paymentRefundState(amount, refunded),
+        r.card_brand as string,
+        r.card_last4 as string,
+        r.approval_code as string,
+        r.transaction_id as string,
+        r.n === null ? null : `${r.n as number}/${r.installment_count as number}`,
+        r.merchant_txn_id as string,
+      ];
+    },
   },
   {
     name: 'refunds',

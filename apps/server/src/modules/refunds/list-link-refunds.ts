@@ -1,15 +1,40 @@
-import type { Refund } from '@paylink/shared';
+import type { LinkRefunds } from '@paylink/shared';
 import type { Db } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { notFound } from '../../lib/errors.js';
-import { listRefundsForLink, toRefund } from './refund-queries.js';
+import { linkMoney, type ReversalRow } from './money-movements.js';
 
-/** The refunds and voids of a link, oldest first; looking is audited. */
-export async function listLinkRefunds(o: { db: Db; actor: Actor; linkId: string }): Promise<{ refunds: Refund[] }> {
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+
+export const toLinkRefund = (r: ReversalRow): LinkRefunds['refunds'][0] => ({
+  id: r.id,
+  linkId: r.link_id,
+  kind: r.kind,
+  amount: r.amount_cents / 100,
+  status: r.status,
+  reason: r.reason,
+  originalTransactionId: r.original_transaction_id,
+  transactionId: r.gateway_transaction_id,
+  failureMessage: r.failure_message,
+  requestedBy: r.requested_by,
+  flaggedAttemptId: r.payment_attempt_id,
+  installment: r.n === null ? null : { n: r.n, count: r.installment_count ?? r.n },
+  createdAt: iso(r.created_at)!,
+  completedAt: iso(r.completed_at),
+});
+
+/**
+ * The refunds and voids of a link, oldest first, each naming the instalment it gives back, and the link's money over
+ * the deposit and every instalment (the money card; decision 0243); looking is audited.
+ */
+export async function listLinkRefunds(o: { db: Db; actor: Actor; linkId: string }): Promise<LinkRefunds> {
   const link = await typed(o.db).selectFrom('link').select('id').where('id', '=', o.linkId).executeTakeFirst();
   if (!link) throw notFound('No link with this id.');
-  const rows = await listRefundsForLink(o.db, o.linkId);
+  const money = await linkMoney(o.db, o.linkId);
   await writeAudit(o.db, { ...o.actor, action: 'admin.refunds_viewed', linkId: o.linkId });
-  return { refunds: rows.map(toRefund) };
+  return {
+    refunds: money.reversals.map(toLinkRefund),
+    money: { paid: money.paidCents / 100, refunded: money.refundedCents / 100, net: money.netCents / 100 },
+  };
 }

@@ -1,6 +1,5 @@
 import type { PlanView } from '@paylink/shared';
 import type { Db, Queryable } from '../../db/client.js';
-import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { emitWebhookEvent } from '../../messages/emit-event.js';
@@ -10,7 +9,8 @@ import { findLink, findPayment } from '../links/index.js';
 import { findPlanByLink, recordInstallmentRefund, showPlan } from '../plans/index.js';
 import { queueRefundReceipt } from './refund-payment.js';
 import { markRefundSucceeded, reservedInstallmentCents, toRefund } from './refund-queries.js';
-import { lookUpCharge, reverseCharge, reversalKind } from './reverse-charge.js';
+import { reserveRefund } from './reserve-refund.js';
+import { lookUpCharge, reverseCharge } from './reverse-charge.js';
 
 export interface RefundInstallmentOptions {
   db: Db;
@@ -61,46 +61,22 @@ export async function refundInstallment(opts: RefundInstallmentOptions): Promise
 
   const refund = await db.transaction(async (tx) => {
     const locked = (await loadSale(tx, plan.id, opts.n, true))!;
-    const amountCents = Number(locked.amount_cents);
-    const remaining = amountCents - (await reservedInstallmentCents(tx, locked.id));
-    if (remaining <= 0) throw new AppError('fully_refunded', `Instalment ${opts.n} has already been refunded in full.`);
-    const amount = opts.amountCents ?? remaining;
-    if (amount > remaining) {
-      throw new AppError(
-        'refund_exceeds_payment',
-        `The refund is more than what is left of instalment ${opts.n}: at most $${(remaining / 100).toFixed(2)} can be refunded.`,
-      );
-    }
-    const kind = reversalKind(txn.settled);
-    if (kind === 'void' && amount !== amountCents) {
-      throw new AppError(
-        'partial_refund_before_settlement',
-        'This instalment’s sale has not settled yet, so it can only be cancelled (voided) in full today. Refund the ' +
-          'whole amount now, or refund part of it after the gateway settles the batch (usually the next business day).',
-      );
-    }
-    const row = await typed(tx)
-      .insertInto('refund')
-      .values({
-        link_id: link.id,
+    return reserveRefund(tx, {
+      ...opts,
+      sale: {
+        linkId: link.id,
         // The link's payment (the deposit) keeps the row's link to the money; plan_installment_id says which sale.
-        payment_id: deposit.id,
-        plan_installment_id: locked.id,
-        kind,
-        amount_cents: amount,
-        reason: opts.reason,
-        original_transaction_id: locked.gateway_txn_id!,
-        requested_by: opts.staffUserId,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await writeAudit(tx, {
-      ...opts.actor,
-      action: 'installment.refund_requested',
-      linkId: link.id,
-      details: { refundId: row.id, n: opts.n, kind, amountCents: amount, reason: opts.reason, settled: txn.settled },
+        paymentId: deposit.id,
+        installmentId: locked.id,
+        amountCents: Number(locked.amount_cents),
+        reservedCents: await reservedInstallmentCents(tx, locked.id),
+        transactionId: locked.gateway_txn_id!,
+        name: `instalment ${opts.n}`,
+        saleName: 'This instalment’s sale',
+      },
+      settled: txn.settled,
+      audit: { action: 'installment.refund_requested', details: { n: opts.n } },
     });
-    return row;
   });
 
   const answer = await reverseCharge({ ...opts, linkId: link.id, refund });

@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import type { Db, Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
-import { AppError } from '../../lib/errors.js';
 import type { CardGateway, GatewayReversal } from '../../providers/gateway/types.js';
 import { findPaymentById, type LinkRow, type PaymentRow } from '../links/index.js';
 import { enqueueMessage, loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
@@ -11,7 +10,8 @@ import { emitWebhookEvent } from '../../messages/emit-event.js';
 import { markRefundSucceeded, reservedCents, toRefund, type RefundRow } from './refund-queries.js';
 import { renderRefundReceipt } from './refund-receipt.js';
 import { findChargeToRefund } from './refund-options.js';
-import { reverseCharge, reversalKind } from './reverse-charge.js';
+import { reserveRefund } from './reserve-refund.js';
+import { reverseCharge } from './reverse-charge.js';
 
 export interface RefundPaymentOptions {
   db: Db;
@@ -43,47 +43,21 @@ export async function refundPayment(opts: RefundPaymentOptions): Promise<RefundR
 
   const refund = await db.transaction(async (tx) => {
     const locked = (await findPaymentById(tx, payment.id, { forUpdate: true }))!;
-    const reserved = await reservedCents(tx, locked.id);
-    const remaining = locked.amount_cents - reserved;
-    if (remaining <= 0) {
-      throw new AppError('fully_refunded', 'This payment has already been refunded in full.');
-    }
-    const amount = opts.amountCents ?? remaining;
-    if (amount > remaining) {
-      throw new AppError(
-        'refund_exceeds_payment',
-        `The refund is more than what is left of this payment: at most $${(remaining / 100).toFixed(2)} can be refunded.`,
-      );
-    }
-    const kind = reversalKind(settled);
-    if (kind === 'void' && amount !== locked.amount_cents) {
-      throw new AppError(
-        'partial_refund_before_settlement',
-        'This payment has not settled yet, so it can only be cancelled (voided) in full today. Refund the whole ' +
-          'amount now, or refund part of it after the gateway settles the batch (usually the next business day).',
-      );
-    }
-    const row = await typed(tx)
-      .insertInto('refund')
-      .values({
-        link_id: link.id,
-        payment_id: locked.id,
-        kind,
-        amount_cents: amount,
-        reason: opts.reason,
+    return reserveRefund(tx, {
+      ...opts,
+      sale: {
+        linkId: link.id,
+        paymentId: locked.id,
+        amountCents: locked.amount_cents,
+        reservedCents: await reservedCents(tx, locked.id),
         // Checked above (approved payments carry their transaction id; a check constraint says so too).
-        original_transaction_id: locked.transaction_id!,
-        requested_by: opts.staffUserId,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await writeAudit(tx, {
-      ...opts.actor,
-      action: 'payment.refund_requested',
-      linkId: link.id,
-      details: { refundId: row.id, kind, amountCents: amount, reason: opts.reason, settled },
+        transactionId: locked.transaction_id!,
+        name: 'this payment',
+        saleName: 'This payment',
+      },
+      settled,
+      audit: { action: 'payment.refund_requested' },
     });
-    return row;
   });
 
   const answer = await reverseCharge({ ...opts, linkId: link.id, refund });

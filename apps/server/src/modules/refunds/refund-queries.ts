@@ -8,7 +8,8 @@ export type RefundRow = Row<'refund'>;
 
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
-export function toRefund(r: RefundRow): Refund {
+/** `installment`: the plan instalment it gives back (the read model of money movements names it), else null. */
+export function toRefund(r: RefundRow, installment: Refund['installment'] = null): Refund {
   return {
     id: r.id,
     linkId: r.link_id,
@@ -21,6 +22,7 @@ export function toRefund(r: RefundRow): Refund {
     failureMessage: r.failure_message,
     requestedBy: r.requested_by,
     flaggedAttemptId: r.payment_attempt_id ?? null,
+    installment,
     createdAt: iso(r.created_at)!,
     completedAt: iso(r.completed_at),
   };
