@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import { isoDateInZone, type PlanView } from '@paylink/shared';
 import type { Config } from '../../config.js';
 import { retryingTransaction, type Db } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { practiceTimeZone } from '../app-config/index.js';
 import { lockPlan, notActive } from './plan-action-support.js';
@@ -27,16 +29,25 @@ export async function resumePlan(opts: ResumePlanOptions): Promise<{ plan: PlanV
   await retryingTransaction(opts.db, async (tx) => {
     const plan = await lockPlan(tx, opts.linkId);
     if (plan.status !== 'paused') throw notActive(plan, 'resumed (only a paused plan is)');
-    const renotice = await tx.query<{ id: string; n: number }>(
-      `select id::text, n from plan_installment
-        where plan_id = $1 and status = 'notified'
-          and (due_on < $2::date or (next_attempt_at is not null and next_attempt_at < $3::timestamptz))
-        for update`,
-      [plan.id, today, now.toISOString()],
-    );
+    const renotice = await typed(tx)
+      .selectFrom('plan_installment')
+      .select(['id', 'n'])
+      .where('plan_id', '=', plan.id)
+      .where('status', '=', 'notified')
+      .where((eb) =>
+        eb.or([
+          eb('due_on', '<', sql<Date>`${today}::date`),
+          eb.and([
+            eb('next_attempt_at', 'is not', null),
+            eb('next_attempt_at', '<', sql<Date>`${now.toISOString()}::timestamptz`),
+          ]),
+        ]),
+      )
+      .forUpdate()
+      .execute();
     await moveInstallments(
       tx,
-      renotice.rows.map((r) => r.id),
+      renotice.map((r) => String(r.id)),
       'scheduled',
       { from: ['notified'], set: { notified_at: null, next_attempt_at: null } },
     );
@@ -46,7 +57,7 @@ export async function resumePlan(opts: ResumePlanOptions): Promise<{ plan: PlanV
       action: 'plan.resumed',
       linkId: opts.linkId,
       details: {
-        renotice: renotice.rows.map((r) => r.n).sort((a, b) => a - b),
+        renotice: renotice.map((r) => r.n).sort((a, b) => a - b),
         ...(opts.reason ? { reason: opts.reason } : {}),
       },
     });
