@@ -1,5 +1,7 @@
 import { addDays, isoDateInZone, type UpcomingChargesResult } from '@paylink/shared';
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 
 /** A card is good through the last day of its expiry month; it fails a charge due in any later month. */
 export function cardExpiresBefore(exp: { month: number | null; year: number | null }, dueOn: string): boolean {
@@ -19,40 +21,48 @@ export async function listUpcomingCharges(
 ): Promise<UpcomingChargesResult> {
   const from = isoDateInZone(o.now, o.timeZone);
   const to = addDays(from, o.days);
-  const r = await q.query<{
-    link_id: string;
-    first_name: string;
-    last_name: string;
-    n: number;
-    installment_count: number;
-    due_on: string;
-    amount_cents: string | number;
-    status: UpcomingChargesResult['charges'][0]['status'];
-    brand: string | null;
-    last4: string | null;
-    exp_month: number | null;
-    exp_year: number | null;
-    last_failure: string | null;
-    attempts: number;
-    next_attempt_at: Date | string | null;
-  }>(
-    `select l.id as link_id, l.first_name, l.last_name, i.n, p.installment_count,
-            to_char(i.due_on, 'YYYY-MM-DD') as due_on, i.amount_cents, i.status, c.brand, c.last4, c.exp_month,
-            c.exp_year, i.last_failure, i.attempts, i.next_attempt_at
-       from plan_installment i
-       join payment_plan p on p.id = i.plan_id
-       join link l on l.id = p.link_id
-       left join stored_card c on c.link_id = p.link_id and c.replaced_at is null
-      where p.status = 'active' and i.status in ('scheduled', 'notified', 'failed') and i.due_on <= $1::date
-        -- A failed installment (no more tries) stays listed until someone charges, moves or cancels it.
-        and (i.due_on >= $2::date or i.next_attempt_at is not null or i.status = 'failed')
-      order by i.due_on, l.last_name, l.first_name, i.n`,
-    [to, from],
-  );
+  const rows = await typed(q)
+    .selectFrom('plan_installment as i')
+    .innerJoin('payment_plan as p', 'p.id', 'i.plan_id')
+    .innerJoin('link as l', 'l.id', 'p.link_id')
+    .leftJoin('stored_card as c', (j) => j.onRef('c.link_id', '=', 'p.link_id').on('c.replaced_at', 'is', null))
+    .select([
+      'l.id as link_id',
+      'l.first_name',
+      'l.last_name',
+      'i.n',
+      'p.installment_count',
+      sql<string>`to_char(i.due_on, 'YYYY-MM-DD')`.as('due_on'),
+      'i.amount_cents',
+      'i.status',
+      'c.brand',
+      'c.last4',
+      'c.exp_month',
+      'c.exp_year',
+      'i.last_failure',
+      'i.attempts',
+      'i.next_attempt_at',
+    ])
+    .where('p.status', '=', 'active')
+    .where('i.status', 'in', ['scheduled', 'notified', 'failed'])
+    .where('i.due_on', '<=', sql<Date>`${to}::date`)
+    // A failed installment (no more tries) stays listed until someone charges, moves or cancels it.
+    .where((eb) =>
+      eb.or([
+        eb('i.due_on', '>=', sql<Date>`${from}::date`),
+        eb('i.next_attempt_at', 'is not', null),
+        eb('i.status', '=', 'failed'),
+      ]),
+    )
+    .orderBy('i.due_on')
+    .orderBy('l.last_name')
+    .orderBy('l.first_name')
+    .orderBy('i.n')
+    .execute();
   return {
     from,
     to,
-    charges: r.rows.map((row) => ({
+    charges: rows.map((row) => ({
       linkId: row.link_id,
       firstName: row.first_name,
       lastName: row.last_name,
