@@ -13,7 +13,7 @@ import {
 } from '@paylink/shared';
 import { typed } from '../../db/typed.js';
 import type { Db, Queryable } from '../../db/client.js';
-import { LIVE_SESSION_SQL, sessionEnded, type SessionClaim } from '../../http/session-tokens.js';
+import { liveSessionSql, sessionEnded, type SessionClaim } from '../../http/session-tokens.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
@@ -43,13 +43,16 @@ export async function showPatientPlan(opts: {
 }): Promise<PatientPlanView> {
   // Most links have no plan, and the page asks anyway: the session's row check and "is there a plan" are one
   // statement, not a session read and a transaction of three (issue 30). A dead session is refused 401 first.
-  const first = await opts.db.query<{ live: boolean; has_plan: boolean }>(
-    `select exists (${LIVE_SESSION_SQL('$1', '$2')}) as live,
-            exists (select 1 from payment_plan where link_id = $3) as has_plan`,
-    [opts.claim.sessionId, opts.claim.linkId, opts.linkId],
-  );
-  if (!first.rows[0]!.live) throw sessionEnded();
-  if (!first.rows[0]!.has_plan) throw noPlan();
+  const first = await typed(opts.db)
+    .selectNoFrom((eb) => [
+      liveSessionSql(opts.claim).as('live'),
+      eb
+        .exists(eb.selectFrom('payment_plan').select(eb.lit(1).as('one')).where('link_id', '=', opts.linkId))
+        .as('has_plan'),
+    ])
+    .executeTakeFirstOrThrow();
+  if (!first.live) throw sessionEnded();
+  if (!first.has_plan) throw noPlan();
   const plan = await findPlanByLink(opts.db, opts.linkId);
   if (!plan) throw noPlan();
   // Read on the pool before the transaction (PGlite's one connection would wait for it inside one).
