@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import { findPlanByLink, type PlanRow } from './plans-queries.js';
 import { OUTCOME_UNKNOWN } from './run-plan-scheduler.js';
@@ -46,24 +48,23 @@ export async function lockInstallments(
   statuses: readonly LockedInstallment['status'][],
   n?: number,
 ): Promise<LockedInstallment[]> {
-  const r = await tx.query<{
-    id: string;
-    n: number;
-    due_on: string;
-    amount_cents: string;
-    status: LockedInstallment['status'];
-    attempts: number;
-    last_failure: string | null;
-  }>(
-    `select id::text, n, to_char(due_on, 'YYYY-MM-DD') as due_on, amount_cents::text, status, attempts, last_failure
-       from plan_installment
-      where plan_id = $1 and status = any($2::text[]) and ($3::int is null or n = $3)
-      order by n
-      for update`,
-    [planId, [...statuses], n ?? null],
-  );
-  return r.rows.map((x) => ({
-    id: x.id,
+  let query = typed(tx)
+    .selectFrom('plan_installment')
+    .select([
+      'id',
+      'n',
+      sql<string>`to_char(due_on, 'YYYY-MM-DD')`.as('due_on'),
+      'amount_cents',
+      'status',
+      'attempts',
+      'last_failure',
+    ])
+    .where('plan_id', '=', planId)
+    .where('status', '=', sql<LockedInstallment['status']>`any(${[...statuses]}::text[])`);
+  if (n !== undefined) query = query.where('n', '=', n);
+  const rows = await query.orderBy('n').forUpdate().execute();
+  return rows.map((x) => ({
+    id: String(x.id),
     n: x.n,
     dueOn: x.due_on,
     amountCents: Number(x.amount_cents),
@@ -102,8 +103,9 @@ export function refuseWhileCharging(rows: LockedInstallment[], what: string): vo
 /** Clears any scheduler claim on these rows: a pass that holds one finds it lost and writes nothing. */
 export async function takeOverClaims(tx: Queryable, rows: LockedInstallment[]): Promise<void> {
   if (!rows.length) return;
-  await tx.query(
-    `update plan_installment set claimed_by = null, claim_expires_at = null, updated_at = now() where id = any($1::bigint[])`,
-    [rows.map((r) => r.id)],
-  );
+  await typed(tx)
+    .updateTable('plan_installment')
+    .set({ claimed_by: null, claim_expires_at: null, updated_at: sql`now()` })
+    .where('id', '=', sql<string>`any(${rows.map((r) => r.id)}::bigint[])`)
+    .execute();
 }
