@@ -1,6 +1,8 @@
 import { CARD_ON_FILE_AGREEMENT_VERSION } from '@paylink/shared';
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db, Queryable } from '../../db/client.js';
+import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
 import type { SecretSource } from '../../lib/secret-keys.js';
@@ -36,11 +38,15 @@ function requireOpenPlan(plan: PlanRow | null): PlanRow {
 
 /** An acceptance of the current agreement that no card has been stored under yet: the one this card comes under. */
 async function pendingAgreement(q: Queryable, linkId: string): Promise<boolean> {
-  const r = await q.query(
-    `select 1 from card_agreement where link_id = $1 and text_version = $2 and stored_card_id is null limit 1`,
-    [linkId, CARD_ON_FILE_AGREEMENT_VERSION],
-  );
-  return r.rowCount > 0;
+  const r = await typed(q)
+    .selectFrom('card_agreement')
+    .select((eb) => eb.lit(1).as('one'))
+    .where('link_id', '=', linkId)
+    .where('text_version', '=', CARD_ON_FILE_AGREEMENT_VERSION)
+    .where('stored_card_id', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  return r !== undefined;
 }
 
 /**
@@ -64,17 +70,19 @@ export async function startCardUpdate(opts: {
         'Read and accept the card-on-file agreement for the new card first (the checkbox above the button).',
       );
     }
-    const recent = await tx.query<{ n: number }>(
-      `select count(*)::int as n from card_update where link_id = $1 and created_at > now() - interval '1 hour'`,
-      [opts.linkId],
-    );
-    if ((recent.rows[0]?.n ?? 0) >= MAX_UPDATES_PER_HOUR) {
+    const recent = await typed(tx)
+      .selectFrom('card_update')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('link_id', '=', opts.linkId)
+      .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
+      .executeTakeFirst();
+    if ((recent?.n ?? 0) >= MAX_UPDATES_PER_HOUR) {
       throw new AppError(
         'too_many_payment_attempts',
         'Too many attempts to change the card. Please wait an hour or call the practice.',
       );
     }
-    await tx.query(`insert into card_update (id, link_id) values ($1, $2)`, [updateId, opts.linkId]);
+    await typed(tx).insertInto('card_update').values({ id: updateId, link_id: opts.linkId }).execute();
     await writeAudit(tx, {
       ...opts.actor,
       action: 'plan.card_update_started',
@@ -114,11 +122,12 @@ export async function confirmCardUpdate(opts: {
   updateId: string;
   transactionId: string;
 }): Promise<ConfirmCardUpdateResult> {
-  const update = await opts.db.query<{ status: string; gateway_txn_id: string | null }>(
-    `select status, gateway_txn_id from card_update where id = $1 and link_id = $2`,
-    [opts.updateId, opts.linkId],
-  );
-  const row = update.rows[0];
+  const row = await typed(opts.db)
+    .selectFrom('card_update')
+    .select(['status', 'gateway_txn_id'])
+    .where('id', '=', opts.updateId)
+    .where('link_id', '=', opts.linkId)
+    .executeTakeFirst();
   if (!row) throw notFound('This card change was not started on this link.');
   if (row.status === 'stored') {
     if (row.gateway_txn_id !== opts.transactionId) {
@@ -155,10 +164,13 @@ export async function confirmCardUpdate(opts: {
   return opts.db.transaction(async (tx) => {
     const plan = requireOpenPlan(await findPlanByLink(tx, opts.linkId, { forUpdate: true }));
     // Another request may have stored it while the gateway was asked.
-    const again = await tx.query<{ status: string }>(`select status from card_update where id = $1 for update`, [
-      opts.updateId,
-    ]);
-    if (again.rows[0]?.status === 'stored') return currentResult(tx, opts.linkId, opts.updateId);
+    const again = await typed(tx)
+      .selectFrom('card_update')
+      .select('status')
+      .where('id', '=', opts.updateId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (again?.status === 'stored') return currentResult(tx, opts.linkId, opts.updateId);
     const expiry = parseExpiry(verified.cardExpiry);
     const last4 = verified.last4 && /^\d{4}$/.test(verified.last4) ? verified.last4 : null;
     const cardId = await storeCard(tx, {
@@ -173,18 +185,28 @@ export async function confirmCardUpdate(opts: {
       approvalCode: verified.approvalCode,
       ps2000Data: verified.ps2000Data ?? null,
     });
-    await tx.query(
-      `update card_update set status = 'stored', gateway_txn_id = $2, completed_at = now() where id = $1`,
-      [opts.updateId, verified.txnId],
-    );
-    await tx.query(`update payment_plan set card_needed_at = null, updated_at = now() where id = $1`, [plan.id]);
+    await typed(tx)
+      .updateTable('card_update')
+      .set({ status: 'stored', gateway_txn_id: verified.txnId, completed_at: sql`now()` })
+      .where('id', '=', opts.updateId)
+      .execute();
+    await typed(tx)
+      .updateTable('payment_plan')
+      .set({ card_needed_at: null, updated_at: sql`now()` })
+      .where('id', '=', plan.id)
+      .execute();
     // Declined and waiting: due at once with the new card (an attempt in flight keeps its claim and is left alone).
-    const retry = await tx.query(
-      `update plan_installment set next_attempt_at = now(), updated_at = now()
-        where plan_id = $1 and status = 'notified' and attempts > 0 and claimed_by is null
-          and next_attempt_at is not null and next_attempt_at > now()`,
-      [plan.id],
-    );
+    const retry = await typed(tx)
+      .updateTable('plan_installment')
+      .set({ next_attempt_at: sql`now()`, updated_at: sql`now()` })
+      .where('plan_id', '=', plan.id)
+      .where('status', '=', 'notified')
+      .where('attempts', '>', 0)
+      .where('claimed_by', 'is', null)
+      .where('next_attempt_at', 'is not', null)
+      .where('next_attempt_at', '>', sql<Date>`now()`)
+      .executeTakeFirst();
+    const retrying = Number(retry.numUpdatedRows);
     await writeAudit(tx, {
       ...opts.actor,
       action: 'plan.card_updated',
@@ -196,17 +218,19 @@ export async function confirmCardUpdate(opts: {
         expiry: verified.cardExpiry ?? null,
         updateId: opts.updateId,
         transactionId: verified.txnId,
-        retrying: retry.rowCount,
+        retrying,
       },
     });
-    return { card: { brand: verified.cardBrand, last4 }, retrying: retry.rowCount };
+    return { card: { brand: verified.cardBrand, last4 }, retrying };
   });
 }
 
 async function currentResult(q: Queryable, linkId: string, updateId: string): Promise<ConfirmCardUpdateResult> {
-  const r = await q.query<{ brand: string | null; last4: string | null }>(
-    `select brand, last4 from stored_card where link_id = $1 and card_update_id = $2`,
-    [linkId, updateId],
-  );
-  return { card: r.rows[0] ?? { brand: null, last4: null }, retrying: 0 };
+  const r = await typed(q)
+    .selectFrom('stored_card')
+    .select(['brand', 'last4'])
+    .where('link_id', '=', linkId)
+    .where('card_update_id', '=', updateId)
+    .executeTakeFirst();
+  return { card: r ?? { brand: null, last4: null }, retrying: 0 };
 }
