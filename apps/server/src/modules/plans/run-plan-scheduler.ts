@@ -1,7 +1,9 @@
 import { addDays, cardBrandName, isoDateInZone, PLAN_NOTICE_DAYS, type Language } from '@paylink/shared';
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
+import { sql } from 'kysely';
 import { retryingTransaction, type Db, type Queryable } from '../../db/client.js';
+import { typed, type Row } from '../../db/typed.js';
 import { writeAudit } from '../../lib/audit.js';
 import { isQuiet, messageZoneFor } from '../../lib/time-zones.js';
 import { composeEmail, enqueueMessage, loadPracticeInfo, type PracticeInfo } from '../../messages/index.js';
@@ -196,48 +198,62 @@ export const CARD_EXPIRY_NOTICE_DAYS = 30;
  */
 async function askForExpiringCards(opts: RunPlanSchedulerOptions, timeZone: string): Promise<number> {
   const today = isoDateInZone(opts.now, timeZone);
-  const due = await opts.db.query<{ card_id: string; link_id: string; plan_id: string }>(
-    `select c.id::text as card_id, c.link_id, p.id::text as plan_id
-       from stored_card c join payment_plan p on p.link_id = c.link_id
-      where c.replaced_at is null and c.expiry_notified_at is null and c.exp_year is not null
-        and p.status = 'active'
-        and exists (select 1 from plan_installment i
-                     where i.plan_id = p.id and i.status in ('scheduled', 'notified')
-                       -- the card's last valid day is the end of its expiry month
-                       and i.due_on >= make_date(c.exp_year, c.exp_month, 1) + interval '1 month'
-                       and i.due_on - $2::int <= $1::date)
-      order by c.id
-      limit 50`,
-    [today, CARD_EXPIRY_NOTICE_DAYS],
-  );
+  const due = await typed(opts.db)
+    .selectFrom('stored_card as c')
+    .innerJoin('payment_plan as p', 'p.link_id', 'c.link_id')
+    .select(['c.id as card_id', 'c.link_id', 'p.id as plan_id'])
+    .where('c.replaced_at', 'is', null)
+    .where('c.expiry_notified_at', 'is', null)
+    .where('c.exp_year', 'is not', null)
+    .where('p.status', '=', 'active')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('plan_installment as i')
+          .select(eb.lit(1).as('one'))
+          .whereRef('i.plan_id', '=', 'p.id')
+          .where('i.status', 'in', OPEN_TO_CLAIM)
+          // the card's last valid day is the end of its expiry month
+          .where('i.due_on', '>=', CARD_INVALID_FROM)
+          .where(sql<Date>`i.due_on - ${CARD_EXPIRY_NOTICE_DAYS}::int`, '<=', sql<Date>`${today}::date`),
+      ),
+    )
+    .orderBy('c.id')
+    .limit(50)
+    .execute();
   let asked = 0;
-  for (const row of due.rows) {
+  for (const { card_id, link_id, plan_id } of due) {
+    const row = { card_id: String(card_id), link_id, plan_id: String(plan_id) };
     const done = await opts.db.transaction(async (tx) => {
-      const claim = await tx.query(
-        `update stored_card set expiry_notified_at = now() where id = $1 and expiry_notified_at is null
-            and replaced_at is null`,
-        [row.card_id],
-      );
-      if (claim.rowCount !== 1) return false; // another process asked, or the card was just replaced
-      const first = await tx.query<{ n: number; due_on: string; amount_cents: string }>(
-        `select i.n, to_char(i.due_on, 'YYYY-MM-DD') as due_on, i.amount_cents::text
-           from plan_installment i, stored_card c
-          where i.plan_id = $1 and c.id = $2 and i.status in ('scheduled', 'notified')
-            and i.due_on >= make_date(c.exp_year, c.exp_month, 1) + interval '1 month'
-          order by i.due_on limit 1`,
-        [row.plan_id, row.card_id],
-      );
-      const inst = first.rows[0];
+      const claim = await typed(tx)
+        .updateTable('stored_card')
+        .set({ expiry_notified_at: sql`now()` })
+        .where('id', '=', row.card_id)
+        .where('expiry_notified_at', 'is', null)
+        .where('replaced_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(claim.numUpdatedRows) !== 1) return false; // another process asked, or the card was just replaced
+      const inst = await typed(tx)
+        .selectFrom(['plan_installment as i', 'stored_card as c'])
+        .select(['i.n', sql<string>`to_char(i.due_on, 'YYYY-MM-DD')`.as('due_on'), 'i.amount_cents'])
+        .where('i.plan_id', '=', row.plan_id)
+        .where('c.id', '=', row.card_id)
+        .where('i.status', 'in', OPEN_TO_CLAIM)
+        .where('i.due_on', '>=', CARD_INVALID_FROM)
+        .orderBy('i.due_on')
+        .limit(1)
+        .executeTakeFirst();
       if (!inst) return false;
-      const countR = await tx.query<{ count: number }>(
-        `select installment_count as count from payment_plan where id = $1`,
-        [row.plan_id],
-      );
+      const plan = await typed(tx)
+        .selectFrom('payment_plan')
+        .select('installment_count as count')
+        .where('id', '=', row.plan_id)
+        .executeTakeFirst();
       const link = await loadLink(tx, row.link_id);
       const claimedLike = {
         linkId: row.link_id,
         n: inst.n,
-        count: countR.rows[0]?.count ?? 1,
+        count: plan?.count ?? 1,
         amountCents: Number(inst.amount_cents),
       } as Claimed;
       const facts = await factsFor(tx, opts, claimedLike, link, inst.due_on);
@@ -268,47 +284,92 @@ async function claimDue(
   db: Db,
   o: { runId: string; now: Date; today: string; limit: number; exclude: string[] },
 ): Promise<Claimed[]> {
+  const now = sql<Date>`${o.now.toISOString()}::timestamptz`;
+  const today = sql<Date>`${o.today}::date`;
   return db.transaction(async (tx) => {
-    const r = await tx.query<ClaimedRow>(
-      `with due as (
-         select i.id from plan_installment i join payment_plan p on p.id = i.plan_id
-         where p.status = 'active' and i.status in ('scheduled', 'notified')
-           and (i.claim_expires_at is null or i.claim_expires_at < now())
-           -- A retry's time, or a held notice's next look (quiet hours, nobody to tell): not before it.
-           and (i.next_attempt_at is null or i.next_attempt_at <= $3::timestamptz)
-           and ((i.status = 'scheduled' and i.due_on - $4::int <= $2::date)
-             or (i.status = 'notified' and i.due_on <= $2::date
-                 -- The notice period gates the first try; a retry (or a staff charge now) is timed by next_attempt_at.
-                 and (i.attempts > 0 or i.notified_at + make_interval(days => $4::int) <= $3::timestamptz)))
-           and i.id <> all($7::bigint[])
-         order by i.due_on, i.id
-         limit $5
-         for update of i skip locked
-       )
-       update plan_installment i
-          set claimed_by = $1, claim_expires_at = now() + make_interval(secs => $6::int), updated_at = now()
-         from due, payment_plan p
-        where i.id = due.id and p.id = i.plan_id
-       returning ${CLAIMED_COLUMNS}`,
-      [o.runId, o.today, o.now.toISOString(), PLAN_NOTICE_DAYS, o.limit, LEASE_SECONDS, o.exclude],
-    );
-    return r.rows.map(toClaimed).sort((a, b) => a.dueOn.localeCompare(b.dueOn) || Number(a.id) - Number(b.id));
+    const r = await typed(tx)
+      .with('due', (db) =>
+        db
+          .selectFrom('plan_installment as i')
+          .innerJoin('payment_plan as p', 'p.id', 'i.plan_id')
+          .select('i.id')
+          .where('p.status', '=', 'active')
+          .where('i.status', 'in', OPEN_TO_CLAIM)
+          .where((eb) => eb.or([eb('i.claim_expires_at', 'is', null), eb('i.claim_expires_at', '<', sql<Date>`now()`)]))
+          // A retry's time, or a held notice's next look (quiet hours, nobody to tell): not before it.
+          .where((eb) => eb.or([eb('i.next_attempt_at', 'is', null), eb('i.next_attempt_at', '<=', now)]))
+          .where((eb) =>
+            eb.or([
+              eb.and([
+                eb('i.status', '=', 'scheduled'),
+                eb(sql<Date>`i.due_on - ${PLAN_NOTICE_DAYS}::int`, '<=', today),
+              ]),
+              eb.and([
+                eb('i.status', '=', 'notified'),
+                eb('i.due_on', '<=', today),
+                // The notice period gates the first try; a retry (or a staff charge now) is timed by next_attempt_at.
+                eb.or([
+                  eb('i.attempts', '>', 0),
+                  eb(sql<Date>`i.notified_at + make_interval(days => ${PLAN_NOTICE_DAYS}::int)`, '<=', now),
+                ]),
+              ]),
+            ]),
+          )
+          .where('i.id', '<>', sql<string>`all(${o.exclude}::bigint[])`)
+          .orderBy('i.due_on')
+          .orderBy('i.id')
+          .limit(o.limit)
+          .forUpdate('i')
+          .skipLocked(),
+      )
+      .updateTable('plan_installment as i')
+      .from(['due', 'payment_plan as p'])
+      .set({ claimed_by: o.runId, claim_expires_at: leaseEnd(LEASE_SECONDS), updated_at: sql`now()` })
+      .whereRef('i.id', '=', 'due.id')
+      .whereRef('p.id', '=', 'i.plan_id')
+      .returning(CLAIMED_COLUMNS)
+      .execute();
+    return r.map(toClaimed).sort((a, b) => a.dueOn.localeCompare(b.dueOn) || Number(a.id) - Number(b.id));
   });
 }
 
-const CLAIMED_COLUMNS = `i.id::text, i.plan_id::text, p.link_id, i.n, p.installment_count as count,
-                 to_char(i.due_on, 'YYYY-MM-DD') as due_on, i.amount_cents::text, i.status, i.attempts,
-                 i.merchant_txn_id, i.last_failure, i.updated_at as claimed_at`;
+/** The claim's lease (or a hold's) ends `secs` from the database's now. */
+const leaseEnd = (secs: number) => sql<Date>`now() + make_interval(secs => ${secs}::int)`;
+
+/** The first due day a card no longer covers: the day after the end of its expiry month. */
+const CARD_INVALID_FROM = sql<Date>`make_date(c.exp_year, c.exp_month, 1) + interval '1 month'`;
+
+/**
+ * The statuses of the partial index plan_installment_open_idx, as SQL literals (not bound parameters): a generic plan
+ * can then still prove the index's predicate, as it could with the hand-written SQL.
+ */
+const OPEN_TO_CLAIM = [sql.lit('scheduled' as const), sql.lit('notified' as const)];
+
+/** A claimed row as read or returned over `plan_installment as i` joined to its `payment_plan as p`. */
+const CLAIMED_COLUMNS = [
+  'i.id',
+  'i.plan_id',
+  'p.link_id',
+  'i.n',
+  'p.installment_count as count',
+  sql<string>`to_char(i.due_on, 'YYYY-MM-DD')`.as('due_on'),
+  'i.amount_cents',
+  'i.status',
+  'i.attempts',
+  'i.merchant_txn_id',
+  'i.last_failure',
+  'i.updated_at as claimed_at',
+] as const;
 
 interface ClaimedRow {
-  id: string;
-  plan_id: string;
+  id: string | number | bigint;
+  plan_id: string | number | bigint;
   link_id: string;
   n: number;
   count: number;
   due_on: string;
-  amount_cents: string;
-  status: 'scheduled' | 'notified';
+  amount_cents: string | number;
+  status: Row<'plan_installment'>['status'];
   attempts: number;
   merchant_txn_id: string;
   last_failure: string | null;
@@ -316,14 +377,15 @@ interface ClaimedRow {
 }
 
 const toClaimed = (x: ClaimedRow): Claimed => ({
-  id: x.id,
-  planId: x.plan_id,
+  id: String(x.id),
+  planId: String(x.plan_id),
   linkId: x.link_id,
   n: x.n,
   count: x.count,
   dueOn: x.due_on,
   amountCents: Number(x.amount_cents),
-  status: x.status,
+  // Claimed only from scheduled or notified (charge now moves a failed one to notified first).
+  status: x.status as Claimed['status'],
   attempts: x.attempts,
   merchantTxnId: x.merchant_txn_id,
   lastFailure: x.last_failure,
@@ -346,31 +408,30 @@ export async function chargeInstallmentNow(
   const timeZone = await practiceTimeZone(opts.db, opts.config);
   const runId = randomBytes(8).toString('hex');
   const row = await retryingTransaction(opts.db, async (tx) => {
-    const r = await tx.query<ClaimedRow>(
-      `update plan_installment i
-        set claimed_by = $2, claim_expires_at = now() + make_interval(secs => $3::int), updated_at = now(),
-            -- Charged today at the patient's request: due today, so a decline follows the retry policy from today
-            -- and an unknown outcome is reconciled by the next pass, as for any due instalment.
-            notified_at = coalesce(i.notified_at, $5::timestamptz), due_on = least(i.due_on, $6::date),
-            merchant_txn_id = case when i.status = 'failed' then $4 else i.merchant_txn_id end,
-            next_attempt_at = null
-       from payment_plan p
-      where i.id = $1 and p.id = i.plan_id and p.status = 'active'
-        and i.status in ('scheduled', 'notified', 'failed')
-        and (i.claim_expires_at is null or i.claim_expires_at < now())
-      returning ${CLAIMED_COLUMNS}`,
-      [
-        opts.installmentId,
-        runId,
-        LEASE_SECONDS,
-        randomBytes(12).toString('hex'),
-        opts.now.toISOString(),
-        isoDateInZone(opts.now, timeZone),
-      ],
-    );
+    const r = await typed(tx)
+      .updateTable('plan_installment as i')
+      .from('payment_plan as p')
+      .set({
+        claimed_by: runId,
+        claim_expires_at: leaseEnd(LEASE_SECONDS),
+        updated_at: sql`now()`,
+        // Charged today at the patient's request: due today, so a decline follows the retry policy from today
+        // and an unknown outcome is reconciled by the next pass, as for any due instalment.
+        notified_at: sql`coalesce(i.notified_at, ${opts.now.toISOString()}::timestamptz)`,
+        due_on: sql`least(i.due_on, ${isoDateInZone(opts.now, timeZone)}::date)`,
+        merchant_txn_id: sql`case when i.status = 'failed' then ${randomBytes(12).toString('hex')} else i.merchant_txn_id end`,
+        next_attempt_at: null,
+      })
+      .where('i.id', '=', opts.installmentId)
+      .whereRef('p.id', '=', 'i.plan_id')
+      .where('p.status', '=', 'active')
+      .where('i.status', 'in', ['scheduled', 'notified', 'failed'])
+      .where((eb) => eb.or([eb('i.claim_expires_at', 'is', null), eb('i.claim_expires_at', '<', sql<Date>`now()`)]))
+      .returning(CLAIMED_COLUMNS)
+      .executeTakeFirst();
     // The row is `notified` from here (plan-lifecycle: scheduled, notified or failed → notified).
-    if (r.rows[0]) await moveClaimed(tx, toClaimed(r.rows[0]), runId, 'notified', {});
-    return r.rows[0];
+    if (r) await moveClaimed(tx, toClaimed(r), runId, 'notified', {});
+    return r;
   });
   if (!row) return null;
   // A charge sends no notice, so the quiet hours are not read.
@@ -380,7 +441,7 @@ export async function chargeInstallmentNow(
   return outcome.kind as ChargeNowOutcome;
 }
 
-/** RELEASE as columns, for a status move. */
+/** Lets go of the claim (or the hold). */
 const RELEASED = { claimed_by: null, claim_expires_at: null } as const;
 
 /** A claimed row's status moves (plan-lifecycle.ts, the only writer), through its claim, as updateClaimed's writes. */
@@ -395,26 +456,28 @@ async function moveClaimed(
   if (moved.length !== 1) throw new Error(`plan instalment ${row.id}: the claim was lost`);
 }
 
-/** Every write of a claimed row goes through its claim: a process whose lease was taken over writes nothing. */
+/**
+ * Every write of a claimed row goes through its claim: a process whose lease was taken over writes nothing. With
+ * `live`, only while the lease has not run out. The database's clock of the write.
+ */
 async function updateClaimed(
   tx: Queryable,
   row: Claimed,
   runId: string,
-  set: string,
-  params: unknown[],
+  set: InstallmentColumns,
   o: { live?: boolean } = {},
 ): Promise<Date> {
-  const live = o.live ? ' and claim_expires_at > now()' : '';
-  const r = await tx.query<{ at: Date | string }>(
-    `update plan_installment set ${set}, updated_at = now() where id = $1 and claimed_by = $2${live}
-     returning now() as at`,
-    [row.id, runId, ...params],
-  );
-  if (r.rowCount !== 1) throw new Error(`plan instalment ${row.id}: the claim was lost`);
-  return new Date(r.rows[0]!.at);
+  let q = typed(tx)
+    .updateTable('plan_installment')
+    .set({ ...set, updated_at: sql`now()` })
+    .where('id', '=', row.id)
+    .where('claimed_by', '=', runId);
+  if (o.live) q = q.where('claim_expires_at', '>', sql<Date>`now()`);
+  const r = await q.returning(sql<Date | string>`now()`.as('at')).executeTakeFirst();
+  if (!r) throw new Error(`plan instalment ${row.id}: the claim was lost`);
+  return new Date(r.at);
 }
 
-const RELEASE = 'claimed_by = null, claim_expires_at = null';
 /** The notice could not be sent to anyone: the instalment is held (never charged without its notice). */
 const NOTICE_UNDELIVERABLE = 'notice_undeliverable';
 
@@ -436,9 +499,10 @@ async function sendNotice(
   if (bySms && isQuiet(opts.now, patientZone, quiet)) {
     // Not claimed again until the quiet hours end: a pass inside them does not take every held notice again.
     await opts.db.transaction((tx) =>
-      updateClaimed(tx, row, runId, `next_attempt_at = $3, ${RELEASE}`, [
-        quietEnd(opts.now, patientZone, quiet).toISOString(),
-      ]),
+      updateClaimed(tx, row, runId, {
+        next_attempt_at: quietEnd(opts.now, patientZone, quiet).toISOString(),
+        ...RELEASED,
+      }),
     );
     return { kind: 'deferred' };
   }
@@ -453,10 +517,11 @@ async function sendNotice(
     if (!messageId) {
       // Nobody to tell (no address, or every channel opted out): no notice, so no charge. The instalment waits,
       // marked for the practice, and goes ahead with a full notice period once the patient can be told.
-      await updateClaimed(tx, row, runId, `last_failure = $3, next_attempt_at = $4, ${RELEASE}`, [
-        NOTICE_UNDELIVERABLE,
-        new Date(opts.now.getTime() + HELD_RECHECK_MS).toISOString(),
-      ]);
+      await updateClaimed(tx, row, runId, {
+        last_failure: NOTICE_UNDELIVERABLE,
+        next_attempt_at: new Date(opts.now.getTime() + HELD_RECHECK_MS).toISOString(),
+        ...RELEASED,
+      });
       if (row.lastFailure !== NOTICE_UNDELIVERABLE) {
         await writeAudit(tx, {
           actorType: 'system',
@@ -521,8 +586,11 @@ async function charge(
       tx,
       row,
       runId,
-      'attempts = $3, last_failure = $4, claim_expires_at = now() + make_interval(secs => $5::int)',
-      [attempts, OUTCOME_UNKNOWN, Math.max(LEASE_SECONDS, Math.ceil(opts.gateway.outcomeWindowMs / 1000))],
+      {
+        attempts,
+        last_failure: OUTCOME_UNKNOWN,
+        claim_expires_at: leaseEnd(Math.max(LEASE_SECONDS, Math.ceil(opts.gateway.outcomeWindowMs / 1000))),
+      },
       { live: true },
     ),
   );
@@ -549,10 +617,10 @@ async function charge(
     // now" may look it up and, finding nothing yet, send a second one. Each pass asks the gateway meanwhile.
     const heldUntil = new Date(sentAt.getTime() + opts.gateway.outcomeWindowMs);
     await retryingTransaction(opts.db, async (tx) => {
-      await updateClaimed(tx, row, runId, 'claimed_by = $3, claim_expires_at = $4::timestamptz', [
-        UNKNOWN_HOLD,
-        heldUntil.toISOString(),
-      ]);
+      await updateClaimed(tx, row, runId, {
+        claimed_by: UNKNOWN_HOLD,
+        claim_expires_at: sql`${heldUntil.toISOString()}::timestamptz`,
+      });
       await writeAudit(tx, {
         actorType: 'system',
         action: 'installment.outcome_unknown',
@@ -602,14 +670,19 @@ async function recordFound(
 
 /** Instalments held for a lost answer, still inside their window (the oldest first). */
 async function heldUnknown(db: Db): Promise<Claimed[]> {
-  const r = await db.query<ClaimedRow>(
-    `select ${CLAIMED_COLUMNS} from plan_installment i join payment_plan p on p.id = i.plan_id
-      where i.claimed_by = $1 and i.claim_expires_at > now() and i.last_failure = $2 and i.status = 'notified'
-      order by i.claim_expires_at, i.id
-      limit 50`,
-    [UNKNOWN_HOLD, OUTCOME_UNKNOWN],
-  );
-  return r.rows.map(toClaimed);
+  const r = await typed(db)
+    .selectFrom('plan_installment as i')
+    .innerJoin('payment_plan as p', 'p.id', 'i.plan_id')
+    .select(CLAIMED_COLUMNS)
+    .where('i.claimed_by', '=', UNKNOWN_HOLD)
+    .where('i.claim_expires_at', '>', sql<Date>`now()`)
+    .where('i.last_failure', '=', OUTCOME_UNKNOWN)
+    .where('i.status', '=', 'notified')
+    .orderBy('i.claim_expires_at')
+    .orderBy('i.id')
+    .limit(50)
+    .execute();
+  return r.map(toClaimed);
 }
 
 /**
@@ -624,13 +697,14 @@ async function settleHeld(
 ): Promise<{ kind: Outcome; completed?: boolean } | null> {
   const found = await lookUp(opts, row);
   if (!found.some((t) => t.approved || !t.verified)) return null;
-  const taken = await opts.db.query(
-    `update plan_installment set claimed_by = $2, claim_expires_at = now() + make_interval(secs => $3::int),
-            updated_at = now()
-      where id = $1 and claimed_by = $4 and last_failure = $5`,
-    [row.id, runId, LEASE_SECONDS, UNKNOWN_HOLD, OUTCOME_UNKNOWN],
-  );
-  if (taken.rowCount !== 1) return null; // another pass took it first
+  const taken = await typed(opts.db)
+    .updateTable('plan_installment')
+    .set({ claimed_by: runId, claim_expires_at: leaseEnd(LEASE_SECONDS), updated_at: sql`now()` })
+    .where('id', '=', row.id)
+    .where('claimed_by', '=', UNKNOWN_HOLD)
+    .where('last_failure', '=', OUTCOME_UNKNOWN)
+    .executeTakeFirst();
+  if (Number(taken.numUpdatedRows) !== 1) return null; // another pass took it first
   return recordFound(opts, row, runId, found, timeZone);
 }
 
@@ -675,11 +749,14 @@ async function recordPaid(
         details: { n: row.n, merchantTxnId: row.merchantTxnId, recordedTxnId: txn.txnId },
       });
     }
-    const open = await tx.query(
-      `select 1 from plan_installment where plan_id = $1 and status not in ('paid', 'cancelled', 'refunded') limit 1`,
-      [row.planId],
-    );
-    if (open.rowCount) return { kind: 'paid' as const, completed: false };
+    const open = await typed(tx)
+      .selectFrom('plan_installment')
+      .select((eb) => eb.lit(1).as('one'))
+      .where('plan_id', '=', row.planId)
+      .where('status', 'not in', ['paid', 'cancelled', 'refunded'])
+      .limit(1)
+      .executeTakeFirst();
+    if (open) return { kind: 'paid' as const, completed: false };
     await movePlan(tx, row.planId, 'completed', { from: ['active'] });
     await writeAudit(tx, { actorType: 'system', action: 'plan.completed', linkId: row.linkId, details: {} });
     await tellPatient(tx, opts, link, 'plan-completed', facts);
@@ -735,26 +812,23 @@ async function recordDeclined(
 // ---- the patient's messages ---------------------------------------------------------------------------------------
 
 export async function loadLink(q: Queryable, linkId: string): Promise<LinkFacts> {
-  const r = await q.query<LinkFacts>(
-    `select id, first_name, phone, email, language, state, zip_code from link where id = $1`,
-    [linkId],
-  );
-  if (!r.rows[0]) throw new Error(`plan link ${linkId} not found`);
-  return r.rows[0];
+  const r = await typed(q)
+    .selectFrom('link')
+    .select(['id', 'first_name', 'phone', 'email', 'language', 'state', 'zip_code'])
+    .where('id', '=', linkId)
+    .executeTakeFirst();
+  if (!r) throw new Error(`plan link ${linkId} not found`);
+  return r;
 }
 
 async function currentCard(q: Queryable, linkId: string) {
-  const r = await q.query<{
-    token_sealed: string;
-    last4: string | null;
-    brand: string | null;
-    exp_month: number | null;
-    exp_year: number | null;
-  }>(
-    `select token_sealed, last4, brand, exp_month, exp_year from stored_card where link_id = $1 and replaced_at is null`,
-    [linkId],
-  );
-  return r.rows[0] ?? null;
+  const r = await typed(q)
+    .selectFrom('stored_card')
+    .select(['token_sealed', 'last4', 'brand', 'exp_month', 'exp_year'])
+    .where('link_id', '=', linkId)
+    .where('replaced_at', 'is', null)
+    .executeTakeFirst();
+  return r ?? null;
 }
 
 async function practiceFor(q: Queryable, config: Config): Promise<PracticeInfo> {
@@ -786,15 +860,20 @@ export async function factsFor(
     new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${d}T12:00:00Z`));
   let receiptFacts: Pick<InstallmentFacts, 'txnId' | 'approvalCode' | 'remaining' | 'planTotal'> = {};
   if (receipt) {
-    const r = await q.query<{ count: number; cents: string | null; next_on: string | null; total_cents: string }>(
-      `select count(i.id)::int as count, sum(i.amount_cents)::text as cents,
-              to_char(min(i.due_on), 'YYYY-MM-DD') as next_on, p.total_cents::text as total_cents
-         from payment_plan p left join plan_installment i
-           on i.plan_id = p.id and i.status in ('scheduled', 'notified', 'failed')
-        where p.link_id = $1 group by p.total_cents`,
-      [row.linkId],
-    );
-    const rest = r.rows[0];
+    const rest = await typed(q)
+      .selectFrom('payment_plan as p')
+      .leftJoin('plan_installment as i', (j) =>
+        j.onRef('i.plan_id', '=', 'p.id').on('i.status', 'in', ['scheduled', 'notified', 'failed']),
+      )
+      .select([
+        sql<number>`count(i.id)::int`.as('count'),
+        sql<string | null>`sum(i.amount_cents)::text`.as('cents'),
+        sql<string | null>`to_char(min(i.due_on), 'YYYY-MM-DD')`.as('next_on'),
+        'p.total_cents',
+      ])
+      .where('p.link_id', '=', row.linkId)
+      .groupBy('p.total_cents')
+      .executeTakeFirst();
     receiptFacts = {
       txnId: receipt.txn.txnId,
       approvalCode: receipt.txn.approvalCode,
@@ -868,10 +947,11 @@ const CARD_PAGE_KINDS: ReadonlySet<PlanMessageKind> = new Set([
 
 /** The practice's quiet hours as the reminders use them (its reminder plan, else REMINDER_QUIET_HOURS). */
 async function quietHours(q: Queryable, config: Config): Promise<{ start: number; end: number } | null> {
-  const r = await q.query<{ quiet_start: number | null; quiet_end: number | null }>(
-    `select quiet_start, quiet_end from reminder_plan where practice_id = 1`,
-  );
-  const row = r.rows[0];
+  const row = await typed(q)
+    .selectFrom('reminder_plan')
+    .select(['quiet_start', 'quiet_end'])
+    .where('practice_id', '=', 1)
+    .executeTakeFirst();
   if (!row) return config.REMINDER_QUIET_HOURS;
   return row.quiet_start === null || row.quiet_end === null ? null : { start: row.quiet_start, end: row.quiet_end };
 }
