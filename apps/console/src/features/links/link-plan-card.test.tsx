@@ -123,8 +123,8 @@ describe('the practice’s actions on the plan card', () => {
   it('a charge with no answer says not to charge again, and so does a second press (409), EN and ES', async () => {
     api.on(`POST /api/admin/links/${LINK}/plan/installments/2/charge`, json({ outcome: 'unknown', plan: running }));
     const { user, unmount } = await renderScreen(<LinkPlanCard plan={running} linkId={LINK} />);
-    await user.click(await screen.findByRole('button', { name: 'Charge instalment 2 now' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Charge instalment 2 now?' });
+    await user.click(await screen.findByRole('button', { name: 'Charge installment 2 now' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Charge installment 2 now?' });
     await user.click(within(dialog).getByRole('button', { name: 'Charge $150.00' }));
     const told = await screen.findByText(/^Charge: no answer from the card gateway yet/);
     expect(told).toHaveTextContent('the card may have been charged. Do not charge again');
@@ -133,7 +133,7 @@ describe('the practice’s actions on the plan card', () => {
 
     api.on(
       `POST /api/admin/links/${LINK}/plan/installments/2/charge`,
-      refusal(409, 'charge_in_progress', 'Instalment 2 was already sent to the card gateway …'),
+      refusal(409, 'charge_in_progress', 'Installment 2 was already sent to the card gateway …'),
     );
     const es = await renderScreen(<LinkPlanCard plan={running} linkId={LINK} />, { lng: 'es' });
     await es.user.click(await screen.findByRole('button', { name: /Cobrar ahora la cuota 2/ }));
