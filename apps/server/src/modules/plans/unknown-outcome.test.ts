@@ -66,6 +66,13 @@ const chargeNow = (linkId: string) =>
     payload: {},
   });
 
+/** The link's plan as the console's link page reads it. */
+async function staffPlan(linkId: string) {
+  const r = await env.app.inject({ method: 'GET', url: `/api/admin/links/${linkId}`, headers: billing });
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json().plan as { installments: { n: number; status: string; chargeInProgress?: true; heldUntil: string }[] };
+}
+
 async function storedToken(): Promise<string> {
   const gateway = env.ctx.providers.gateway;
   const sessionToken = await gateway.createSessionToken({
@@ -143,6 +150,15 @@ describe('an instalment sale whose answer is lost', () => {
       const first = await chargeNow(linkId);
       expect(first.statusCode, first.body).toBe(200);
       expect(first.json().outcome).toBe('unknown');
+      // The staff view carries the hold, so the console shows it instead of a second "Charge now" (the answer's plan
+      // and the link page's alike).
+      expect(first.json().plan.installments[0]).toMatchObject({ n: 1, chargeInProgress: true });
+      const shown = await staffPlan(linkId);
+      expect(shown.installments[0]).toMatchObject({ n: 1, status: 'notified', chargeInProgress: true });
+      const heldUntil = Date.parse(shown.installments[0].heldUntil);
+      // Held for the gateway's outcome window (the request timeout + the margin) from about now.
+      expect(heldUntil - Date.now()).toBeGreaterThan(60_000);
+      expect(heldUntil - Date.now()).toBeLessThan(shortTimeout.outcomeWindowMs + 60_000);
 
       // Pressed again while the gateway may still be working on the first sale: refused, nothing sent.
       const again = await chargeNow(linkId);
@@ -166,6 +182,10 @@ describe('an instalment sale whose answer is lost', () => {
     const sales = await salesAtGateway(paid.merchant_txn_id);
     expect(sales).toHaveLength(1);
     expect(paid).toMatchObject({ status: 'paid', gateway_txn_id: sales[0]!.txn_id, last_failure: null });
+    const settled = (await staffPlan(linkId)).installments[0];
+    expect(settled).toMatchObject({ status: 'paid' });
+    expect(settled).not.toHaveProperty('chargeInProgress');
+    expect(settled).not.toHaveProperty('heldUntil');
     // And later passes and presses change nothing.
     await run('2096-03-21T15:00:00Z');
     expect((await chargeNow(linkId)).statusCode).toBe(409);
