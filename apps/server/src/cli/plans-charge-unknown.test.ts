@@ -116,6 +116,11 @@ describe('paylink plans charge with no answer from the gateway', () => {
         /1\s+\d{4}-\d\d-\d\d\s+\$300\.00\s+notified \(sent to the gateway, answer not known yet\)/,
       );
 
+      // The command the sentence points to shows the hold too.
+      const shown = await cli(['links', 'show', linkId]);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toMatch(/1\.\s+\S+\s+\$300\.00\s+notified \(sent to the gateway, answer not known yet\)/);
+
       const again = await cli(['plans', 'charge', linkId, '1']);
       expect(again.code).not.toBe(0);
       expect(again.stderr).toMatch(/error: Instal+ment 1 was already sent to the card gateway/);
