@@ -119,7 +119,7 @@ export async function refundInstallment(opts: RefundInstallmentOptions): Promise
     });
     await emitWebhookEvent(tx, 'payment.refunded', {
       linkId: link.id,
-      refund: toRefund(done),
+      refund: toRefund(done, { n: opts.n, count: plan.shape.kind === 'single' ? 1 : plan.shape.count }),
       installment: { n: opts.n, amount: amountCents / 100, refunded: refundedCents / 100, status: inst.status },
     });
   });
