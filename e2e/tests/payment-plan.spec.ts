@@ -172,7 +172,7 @@ for (const lng of ['en', 'es'] as const) {
     // The dispute evidence pack holds the agreement in the words the payment page showed (decision 0214).
     const pack = await evidenceText(product, link.id);
     const words =
-      lng === 'es' ? /Autorizo a .* a guardar Visa terminada en 0002/ : /I authorise .* to keep Visa ending in 0002 on/;
+      lng === 'es' ? /Autorizo a .* a guardar Visa terminada en 0002/ : /I authorize .* to keep Visa ending in 0002 on/;
     assert.match(pack.replace(/\s+/g, ' '), words, 'the evidence pack quotes the accepted agreement');
   });
 }

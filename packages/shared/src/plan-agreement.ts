@@ -11,8 +11,12 @@ import { planEverySchema } from './plans.js';
  * timeline and the dispute evidence pack, under the version the patient accepted.
  */
 
-/** Bumped whenever the words below change; stored with every acceptance. */
-export const CARD_ON_FILE_AGREEMENT_VERSION = '2026-11-27';
+/**
+ * Bumped whenever the words below change; stored with every acceptance. 2026-12-02: "I authorize" (US spelling,
+ * issue 41) and the declined payments named (decision 0249); the words of 2026-11-27 ("I authorise") stay below for
+ * the acceptances made under them.
+ */
+export const CARD_ON_FILE_AGREEMENT_VERSION = '2026-12-02';
 /** Days before each charge that the patient is told (card-network rules for instalments). */
 export const PLAN_NOTICE_DAYS = 7;
 
@@ -73,6 +77,11 @@ export const patientPlanSchema = z.object({
    * browser then shows (and sends back) the same words, whatever its own date and currency formats (decision 0214).
    */
   scheduleLines: z.object({ en: z.array(z.string()), es: z.array(z.string()) }),
+  /**
+   * The declined payments no longer tried automatically (status failed), worded the same way: a new card is kept for
+   * them too, charged when the practice charges them (decisions 0211, 0247). Optional for the pages' older fixtures.
+   */
+  failedLines: z.object({ en: z.array(z.string()), es: z.array(z.string()) }).optional(),
   /** The card kept for the plan once the deposit stored it. */
   card: z.object({ brand: z.string().nullable(), last4: z.string() }).nullable(),
   practice: z.object({ name: z.string(), phone: z.string(), email: z.string() }),
@@ -135,6 +144,8 @@ export interface AgreementFacts {
   practiceEmail: string;
   /** Lines such as "January 15, 2027: $1,500.00", in the patient's language. */
   schedule: string[];
+  /** Declined payments the practice charges (status failed), in the same words; absent or empty when none. */
+  failed?: string[];
   noticeDays: number;
   /** "Visa ending in 4242", or null before a card is entered. */
   card: string | null;
@@ -183,29 +194,95 @@ export function nameAgreementCard(text: string, lang: Language, label: string): 
   return agreementText({ title: words.title, paragraphs: [intro.replace(slot, named), ...rest] });
 }
 
-/** The card-on-file agreement, paragraph by paragraph, in the patient's language. */
-export const cardOnFileAgreement: Record<Language, (f: AgreementFacts) => { title: string; paragraphs: string[] }> = {
-  en: (f) => ({
-    title: 'Card-on-file agreement',
-    paragraphs: [
-      `I authorise ${f.practice} to keep ${f.card ?? AGREEMENT_CARD_PLACEHOLDER.en} on file with its card processor and to charge it for the balance of my quote on this schedule:`,
-      ...f.schedule,
-      `I will be told by text or e-mail ${f.noticeDays} days before each charge, with the amount, the date and the card's last four digits, and a link to see the plan or change the card.`,
-      `Only the card processor keeps my card number; ${f.practice} keeps a token that can charge this card for this plan only.`,
-      `I can cancel the remaining charges, or ask about them, by contacting ${f.practice}${f.practicePhone ? ` at ${f.practicePhone}` : ''}${f.practiceEmail ? ` or ${f.practiceEmail}` : ''} before a charge date. Cancelling the charges does not cancel what I owe under my contract.`,
-    ],
-  }),
-  es: (f) => ({
-    title: 'Autorización para guardar la tarjeta',
-    paragraphs: [
-      `Autorizo a ${f.practice} a guardar ${f.card ?? AGREEMENT_CARD_PLACEHOLDER.es} con su procesador de pagos y a cobrar en ella el saldo de mi presupuesto según este calendario:`,
-      ...f.schedule,
-      `Me avisarán por mensaje de texto o correo electrónico ${f.noticeDays} días antes de cada cobro, con el monto, la fecha y los últimos cuatro dígitos de la tarjeta, y un enlace para ver el plan o cambiar la tarjeta.`,
-      `Solo el procesador de pagos guarda el número de mi tarjeta; ${f.practice} guarda un código que sirve para cobrar esta tarjeta únicamente para este plan.`,
-      `Puedo cancelar los cobros pendientes, o preguntar por ellos, comunicándome con ${f.practice}${f.practicePhone ? ` al ${f.practicePhone}` : ''}${f.practiceEmail ? ` o a ${f.practiceEmail}` : ''} antes de la fecha de un cobro. Cancelar los cobros no cancela lo que debo según mi contrato.`,
-    ],
-  }),
+type AgreementBuilder = Record<Language, (f: AgreementFacts) => { title: string; paragraphs: string[] }>;
+
+/**
+ * The agreement's first paragraph and the charges it lists. With only declined payments left (no scheduled charge),
+ * the card is kept for those, charged when the practice charges them; with both, the declined ones follow the
+ * schedule in a paragraph of their own.
+ */
+function enCharges(f: AgreementFacts, authorize: string, failed: string[]): string[] {
+  const keep = `I ${authorize} ${f.practice} to keep ${f.card ?? AGREEMENT_CARD_PLACEHOLDER.en} on file with its card processor and to charge it`;
+  const one = failed.length === 1;
+  if (failed.length > 0 && f.schedule.length === 0) {
+    return [
+      `${keep} for the ${one ? 'payment' : 'payments'} of my plan that ${one ? 'was' : 'were'} declined, when ${f.practice} charges ${one ? 'it' : 'them'}:`,
+      ...failed,
+    ];
+  }
+  const schedule = [`${keep} for the balance of my quote on this schedule:`, ...f.schedule];
+  if (failed.length === 0) return schedule;
+  return [
+    ...schedule,
+    `And for the declined ${one ? 'payment' : 'payments'} of ${failed.join('; ')}, when ${f.practice} charges ${one ? 'it' : 'them'}.`,
+  ];
+}
+
+function esCharges(f: AgreementFacts, failed: string[]): string[] {
+  const keep = `Autorizo a ${f.practice} a guardar ${f.card ?? AGREEMENT_CARD_PLACEHOLDER.es} con su procesador de pagos y a cobrar en ella`;
+  const one = failed.length === 1;
+  if (failed.length > 0 && f.schedule.length === 0) {
+    return [
+      `${keep} ${one ? 'el pago' : 'los pagos'} de mi plan que ${one ? 'fue rechazado' : 'fueron rechazados'}, cuando ${f.practice} ${one ? 'lo cobre' : 'los cobre'}:`,
+      ...failed,
+    ];
+  }
+  const schedule = [`${keep} el saldo de mi presupuesto según este calendario:`, ...f.schedule];
+  if (failed.length === 0) return schedule;
+  return [
+    ...schedule,
+    `Y ${one ? 'el pago rechazado' : 'los pagos rechazados'} del ${failed.join('; ')}, cuando ${f.practice} ${one ? 'lo cobre' : 'los cobre'}.`,
+  ];
+}
+
+/**
+ * The words a page lists under the agreement's first paragraph: the schedule, or the declined payments when nothing
+ * else is left to charge (see enCharges).
+ */
+export function agreementListedLines(f: Pick<AgreementFacts, 'schedule' | 'failed'>): string[] {
+  return f.schedule.length === 0 && (f.failed?.length ?? 0) > 0 ? f.failed! : f.schedule;
+}
+
+/** The card-on-file agreement's words of one version, paragraph by paragraph, in the patient's language. */
+function agreementOfVersion(authorize: string, namesFailed: boolean): AgreementBuilder {
+  return {
+    en: (f) => ({
+      title: 'Card-on-file agreement',
+      paragraphs: [
+        ...enCharges(f, authorize, namesFailed ? (f.failed ?? []) : []),
+        `I will be told by text or e-mail ${f.noticeDays} days before each charge, with the amount, the date and the card's last four digits, and a link to see the plan or change the card.`,
+        `Only the card processor keeps my card number; ${f.practice} keeps a token that can charge this card for this plan only.`,
+        `I can cancel the remaining charges, or ask about them, by contacting ${f.practice}${f.practicePhone ? ` at ${f.practicePhone}` : ''}${f.practiceEmail ? ` or ${f.practiceEmail}` : ''} before a charge date. Cancelling the charges does not cancel what I owe under my contract.`,
+      ],
+    }),
+    es: (f) => ({
+      title: 'Autorización para guardar la tarjeta',
+      paragraphs: [
+        ...esCharges(f, namesFailed ? (f.failed ?? []) : []),
+        `Me avisarán por mensaje de texto o correo electrónico ${f.noticeDays} días antes de cada cobro, con el monto, la fecha y los últimos cuatro dígitos de la tarjeta, y un enlace para ver el plan o cambiar la tarjeta.`,
+        `Solo el procesador de pagos guarda el número de mi tarjeta; ${f.practice} guarda un código que sirve para cobrar esta tarjeta únicamente para este plan.`,
+        `Puedo cancelar los cobros pendientes, o preguntar por ellos, comunicándome con ${f.practice}${f.practicePhone ? ` al ${f.practicePhone}` : ''}${f.practiceEmail ? ` o a ${f.practiceEmail}` : ''} antes de la fecha de un cobro. Cancelar los cobros no cancela lo que debo según mi contrato.`,
+      ],
+    }),
+  };
+}
+
+/**
+ * Every version's words: an acceptance kept without its words (an API client's, or one from before decision 0214)
+ * is rebuilt in the words of its own version, never in newer ones.
+ */
+const AGREEMENT_VERSIONS: Record<string, AgreementBuilder> = {
+  '2026-11-27': agreementOfVersion('authorise', false),
+  [CARD_ON_FILE_AGREEMENT_VERSION]: agreementOfVersion('authorize', true),
 };
+
+/** The card-on-file agreement as it reads now (CARD_ON_FILE_AGREEMENT_VERSION). */
+export const cardOnFileAgreement: AgreementBuilder = AGREEMENT_VERSIONS[CARD_ON_FILE_AGREEMENT_VERSION]!;
+
+/** The words of the version an acceptance was made under; an unknown version reads as the first one there was. */
+export function cardOnFileAgreementOfVersion(version: string): AgreementBuilder {
+  return AGREEMENT_VERSIONS[version] ?? AGREEMENT_VERSIONS['2026-11-27']!;
+}
 
 /**
  * The agreement as one text, the way it is kept with an acceptance and hashed: the title, then each paragraph (the

@@ -204,6 +204,22 @@ export const planInstallmentViewSchema = z.object({
   status: installmentStatusSchema,
   /** Dollars given back of a paid instalment (partially refunded while below amount); absent when nothing was. */
   refunded: z.number().optional().describe('US dollars refunded of this installment; absent when none.'),
+  /**
+   * Its sale was sent to the card gateway and the answer is not known yet (decision 0237): Charge now, cancel, pause
+   * and move answer 409 charge_in_progress until a scheduler pass records the gateway's answer. Absent otherwise.
+   */
+  chargeInProgress: z
+    .literal(true)
+    .optional()
+    .describe(
+      'true while its sale was sent to the card gateway and the answer is not known yet: do not charge it again; ' +
+        'the scheduler records the answer within minutes. Absent otherwise.',
+    ),
+  /** ISO time until which no pass sends the sale again (the gateway's outcome window); absent when not held. */
+  heldUntil: z
+    .string()
+    .optional()
+    .describe('While chargeInProgress: the time until which the gateway may still be processing the sale (UTC).'),
 });
 export type PlanInstallmentView = z.infer<typeof planInstallmentViewSchema>;
 

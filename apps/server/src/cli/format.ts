@@ -35,7 +35,15 @@ function planText(p: NonNullable<LinkDetail['plan']>): string[] {
   return [
     `Plan      total ${usd(p.total)}, balance ${usd(p.balance)}${p.deposit === null ? '' : `, deposit ${usd(p.deposit)}`} (${p.status})`,
     ...(p.projected ? ['          projected for the whole total until the deposit is paid'] : []),
-    table(p.installments.map((i) => [`  ${i.n}.`, i.dueOn, usd(i.amount), i.status])),
+    table(
+      p.installments.map((i) => [
+        `  ${i.n}.`,
+        i.dueOn,
+        usd(i.amount),
+        // A sale with no answer yet (decision 0237): not to be charged again.
+        i.chargeInProgress ? `${i.status} (sent to the gateway, answer not known yet)` : i.status,
+      ]),
+    ),
   ];
 }
 

@@ -82,7 +82,7 @@ export function usePlanActions(linkId: string, plan: PlanView) {
 
   const rowButtons = (i: Installment) => (
     <div className="d-flex flex-wrap gap-1">
-      {manage && running && isOpen(i) && (
+      {manage && running && isOpen(i) && !i.chargeInProgress && (
         <button
           type="button"
           className="btn btn-sm btn-link p-0 me-2"
@@ -92,7 +92,7 @@ export function usePlanActions(linkId: string, plan: PlanView) {
           {t('plans.actions.reschedule')}
         </button>
       )}
-      {money && plan.status === 'active' && isOpen(i) && (
+      {money && plan.status === 'active' && isOpen(i) && !i.chargeInProgress && (
         <button
           type="button"
           className="btn btn-sm btn-link p-0 me-2"

@@ -123,8 +123,8 @@ describe('the practice’s actions on the plan card', () => {
   it('a charge with no answer says not to charge again, and so does a second press (409), EN and ES', async () => {
     api.on(`POST /api/admin/links/${LINK}/plan/installments/2/charge`, json({ outcome: 'unknown', plan: running }));
     const { user, unmount } = await renderScreen(<LinkPlanCard plan={running} linkId={LINK} />);
-    await user.click(await screen.findByRole('button', { name: 'Charge instalment 2 now' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Charge instalment 2 now?' });
+    await user.click(await screen.findByRole('button', { name: 'Charge installment 2 now' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Charge installment 2 now?' });
     await user.click(within(dialog).getByRole('button', { name: 'Charge $150.00' }));
     const told = await screen.findByText(/^Charge: no answer from the card gateway yet/);
     expect(told).toHaveTextContent('the card may have been charged. Do not charge again');
@@ -133,7 +133,7 @@ describe('the practice’s actions on the plan card', () => {
 
     api.on(
       `POST /api/admin/links/${LINK}/plan/installments/2/charge`,
-      refusal(409, 'charge_in_progress', 'Instalment 2 was already sent to the card gateway …'),
+      refusal(409, 'charge_in_progress', 'Installment 2 was already sent to the card gateway …'),
     );
     const es = await renderScreen(<LinkPlanCard plan={running} linkId={LINK} />, { lng: 'es' });
     await es.user.click(await screen.findByRole('button', { name: /Cobrar ahora la cuota 2/ }));
@@ -142,6 +142,33 @@ describe('the practice’s actions on the plan card', () => {
     const alert = await within(dialogEs).findByRole('alert');
     expect(alert).toHaveTextContent('No lo vuelva a cobrar');
     expect(alert.textContent).not.toMatch(/inténtelo/i);
+  });
+
+  it('a held instalment (sale sent, answer unknown) shows a plain status instead of Charge now and Move, EN and ES', async () => {
+    const held: PlanView = {
+      ...running,
+      installments: [
+        running.installments[0]!,
+        { ...running.installments[1]!, chargeInProgress: true, heldUntil: '2027-02-28T15:02:10Z' },
+      ],
+    };
+    const { unmount } = await renderScreen(<LinkPlanCard plan={held} linkId={LINK} />);
+    const table = await within(region()).findByRole('table', { name: 'Installments of the balance' });
+    // Billing's buttons are there (Refund on the paid one), but none on the held one.
+    expect(await screen.findByRole('button', { name: 'Refund installment 1' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Charge installment 2 now' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Move installment 2' })).toBeNull();
+    expect(rows(table)[1]).toHaveTextContent(
+      'Patient notifiedSent to the card gateway; the answer is not known yet. Do not charge again: Paylink confirms it within minutes.',
+    );
+    expect(rows(table)[1]!.textContent).not.toMatch(/try again/i);
+    unmount();
+
+    await renderScreen(<LinkPlanCard plan={held} linkId={LINK} />, { lng: 'es' });
+    const tableEs = await within(region()).findByRole('table', { name: 'Cuotas del saldo' });
+    expect(await screen.findByRole('button', { name: /Reembolsar.*1/ })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Cobrar ahora la cuota 2/ })).toBeNull();
+    expect(rows(tableEs)[1]).toHaveTextContent('aún no se conoce la respuesta. No la vuelva a cobrar');
   });
 
   it('billing charges an instalment now and sees the outcome; a coordinator may move it but not charge or refund', async () => {

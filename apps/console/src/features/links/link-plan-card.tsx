@@ -101,6 +101,10 @@ function PlanCard(props: { plan: PlanView; actions?: Actions; history?: History 
                     <td className="text-end">{formatMoney(i.amount)}</td>
                     <td>
                       {t(`plans.installmentStatus.${i.status}`)}
+                      {i.chargeInProgress ? (
+                        // Instead of a Charge now that would answer 409 (decision 0237): a plain word, not a button.
+                        <div className="text-warning-emphasis">{t('plans.card.chargeInProgress')}</div>
+                      ) : null}
                       {i.refunded ? (
                         <div className="text-secondary">
                           {t('plans.actions.refunded', { amount: formatMoney(i.refunded) })}

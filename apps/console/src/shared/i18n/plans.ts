@@ -38,6 +38,8 @@ export const plansEn = {
     cardExpires: 'expires {{month}}/{{year}}',
     noCard: 'No card kept yet',
     noInstallments: 'Nothing left to charge.',
+    chargeInProgress:
+      'Sent to the card gateway; the answer is not known yet. Do not charge again: Paylink confirms it within minutes.',
   },
   actions: {
     heading: 'Change the plan',
@@ -155,6 +157,8 @@ export const plansEs: Dictionary<typeof plansEn> = {
     cardExpires: 'vence {{month}}/{{year}}',
     noCard: 'Aún no hay tarjeta guardada',
     noInstallments: 'No queda nada por cobrar.',
+    chargeInProgress:
+      'Enviada a la pasarela de pago; aún no se conoce la respuesta. No la vuelva a cobrar: Paylink la confirma en pocos minutos.',
   },
   actions: {
     heading: 'Cambiar el plan',

@@ -35,11 +35,25 @@ function planText(plan: PlanView): string {
         String(i.n),
         i.dueOn,
         `$${i.amount.toFixed(2)}`,
-        i.status,
+        i.chargeInProgress ? `${i.status} (sent to the gateway, answer not known yet)` : i.status,
         i.refunded ? `$${i.refunded.toFixed(2)}` : '',
       ]),
     ]),
   ].join('\n');
+}
+
+/**
+ * What a charge now did. A lost answer is never "not charged" (decision 0237): the sale may still go through, so the
+ * sentence says so and that a second charge could charge the card twice. A press while it is held is refused 409
+ * charge_in_progress by the server, whose sentence the CLI prints as its error.
+ */
+function chargeSentence(n: number, outcome: string, linkId: string): string {
+  if (outcome !== 'unknown') return `Charge of installment ${n}: ${outcome}.`;
+  return (
+    `Charge of installment ${n}: no answer from the card gateway yet. The card may have been charged: do not charge ` +
+    'it again. Paylink holds the installment (no new charge is sent meanwhile), asks the gateway on every scheduler ' +
+    `pass (every few minutes) and records its answer; see it with \`paylink links show ${linkId}\`.`
+  );
 }
 
 /** `paylink plans run --now`: one pass of the plan scheduler at a chosen time (sandbox mode only). */
@@ -107,7 +121,7 @@ export function registerPlans({ program, env, print }: Cli): void {
         { params: { id, n }, body: { reason: o.reason } },
         { headers: { 'idempotency-key': o.idempotencyKey ?? `cli-${randomUUID()}` } },
       );
-      print(r, () => `Charge of installment ${n}: ${r.outcome}.\n${planText(r.plan)}`);
+      print(r, () => `${chargeSentence(n, r.outcome, id)}\n${planText(r.plan)}`);
     });
   plans
     .command('refund')

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedLink } from '../../seed/sample-links.js';
 import { ensureStaffUser, staffToken } from '../../seed/seed-staff.js';
 import { createTestApp } from '../../../test/support/context.js';
+import { findDigitRun } from '../../lib/digit-runs.js';
 import { csvField } from './payments-report.js';
 
 let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -389,6 +390,26 @@ describe('payments report and CSV export', () => {
     expect(csv.body).not.toMatch(/\b4\d{15}\b/);
     const audit = await t.ctx.db.query(`select 1 from audit_event where action = 'admin.payments_exported'`);
     expect(audit.rowCount).toBe(1);
+  });
+
+  it('a search for a card number leaves no digit run in the audit log, screen or CSV (decision 0240)', async () => {
+    const q = encodeURIComponent('4111 1111 1111 1111');
+    const rep = await t.app.inject({ url: `/api/admin/payments/report?q=${q}`, headers: admin });
+    expect(rep.statusCode, rep.body).toBe(200);
+    const csv = await t.app.inject({ url: `/api/admin/payments/export?q=${q}`, headers: admin });
+    expect(csv.statusCode, csv.body).toBe(200);
+    const rows = (
+      await t.ctx.db.query<{ action: string; details: string }>(
+        `select action, details::text as details from audit_event where action like 'admin.payments_%' order by id`,
+      )
+    ).rows;
+    const exported = rows.filter((r) => r.action === 'admin.payments_exported').at(-1)!;
+    // The search is still recorded, the number in it is not.
+    expect(JSON.parse(exported.details).filters).toMatchObject({ q: '[digits removed]' });
+    for (const r of rows) {
+      expect(findDigitRun(r.details), `${r.action}: ${r.details}`).toBeNull();
+      expect(r.details).not.toMatch(/\d{7,}|4111 1111/);
+    }
   });
 });
 

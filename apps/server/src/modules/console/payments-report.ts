@@ -3,7 +3,7 @@ import { paymentRefundState, type PaymentReport, type paymentReportQuerySchema }
 import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { cursorBatches, snapshotStream } from '../../db/snapshot-stream.js';
-import { AUDIT_COLUMNS, auditParams, writeAudit, type Actor } from '../../lib/audit.js';
+import { AUDIT_COLUMNS, auditDetailsJson, auditParams, writeAudit, type Actor } from '../../lib/audit.js';
 import { practiceTimeZone } from '../app-config/index.js';
 import {
   MONEY_SUMS,
@@ -230,7 +230,9 @@ export async function exportPaymentsCsv(opts: {
   // The audit statement numbers the filters' parameters after its own.
   const aParams: unknown[] = [...auditParams({ ...opts.actor, action: 'admin.payments_exported' })];
   const add = (v: unknown) => `$${aParams.push(v)}`;
-  const filtersJson = JSON.stringify({ ...query, limit: undefined, offset: undefined });
+  // Redacted in JS before binding, as every audit row's details are (a search term may be a card number; decision
+  // 0240): the report keeps its one statement (decisions 0232, 0243).
+  const filtersJson = auditDetailsJson({ details: { ...query, limit: undefined, offset: undefined } });
   const auditSql = `with ids as (
       select s.link_id, s.src, row_number() over (order by s.src, s.at desc, s.sale_id::bigint desc) as rn
         from (${salesSql(f, aParams)}) s)

@@ -331,7 +331,7 @@ describe('the evidence pack of a payment plan link', () => {
     expect(r.statusCode, r.body.slice(0, 300)).toBe(200);
     const text = (await pdfText(r.rawPayload)).join('\n').replace(/\s+/g, ' ');
     expect(text).toContain('Card-on-file agreement');
-    expect(text).toMatch(/I authorise .+ to keep Visa ending in 0002 on file with its card processor/);
+    expect(text).toMatch(/I authorize .+ to keep Visa ending in 0002 on file with its card processor/);
     expect(text).toContain('January 31, 2098: $500.00');
     expect(text).toContain('Cancelling the charges does not cancel what I owe under my contract.');
     expect(text).toMatch(new RegExp(`Version of the words ${CARD_ON_FILE_AGREEMENT_VERSION}`));
@@ -346,6 +346,53 @@ describe('the evidence pack of a payment plan link', () => {
       inOrder((await pdfAccessibility(r.rawPayload)).structure, ['"Installments"', 'Table', 'THead', '"Due"', 'TBody']),
     ).toBe(true);
     expect(cardNumbersIn(text)).toEqual([]);
+  });
+});
+
+describe('an acceptance of an earlier version of the agreement (issue 41, item 9)', () => {
+  it('is quoted in the words of its own version: "I authorise" under 2026-11-27, kept or rebuilt', async () => {
+    const link = await createLinkAtPaymentStep(env.ctx, { amountDollars: 500 });
+    await insertPlan(env.ctx.db, {
+      linkId: link.linkId,
+      totalCents: 200_000,
+      shape: { kind: 'installments', count: 3, every: 'month', firstDueOn: '2098-01-31' },
+      createdBy: null,
+    });
+    // An API client's acceptance: no words kept, so the record rebuilds them.
+    const accepted = await env.app.inject({
+      method: 'POST',
+      url: `/api/plans/${link.linkId}/agreement`,
+      headers: link.headers,
+      payload: { version: CARD_ON_FILE_AGREEMENT_VERSION, accepted: true },
+    });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    const t = await requestSessionToken(env, link);
+    const { pay } = await payWithSandbox(env.gatewayOrigin, {
+      sessionToken: t.body,
+      card: '4000000000000002',
+      amountCents: link.amountCents,
+    });
+    expect((await confirm(env, link, pay!.ssl_txn_id!)).statusCode).toBe(200);
+    // As if accepted before the words said "authorize": the version of that day, and no words kept.
+    await env.ctx.db.query(`update card_agreement set text_version = '2026-11-27', text = null where link_id = $1`, [
+      link.linkId,
+    ]);
+    const read = async () => {
+      const r = await env.app.inject({ url: `/api/admin/links/${link.linkId}/evidence.pdf`, headers: admin });
+      expect(r.statusCode, r.body.slice(0, 300)).toBe(200);
+      return (await pdfText(r.rawPayload)).join('\n').replace(/\s+/g, ' ');
+    };
+    const rebuilt = await read();
+    expect(rebuilt).toMatch(/I authorise .+ to keep Visa ending in 0002 on file with its card processor/);
+    expect(rebuilt).not.toContain('I authorize');
+    expect(rebuilt).toContain('Version of the words 2026-11-27');
+
+    // Words kept with an acceptance are quoted as they are, whatever the words read now.
+    const kept = 'Card-on-file agreement\n\nI authorise Old Words Clinic to keep Visa ending in 0002 on file.';
+    await env.ctx.db.query(`update card_agreement set text = $2 where link_id = $1`, [link.linkId, kept]);
+    const quoted = await read();
+    expect(quoted).toContain('I authorise Old Words Clinic to keep Visa ending in 0002 on file.');
+    expect(quoted).not.toContain('I authorize');
   });
 });
 

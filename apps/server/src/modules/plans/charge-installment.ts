@@ -36,7 +36,7 @@ export async function chargeInstallment(
     if (!(OPEN_STATUSES as readonly string[]).includes(row.status)) {
       throw new AppError(
         'installment_not_open',
-        `Instalment ${row.n} is ${row.status}: only an open one can be charged.`,
+        `Installment ${row.n} is ${row.status}: only an open one can be charged.`,
       );
     }
     // Recorded before the sale: the timeline says who asked for it whatever happens next.
@@ -57,7 +57,7 @@ export async function chargeInstallment(
     opts.log.error({ err, linkId: opts.linkId, n: row.n }, 'charge now did not finish');
     throw new AppError(
       'charge_in_progress',
-      `The charge of instalment ${row.n} did not finish: the plan was changed meanwhile (cancelled, paused or ` +
+      `The charge of installment ${row.n} did not finish: the plan was changed meanwhile (cancelled, paused or ` +
         'moved), or the scheduler will confirm it with the gateway on its next pass. Look at the plan again.',
     );
   }
@@ -67,14 +67,14 @@ export async function chargeInstallment(
       // a second charge.
       throw new AppError(
         'charge_in_progress',
-        `Instalment ${row.n} was already sent to the card gateway and its answer is not known yet. Do not charge it ` +
+        `Installment ${row.n} was already sent to the card gateway and its answer is not known yet. Do not charge it ` +
           'again: Paylink asks the gateway on every pass (every few minutes) and records the answer. Look at the plan ' +
           'again then.',
       );
     }
     throw new AppError(
       'charge_in_progress',
-      `Instalment ${row.n} is being worked on by the scheduler right now. Look at the plan again in a few minutes.`,
+      `Installment ${row.n} is being worked on by the scheduler right now. Look at the plan again in a few minutes.`,
     );
   }
   return { outcome, plan: (await showPlan({ q: opts.db, linkId: opts.linkId }))! };

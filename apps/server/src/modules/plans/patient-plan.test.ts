@@ -398,7 +398,7 @@ describe('what the patient and the practice see of a paid plan link', () => {
     expect(text).toContain('February 28, 2098: $500.00');
     expect(text).toContain('March 31, 2098: $500.00');
     expect(text).toContain(`Card-on-file agreement (version ${CARD_ON_FILE_AGREEMENT_VERSION}), as you accepted it:`);
-    expect(text).toMatch(/I authorise .* to keep Visa ending in 0002 on file with its card processor/);
+    expect(text).toMatch(/I authorize .* to keep Visa ending in 0002 on file with its card processor/);
     expect(text).toContain('Cancelling the charges does not cancel what I owe under my contract.');
   });
 

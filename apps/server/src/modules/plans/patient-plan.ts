@@ -94,6 +94,7 @@ export async function showPatientPlan(opts: {
       shape: plan.shape,
       noticeDays: PLAN_NOTICE_DAYS,
       scheduleLines: { en: agreementSchedule(installments, 'en'), es: agreementSchedule(installments, 'es') },
+      failedLines: { en: agreementFailed(installments, 'en'), es: agreementFailed(installments, 'es') },
       card: card?.last4 ? { brand: card.brand, last4: card.last4 } : null,
       cardExpiresBefore: expiresBefore ? expiresBefore.dueOn : null,
       practice: { name: practice.name, phone: practice.supportPhone, email: practice.supportEmail },
@@ -239,6 +240,13 @@ function agreementSchedule(installments: ScheduledInstallment[], lang: Language)
     .map((i) => planScheduleLine(i, lang === 'es' ? 'es-US' : 'en-US'));
 }
 
+/** The declined payments no longer tried automatically, worded alike: a new card is kept for them too (0249). */
+function agreementFailed(installments: ScheduledInstallment[], lang: Language): string[] {
+  return installments
+    .filter((i) => i.status === 'failed')
+    .map((i) => planScheduleLine(i, lang === 'es' ? 'es-US' : 'en-US'));
+}
+
 async function agreementWordsNow(
   tx: Queryable,
   plan: Plan,
@@ -255,6 +263,7 @@ async function agreementWordsNow(
         practicePhone: practice.supportPhone,
         practiceEmail: practice.supportEmail,
         schedule: agreementSchedule(installments, language),
+        failed: agreementFailed(installments, language),
         noticeDays: PLAN_NOTICE_DAYS,
         card,
       }),

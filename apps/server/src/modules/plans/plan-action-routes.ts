@@ -51,7 +51,7 @@ export async function planActionRoutes(app: FastifyInstance, ctx: AppContext): P
         ...base,
         summary: 'Resume a paused plan',
         description:
-          'An instalment whose charge day passed while the plan was paused is told again first: the scheduler sends ' +
+          'An installment whose charge day passed while the plan was paused is told again first: the scheduler sends ' +
           'a new notice and charges it 7 days later.',
         response: errorResponses(400, 401, 403, 404, 409),
       },
@@ -75,7 +75,7 @@ export async function planActionRoutes(app: FastifyInstance, ctx: AppContext): P
         ...base,
         summary: 'Cancel the rest of a plan; the patient is sent a confirmation at once',
         description:
-          'Open instalments become cancelled and the plan cancelled. 409 charge_in_progress when an instalment’s ' +
+          'Open installments become cancelled and the plan cancelled. 409 charge_in_progress when an installment’s ' +
           'sale was already sent to the gateway and its answer is not known yet (try again after the next pass).',
         response: errorResponses(400, 401, 403, 404, 409),
       },
@@ -99,7 +99,7 @@ export async function planActionRoutes(app: FastifyInstance, ctx: AppContext): P
       preHandler: schedule,
       schema: {
         ...base,
-        summary: 'Move one open instalment to a new date (at least 7 days away: the patient is told again)',
+        summary: 'Move one open installment to a new date (at least 7 days away: the patient is told again)',
         response: errorResponses(400, 401, 403, 404, 409),
       },
     },
@@ -122,7 +122,7 @@ export async function planActionRoutes(app: FastifyInstance, ctx: AppContext): P
       preHandler: money,
       schema: {
         ...base,
-        summary: 'Charge one open instalment now, at the patient’s request (billing and admin)',
+        summary: 'Charge one open installment now, at the patient’s request (billing and admin)',
         description:
           'The scheduler’s own charge: its lease, idempotent merchant transaction id and reconciliation. A decline ' +
           'is an answer (outcome declined or failed), not an error.',

@@ -82,7 +82,7 @@ export async function lockInstallment(tx: Queryable, plan: PlanRow, n: number): 
     ['scheduled', 'notified', 'paid', 'failed', 'cancelled', 'refunded'],
     n,
   );
-  if (!row) throw notFound(`This plan has no instalment ${n}.`);
+  if (!row) throw notFound(`This plan has no installment ${n}.`);
   return row;
 }
 
@@ -95,7 +95,7 @@ export function refuseWhileCharging(rows: LockedInstallment[], what: string): vo
   if (!charging) return;
   throw new AppError(
     'charge_in_progress',
-    `Too late to ${what}: instalment ${charging.n} was already sent to the card gateway and its answer is not known ` +
+    `Too late to ${what}: installment ${charging.n} was already sent to the card gateway and its answer is not known ` +
       'yet. Paylink asks the gateway on its next pass (within minutes); look at the plan again then.',
   );
 }

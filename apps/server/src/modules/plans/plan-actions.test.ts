@@ -483,7 +483,13 @@ describe('refund a paid instalment', () => {
     const rest = await refundOf(2, {});
     expect(rest.json().plan.installments[1]).toMatchObject({ status: 'refunded', refunded: 150 });
     expect(await messages(linkId, 'refund-receipt')).toHaveLength(3);
-    expect(await events(linkId, 'payment.refunded')).toHaveLength(3);
+    // Each names the instalment it gave back in refund.installment too (it was null), as the console's refunds do.
+    const refunded = await events(linkId, 'payment.refunded');
+    expect(refunded.map((e) => [e.refund.kind, e.refund.amount, e.refund.installment])).toEqual([
+      ['void', 150, { n: 1, count: 2 }],
+      ['return', 50, { n: 2, count: 2 }],
+      ['return', 100, { n: 2, count: 2 }],
+    ]);
     // The deposit's own refund is untouched by the instalments' refunds.
     const deposit = await db().query<{ refunded_cents: number }>(
       `select refunded_cents from payment where link_id = $1`,

@@ -1,7 +1,7 @@
 import {
   agreementCardLabel,
   agreementWords,
-  cardOnFileAgreement,
+  cardOnFileAgreementOfVersion,
   PLAN_NOTICE_DAYS,
   planScheduleLine,
   type Language,
@@ -99,9 +99,12 @@ export async function planRecord(
   const agreements: PlanAgreementRecord[] = [];
   for (const a of rows2) {
     const lang = a.language;
-    // The words kept with the acceptance (decision 0214); older acceptances are rebuilt from the stored facts.
+    // The words kept with the acceptance (decision 0214); older acceptances are rebuilt from the stored facts, in the
+    // words of the version they were accepted under.
     const card = a.card_id === null ? null : { brand: a.brand, last4: a.last4 };
-    const words = a.text ? agreementWords(a.text) : await rebuildAgreement(q, lang, installments, practice, card);
+    const words = a.text
+      ? agreementWords(a.text)
+      : await rebuildAgreement(q, a.text_version, lang, installments, practice, card);
     // Rows written before the digit-run guard are read through it too (decision 0240).
     agreements.push({
       version: a.text_version,
@@ -122,6 +125,7 @@ export async function planRecord(
 
 async function rebuildAgreement(
   q: Queryable,
+  version: string,
   lang: Language,
   installments: { dueOn: string; amountCents: number }[],
   practice: { loaded?: PracticeInfo; fallback?: Partial<PracticeInfo> },
@@ -129,7 +133,7 @@ async function rebuildAgreement(
   card: { brand: string | null; last4: string | null } | null,
 ): Promise<{ title: string; paragraphs: string[] }> {
   const pr = practice.loaded ?? (await loadPracticeInfo(q, practice.fallback));
-  return cardOnFileAgreement[lang]({
+  return cardOnFileAgreementOfVersion(version)[lang]({
     practice: pr.name,
     practicePhone: pr.supportPhone,
     practiceEmail: pr.supportEmail,

@@ -28,6 +28,10 @@ export interface InstallmentRow {
   amountCents: number;
   status: Row<'plan_installment'>['status'];
   refundedCents: number;
+  lastFailure: string | null;
+  /** Who holds the row's claim and until when (a pass, or the hold of a sale with no answer: decision 0237). */
+  claimedBy: string | null;
+  claimExpiresAt: string | null;
 }
 
 const cents = (v: string | number | bigint | null) => (v === null ? null : Number(v));
@@ -125,7 +129,18 @@ export async function storeInstallments(
 export async function listInstallments(q: Queryable, planId: string): Promise<InstallmentRow[]> {
   const rows = await typed(q)
     .selectFrom('plan_installment')
-    .select(['n', 'amount_cents', 'status', 'refunded_cents', sql<string>`to_char(due_on, 'YYYY-MM-DD')`.as('due_on')])
+    .select([
+      'n',
+      'amount_cents',
+      'status',
+      'refunded_cents',
+      'last_failure',
+      'claimed_by',
+      sql<string>`to_char(due_on, 'YYYY-MM-DD')`.as('due_on'),
+      sql<string | null>`to_char(claim_expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`.as(
+        'claim_expires_at',
+      ),
+    ])
     .where('plan_id', '=', planId)
     .orderBy('n')
     .execute();
@@ -135,5 +150,8 @@ export async function listInstallments(q: Queryable, planId: string): Promise<In
     amountCents: Number(r.amount_cents),
     status: r.status,
     refundedCents: Number(r.refunded_cents),
+    lastFailure: r.last_failure,
+    claimedBy: r.claimed_by,
+    claimExpiresAt: r.claim_expires_at,
   }));
 }

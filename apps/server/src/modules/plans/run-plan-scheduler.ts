@@ -139,7 +139,7 @@ export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<P
         if (outcome.completed) report.completedPlans++;
       }
     } catch (err) {
-      opts.log.error({ err, installmentId: row.id }, 'plan instalment: the held sale could not be looked up');
+      opts.log.error({ err, installmentId: row.id }, 'plan installment: the held sale could not be looked up');
     }
   }
   while (!opts.stopping?.()) {
@@ -182,7 +182,7 @@ export async function runPlanScheduler(opts: RunPlanSchedulerOptions): Promise<P
     } catch (err) {
       opts.log.error(
         { err, installmentId: row.id },
-        'plan instalment pass failed; the claim expires and it is tried again',
+        'plan installment pass failed; the claim expires and it is tried again',
       );
     }
   }
@@ -453,7 +453,7 @@ async function moveClaimed(
   set: InstallmentColumns,
 ): Promise<void> {
   const moved = await moveInstallments(tx, [row.id], to, { set, claimedBy: runId });
-  if (moved.length !== 1) throw new Error(`plan instalment ${row.id}: the claim was lost`);
+  if (moved.length !== 1) throw new Error(`plan installment ${row.id}: the claim was lost`);
 }
 
 /**
@@ -474,7 +474,7 @@ async function updateClaimed(
     .where('claimed_by', '=', runId);
   if (o.live) q = q.where('claim_expires_at', '>', sql<Date>`now()`);
   const r = await q.returning(sql<Date | string>`now()`.as('at')).executeTakeFirst();
-  if (!r) throw new Error(`plan instalment ${row.id}: the claim was lost`);
+  if (!r) throw new Error(`plan installment ${row.id}: the claim was lost`);
   return new Date(r.at);
 }
 
@@ -611,7 +611,7 @@ async function charge(
     }
     opts.log.error(
       { err, installmentId: row.id, merchantTxnId: row.merchantTxnId },
-      'instalment charge outcome unknown',
+      'installment charge outcome unknown',
     );
     // Held, not released (decision 0237): the gateway may still be working on this sale, so no pass and no "charge
     // now" may look it up and, finding nothing yet, send a second one. Each pass asks the gateway meanwhile.

@@ -66,6 +66,13 @@ const chargeNow = (linkId: string) =>
     payload: {},
   });
 
+/** The link's plan as the console's link page reads it. */
+async function staffPlan(linkId: string) {
+  const r = await env.app.inject({ method: 'GET', url: `/api/admin/links/${linkId}`, headers: billing });
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json().plan as { installments: { n: number; status: string; chargeInProgress?: true; heldUntil: string }[] };
+}
+
 async function storedToken(): Promise<string> {
   const gateway = env.ctx.providers.gateway;
   const sessionToken = await gateway.createSessionToken({
@@ -84,14 +91,14 @@ async function storedToken(): Promise<string> {
 }
 
 /** A link with a $500 plan, its $200 deposit recorded and card stored: one $300 instalment due `dueOn`. */
-async function planLink(dueOn: string): Promise<string> {
+async function planLink(dueOn: string, plan: object = { kind: 'single', dueOn }): Promise<string> {
   const r = await env.app.inject({
     method: 'POST',
     url: '/api/admin/links',
     headers: {
       authorization: `Bearer ${await staffToken(db(), { email: 'unknown-admin@example.com', role: 'admin' })}`,
     },
-    payload: { firstName: 'Ana', lastName: 'Diaz', phone: '512-555-0147', plan: { total: 500, kind: 'single', dueOn } },
+    payload: { firstName: 'Ana', lastName: 'Diaz', phone: '512-555-0147', plan: { total: 500, ...plan } },
   });
   expect(r.statusCode, r.body).toBe(201);
   const linkId = r.json().id as string;
@@ -143,6 +150,15 @@ describe('an instalment sale whose answer is lost', () => {
       const first = await chargeNow(linkId);
       expect(first.statusCode, first.body).toBe(200);
       expect(first.json().outcome).toBe('unknown');
+      // The staff view carries the hold, so the console shows it instead of a second "Charge now" (the answer's plan
+      // and the link page's alike).
+      expect(first.json().plan.installments[0]).toMatchObject({ n: 1, chargeInProgress: true });
+      const shown = await staffPlan(linkId);
+      expect(shown.installments[0]).toMatchObject({ n: 1, status: 'notified', chargeInProgress: true });
+      const heldUntil = Date.parse(shown.installments[0]!.heldUntil);
+      // Held for the gateway's outcome window (the request timeout + the margin) from about now.
+      expect(heldUntil - Date.now()).toBeGreaterThan(60_000);
+      expect(heldUntil - Date.now()).toBeLessThan(shortTimeout.outcomeWindowMs + 60_000);
 
       // Pressed again while the gateway may still be working on the first sale: refused, nothing sent.
       const again = await chargeNow(linkId);
@@ -166,6 +182,10 @@ describe('an instalment sale whose answer is lost', () => {
     const sales = await salesAtGateway(paid.merchant_txn_id);
     expect(sales).toHaveLength(1);
     expect(paid).toMatchObject({ status: 'paid', gateway_txn_id: sales[0]!.txn_id, last_failure: null });
+    const settled = (await staffPlan(linkId)).installments[0];
+    expect(settled).toMatchObject({ status: 'paid' });
+    expect(settled).not.toHaveProperty('chargeInProgress');
+    expect(settled).not.toHaveProperty('heldUntil');
     // And later passes and presses change nothing.
     await run('2096-03-21T15:00:00Z');
     expect((await chargeNow(linkId)).statusCode).toBe(409);
@@ -214,4 +234,77 @@ describe('an instalment sale whose answer is lost', () => {
     expect((after.json().flags as { linkId: string }[]).filter((f) => f.linkId === linkId)).toEqual([]);
     expect((await run('2096-05-21T15:00:00Z')).paid).toBe(0);
   });
+  it.each([
+    ['en', 'ana@example.com'],
+    ['es', ''],
+  ] as const)(
+    'the Void of a duplicate instalment sale sends a receipt naming the instalment and its figures (%s)',
+    async (lang, email) => {
+      const linkId = await planLink('2096-07-20', {
+        kind: 'installments',
+        count: 2,
+        every: 'month',
+        firstDueOn: '2096-07-20',
+      });
+      await db().query(`update link set language = $2, email = $3 where id = $1`, [linkId, lang, email]);
+      const { merchant_txn_id: merchantTxnId } = await installment(linkId);
+      // Two approved $150.00 sales for instalment 1 of 2, as the bug left them.
+      const token = await storedToken();
+      const req = { token, amountCents: 15_000, merchantTxnId, installment: { number: 1, count: 2 } };
+      await usual.chargeStoredCard(req);
+      await usual.chargeStoredCard(req);
+      await db().query(
+        `update plan_installment set status = 'notified', attempts = 1, last_failure = 'outcome_unknown',
+                claimed_by = null, claim_expires_at = null, notified_at = now()
+          where merchant_txn_id = $1`,
+        [merchantTxnId],
+      );
+      expect(await run('2096-07-20T15:00:00Z')).toMatchObject({ paid: 1 });
+      const admin = {
+        authorization: `Bearer ${await staffToken(db(), { email: 'unknown-admin@example.com', role: 'admin' })}`,
+      };
+      const flags = await env.app.inject({ method: 'GET', url: '/api/admin/payments/attention', headers: admin });
+      const flag = (flags.json().flags as { attemptId: string; linkId: string }[]).find((f) => f.linkId === linkId)!;
+      const voided = await env.app.inject({
+        method: 'POST',
+        url: `/api/admin/payments/attention/${flag.attemptId}/void`,
+        headers: admin,
+        payload: { reason: 'instalment charged twice' },
+      });
+      expect(voided.statusCode, voided.body).toBe(201);
+      expect(voided.json()).toMatchObject({ kind: 'void', amount: 150, installment: { n: 1, count: 2 } });
+
+      const receipts = (
+        await db().query<{ channel: string; body_text: string }>(
+          `select channel, body_text from outbox_message where link_id = $1 and kind = 'refund-receipt' order by id`,
+          [linkId],
+        )
+      ).rows;
+      expect(receipts).toHaveLength(1);
+      const text = receipts[0]!.body_text;
+      if (lang === 'en') {
+        expect(receipts[0]!.channel).toBe('email');
+        expect(text).toContain('Your card was charged twice for installment 1 of 2 of your payment plan');
+        expect(text).toContain('The second charge, $150.00, has been cancelled in full before it was processed');
+        expect(text).toContain('Amount refunded: $150.00 (USD)');
+        // What stays paid is the instalment's own $150.00 charge, not the $200.00 deposit.
+        expect(text).toContain('Installment 1 of 2 stays paid: $150.00 (USD)');
+        expect(text).not.toContain('$200.00');
+        expect(text).not.toContain('Still paid');
+      } else {
+        expect(receipts[0]!.channel).toBe('sms');
+        expect(text).toContain('se cobró dos veces a su tarjeta terminada en');
+        expect(text).toContain('la cuota 1 de 2 de su plan de pagos');
+        expect(text).toContain(
+          'Le devolvimos por completo el segundo cargo, de $150.00; la cuota 1 de 2 sigue pagada.',
+        );
+      }
+      // The webhook names the instalment too.
+      const hook = await db().query<{ body: string }>(
+        `select body from webhook_event where link_id = $1 and type = 'payment.refunded'`,
+        [linkId],
+      );
+      for (const r of hook.rows) expect(JSON.parse(r.body).data.refund.installment).toEqual({ n: 1, count: 2 });
+    },
+  );
 });

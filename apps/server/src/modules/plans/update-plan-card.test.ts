@@ -1,4 +1,9 @@
-import { CARD_ON_FILE_AGREEMENT_VERSION, type PatientPlanView } from '@paylink/shared';
+import {
+  agreementText,
+  CARD_ON_FILE_AGREEMENT_VERSION,
+  cardOnFileAgreement,
+  type PatientPlanView,
+} from '@paylink/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiHeaders } from '../../../test/support/context.js';
 import {
@@ -234,5 +239,61 @@ describe('a declined instalment and the new card', () => {
     expect(await audits(link.linkId, 'plan.card_expiring_notified')).toHaveLength(1);
     // A returning patient's page says so too: the first charge the card will have expired by.
     expect((await showPlan(link)).cardExpiresBefore).toBe('2097-09-10');
+  });
+
+  it('with only a failed payment open, the agreement for a new card names that payment, not an empty schedule', async () => {
+    const link = await paidPlan('4000000000000002', '2097-06-10');
+    // Declined on every try: failed, charged only when the practice charges it (decisions 0211, 0247).
+    await db().query(
+      `update plan_installment set status = 'failed'
+        where plan_id = (select id from payment_plan where link_id = $1)`,
+      [link.linkId],
+    );
+    const view = await showPlan(link);
+    expect(view.scheduleLines).toEqual({ en: [], es: [] });
+    expect(view.failedLines).toEqual({ en: ['June 10, 2097: $700.00'], es: ['10 de junio de 2097: $700.00'] });
+    const words = (lang: 'en' | 'es', failed: string[]) =>
+      agreementText(
+        cardOnFileAgreement[lang]({
+          practice: view.practice.name,
+          practicePhone: view.practice.phone,
+          practiceEmail: view.practice.email,
+          schedule: view.scheduleLines[lang],
+          failed,
+          noticeDays: view.noticeDays,
+          card: lang === 'es' ? 'Visa terminada en 0002' : 'Visa ending in 0002',
+        }),
+      );
+    const acceptWords = (lang: 'en' | 'es', text: string) =>
+      post(link, `/api/plans/${link.linkId}/agreement`, {
+        version: CARD_ON_FILE_AGREEMENT_VERSION,
+        accepted: true,
+        lang,
+        text,
+        cardLabel: lang === 'es' ? 'Visa terminada en 0002' : 'Visa ending in 0002',
+      });
+    // The words that named nothing ("on this schedule:" and no line) are not this plan's words any more.
+    const empty = await acceptWords('en', words('en', []));
+    expect(empty.statusCode, empty.body).toBe(409);
+    expect(empty.json()).toMatchObject({ error: 'agreement_changed' });
+
+    for (const lang of ['en', 'es'] as const) {
+      const r = await acceptWords(lang, words(lang, view.failedLines![lang]));
+      expect(r.statusCode, r.body).toBe(201);
+    }
+    const kept = (
+      await db().query<{ language: string; text: string }>(
+        `select language, text from card_agreement where link_id = $1 and text is not null order by id desc limit 2`,
+        [link.linkId],
+      )
+    ).rows;
+    const es = kept.find((k) => k.language === 'es')!.text;
+    const en = kept.find((k) => k.language === 'en')!.text;
+    expect(en).toContain(
+      `to charge it for the payment of my plan that was declined, when ${view.practice.name} charges it:\n\nJune 10, 2097: $700.00\n\n`,
+    );
+    expect(en).not.toContain('on this schedule');
+    expect(es).toContain('el pago de mi plan que fue rechazado, cuando');
+    expect(es).toContain(':\n\n10 de junio de 2097: $700.00\n\n');
   });
 });

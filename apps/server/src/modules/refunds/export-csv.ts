@@ -33,7 +33,7 @@ export const EXPORTS: Export[] = [
     name: 'payments',
     summary:
       'Approved sales paid in the date range (UTC days, both included): deposits, balance payments and plan ' +
-      'instalments, with what was refunded',
+      'installments, with what was refunded',
     header: [
       'paid_at',
       'link_id',

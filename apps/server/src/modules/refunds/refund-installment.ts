@@ -49,15 +49,16 @@ export async function refundInstallment(opts: RefundInstallmentOptions): Promise
   if (!plan) throw notFound('This link has no payment plan.');
   const deposit = await findPayment(db, link.id);
   const sale = await loadSale(db, plan.id, opts.n, false);
-  if (!sale) throw notFound(`This plan has no instalment ${opts.n}.`);
+  if (!sale) throw notFound(`This plan has no installment ${opts.n}.`);
   if ((sale.status !== 'paid' && sale.status !== 'refunded') || !sale.gateway_txn_id || !deposit) {
     throw new AppError(
       'installment_not_paid',
-      `Instalment ${opts.n} is ${sale.status}: only a paid one can be refunded.`,
+      `Installment ${opts.n} is ${sale.status}: only a paid one can be refunded.`,
     );
   }
   const txn = await lookUpCharge(opts.gateway, sale.gateway_txn_id);
-  if (!txn) throw new AppError('gateway_unknown_transaction', 'The card gateway does not know this instalment’s sale.');
+  if (!txn)
+    throw new AppError('gateway_unknown_transaction', 'The card gateway does not know this installment’s sale.');
 
   const refund = await db.transaction(async (tx) => {
     const locked = (await loadSale(tx, plan.id, opts.n, true))!;
@@ -71,8 +72,8 @@ export async function refundInstallment(opts: RefundInstallmentOptions): Promise
         amountCents: Number(locked.amount_cents),
         reservedCents: await reservedInstallmentCents(tx, locked.id),
         transactionId: locked.gateway_txn_id!,
-        name: `instalment ${opts.n}`,
-        saleName: 'This instalment’s sale',
+        name: `installment ${opts.n}`,
+        saleName: 'This installment’s sale',
       },
       settled: txn.settled,
       audit: { action: 'installment.refund_requested', details: { n: opts.n } },
@@ -118,7 +119,7 @@ export async function refundInstallment(opts: RefundInstallmentOptions): Promise
     });
     await emitWebhookEvent(tx, 'payment.refunded', {
       linkId: link.id,
-      refund: toRefund(done),
+      refund: toRefund(done, { n: opts.n, count: plan.shape.kind === 'single' ? 1 : plan.shape.count }),
       installment: { n: opts.n, amount: amountCents / 100, refunded: refundedCents / 100, status: inst.status },
     });
   });

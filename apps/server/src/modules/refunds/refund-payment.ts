@@ -127,6 +127,8 @@ export async function queueRefundReceipt(
     /** The card that is credited (a flagged second approval may have used another card). */
     cardBrand: string | null;
     cardLast4: string | null;
+    /** A duplicate charge of a plan instalment given back (see RefundReceiptFacts.duplicateOf). */
+    duplicateOf?: { n: number; count: number };
   },
 ): Promise<void> {
   const { link, paid, refund } = o;
@@ -148,6 +150,7 @@ export async function queueRefundReceipt(
     originalTransactionId: refund.original_transaction_id,
     refundTransactionId: refund.gateway_transaction_id!,
     timeZone: o.timeZone,
+    duplicateOf: o.duplicateOf,
   });
   const recipient = payorPays ? 'payor' : 'patient';
   if (email) {

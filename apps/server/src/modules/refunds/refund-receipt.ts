@@ -16,6 +16,11 @@ export interface RefundReceiptFacts {
   originalTransactionId: string;
   refundTransactionId: string;
   timeZone?: string;
+  /**
+   * Set when what is given back is a second approved charge of a plan instalment (reconciliation flagged it; decision
+   * 0237): the receipt names that instalment and says its own charge stays paid (`remainingCents` is that one's).
+   */
+  duplicateOf?: { n: number; count: number };
 }
 
 const T = {
@@ -36,6 +41,17 @@ const T = {
     keep: 'Please keep this e-mail for your records.',
     sms: (p: string, a: string, last4: string | null) =>
       `${p}: we refunded ${a} to your card${last4 ? ` ending in ${last4}` : ''}. It may take 5-10 business days to appear.`,
+    // A single balance is "your balance payment", never "installment 1 of 1".
+    which: (n: number, count: number) => (count > 1 ? `installment ${n} of ${count}` : 'your balance payment'),
+    Which: (n: number, count: number) => (count > 1 ? `Installment ${n} of ${count}` : 'Your balance payment'),
+    introDuplicate: (p: string, a: string, w: string, kind: 'void' | 'return') =>
+      `Your card was charged twice for ${w} of your payment plan with ${p}. The second charge, ${a}, has been ` +
+      (kind === 'void'
+        ? 'cancelled in full before it was processed; it will disappear from your statement.'
+        : 'refunded in full to your card.'),
+    stillPaid: (w: string, a: string) => `${w} stays paid: ${a} (USD)`,
+    smsDuplicate: (p: string, a: string, w: string, last4: string | null) =>
+      `${p}: your card${last4 ? ` ending in ${last4}` : ''} was charged twice for ${w} of your payment plan. We gave the second charge, ${a}, back in full; ${w} stays paid.`,
     locale: 'en-US',
   },
   es: {
@@ -55,6 +71,16 @@ const T = {
     keep: 'Conserve este correo para sus registros.',
     sms: (p: string, a: string, last4: string | null) =>
       `${p}: le reembolsamos ${a} a su tarjeta${last4 ? ` terminada en ${last4}` : ''}. Puede tardar de 5 a 10 días hábiles en aparecer.`,
+    which: (n: number, count: number) => (count > 1 ? `la cuota ${n} de ${count}` : 'el pago de su saldo'),
+    Which: (n: number, count: number) => (count > 1 ? `La cuota ${n} de ${count}` : 'El pago de su saldo'),
+    introDuplicate: (p: string, a: string, w: string, kind: 'void' | 'return') =>
+      `Se cobró dos veces a su tarjeta ${w} de su plan de pagos con ${p}. El segundo cargo, de ${a}, ` +
+      (kind === 'void'
+        ? 'se anuló por completo antes de procesarse; desaparecerá de su estado de cuenta.'
+        : 'se le reembolsó por completo a su tarjeta.'),
+    stillPaid: (w: string, a: string) => `${w} sigue ${w.startsWith('La') ? 'pagada' : 'pagado'}: ${a} (USD)`,
+    smsDuplicate: (p: string, a: string, w: string, last4: string | null) =>
+      `${p}: se cobró dos veces a su tarjeta${last4 ? ` terminada en ${last4}` : ''} ${w} de su plan de pagos. Le devolvimos por completo el segundo cargo, de ${a}; ${w} sigue ${w.startsWith('la') ? 'pagada' : 'pagado'}.`,
     locale: 'es-US',
   },
 } as const;
@@ -71,10 +97,20 @@ export function renderRefundReceipt(f: RefundReceiptFacts): {
     dateStyle: 'long',
     ...(f.timeZone ? { timeZone: f.timeZone } : {}),
   }).format(f.at);
+  const dup = f.duplicateOf;
+  const remaining = formatUsd(f.remainingCents, 'en-US');
   const paragraphs = [
-    f.kind === 'void' ? t.introVoid(f.practice.name, amount) : t.introReturn(f.practice.name, amount),
+    dup
+      ? t.introDuplicate(f.practice.name, amount, t.which(dup.n, dup.count), f.kind)
+      : f.kind === 'void'
+        ? t.introVoid(f.practice.name, amount)
+        : t.introReturn(f.practice.name, amount),
     `${t.amount}: ${amount} (USD)`,
-    ...(f.remainingCents > 0 ? [`${t.remaining}: ${formatUsd(f.remainingCents, 'en-US')} (USD)`] : []),
+    ...(dup && f.remainingCents > 0
+      ? [t.stillPaid(t.Which(dup.n, dup.count), remaining)]
+      : f.remainingCents > 0
+        ? [`${t.remaining}: ${remaining} (USD)`]
+        : []),
     `${t.date}: ${date}`,
     ...(f.cardLast4 ? [`${t.card}: ${t.ending(f.cardLast4)}`] : []),
     `${t.original}: ${f.originalTransactionId}`,
@@ -83,5 +119,8 @@ export function renderRefundReceipt(f: RefundReceiptFacts): {
     t.keep,
   ];
   const { html, text } = renderEmail({ lang: f.lang, practice: f.practice, title: t.title, paragraphs });
-  return { subject: t.subject(f.practice.name), text, html, sms: t.sms(f.practice.name, amount, f.cardLast4) };
+  const sms = dup
+    ? t.smsDuplicate(f.practice.name, amount, t.which(dup.n, dup.count), f.cardLast4)
+    : t.sms(f.practice.name, amount, f.cardLast4);
+  return { subject: t.subject(f.practice.name), text, html, sms };
 }

@@ -1,6 +1,6 @@
 import type { VoidFlaggedApprovalResult } from '@paylink/shared';
 import { sql } from 'kysely';
-import type { Db } from '../../db/client.js';
+import type { Db, Queryable } from '../../db/client.js';
 import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { AppError, notFound } from '../../lib/errors.js';
@@ -46,6 +46,9 @@ export async function voidFlaggedApproval(opts: VoidFlaggedApprovalOptions): Pro
   }
   const amountCents = txn.amountCents;
   const kind = reversalKind(txn.settled);
+  // A second approval of a plan instalment (decision 0237) carries that instalment's merchant transaction id: its
+  // receipt names the instalment and what stays paid of it, not the deposit.
+  const duplicateOf = txn.merchantTxnId ? await installmentSoldUnder(db, link.id, txn.merchantTxnId) : null;
 
   const refund = await db.transaction(async (tx) => {
     const locked = await typed(tx)
@@ -124,21 +127,49 @@ export async function voidFlaggedApproval(opts: VoidFlaggedApprovalOptions): Pro
       },
     });
     const paid = (await findPaymentById(tx, done.payment_id))!;
+    const installment = duplicateOf && { n: duplicateOf.n, count: duplicateOf.count };
     await queueRefundReceipt(tx, {
       ...opts,
       link,
       paid,
       refund: done,
-      // The recorded payment stays as it was: that is what remains paid.
-      remainingCents: paid.status === 'approved' ? paid.amount_cents - paid.refunded_cents : 0,
+      // The recorded sale stays as it was: that is what remains paid (the instalment's own charge, else the deposit).
+      remainingCents: duplicateOf
+        ? duplicateOf.paidCents
+        : paid.status === 'approved'
+          ? paid.amount_cents - paid.refunded_cents
+          : 0,
       cardBrand: txn.cardBrand ?? null,
       cardLast4: txn.last4 && /^\d{4}$/.test(txn.last4) ? txn.last4 : null,
+      ...(installment ? { duplicateOf: installment } : {}),
     });
     await emitWebhookEvent(tx, 'payment.refunded', {
       linkId: link.id,
-      refund: toRefund(done),
+      refund: toRefund(done, installment),
       flaggedApproval: { attemptId: attempt.id, reason: attempt.attention_reason ?? null },
     });
-    return { ...toRefund(done), attemptId: attempt.id };
+    return { ...toRefund(done, installment), attemptId: attempt.id };
   });
+}
+
+/** The link's plan instalment sold under this merchant transaction id: its number, the plan's count, what stays paid. */
+async function installmentSoldUnder(
+  q: Queryable,
+  linkId: string,
+  merchantTxnId: string,
+): Promise<{ n: number; count: number; paidCents: number } | null> {
+  const r = await typed(q)
+    .selectFrom('plan_installment as i')
+    .innerJoin('payment_plan as pp', 'pp.id', 'i.plan_id')
+    .select(['i.n', 'pp.installment_count', 'i.amount_cents', 'i.refunded_cents', 'i.status'])
+    .where('pp.link_id', '=', linkId)
+    .where('i.merchant_txn_id', '=', merchantTxnId)
+    .executeTakeFirst();
+  if (!r) return null;
+  const paid = r.status === 'paid' || r.status === 'refunded';
+  return {
+    n: r.n,
+    count: r.installment_count,
+    paidCents: paid ? Number(r.amount_cents) - Number(r.refunded_cents) : 0,
+  };
 }

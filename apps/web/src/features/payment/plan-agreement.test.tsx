@@ -124,7 +124,7 @@ describe('a link with a plan', () => {
     expect(box).toHaveTextContent('keep Visa ending in 0002 on file');
     // The agreement box is labelled and described by the agreement's words.
     const agree = within(box).getByRole('checkbox', { name: 'I agree to keep my card on file for this plan' });
-    expect(agree).toHaveAccessibleDescription(/I authorise Bright Smile Surgery/);
+    expect(agree).toHaveAccessibleDescription(/I authorize Bright Smile Surgery/);
   });
 
   it('shows the agreement in Spanish', async () => {
@@ -185,7 +185,7 @@ describe('a link with a plan', () => {
       lang: 'en',
       cardLabel: 'Visa ending in 0002',
       text: expect.stringMatching(
-        /^Card-on-file agreement\n\nI authorise Bright Smile Surgery to keep Visa ending in 0002 on file .*\n\nJanuary 15, 2027: \$1,500\.00\n\nFebruary 15, 2027: \$1,500\.00\n\nMarch 15, 2027: \$1,500\.00\n\n/s,
+        /^Card-on-file agreement\n\nI authorize Bright Smile Surgery to keep Visa ending in 0002 on file .*\n\nJanuary 15, 2027: \$1,500\.00\n\nFebruary 15, 2027: \$1,500\.00\n\nMarch 15, 2027: \$1,500\.00\n\n/s,
       ),
     });
     for (const p of (calls[agreement]!.body as { text: string }).text.split('\n\n')) {

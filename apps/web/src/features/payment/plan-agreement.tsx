@@ -4,7 +4,7 @@
  * (the version the server stores is the version of these words), with its own checkbox: the spec's terms box is
  * about today's charge, this one about the charges to come.
  */
-import { cardOnFileAgreement, type PatientPlan } from '@paylink/shared';
+import { agreementListedLines, cardOnFileAgreement, type PatientPlan } from '@paylink/shared';
 
 export interface PlanAgreementProps {
   plan: PatientPlan;
@@ -22,16 +22,18 @@ export interface PlanAgreementProps {
 /** The agreement's words for this plan and card, in the page's language: what the page shows and sends when accepted. */
 export function planAgreementWords(plan: PatientPlan, lang: 'en' | 'es', card: string | null) {
   // The server's lines, not this browser's formats: the words sent back must be the server's (decision 0214).
-  const schedule = plan.scheduleLines[lang];
-  const words = cardOnFileAgreement[lang]({
+  const facts = {
     practice: plan.practice.name,
     practicePhone: plan.practice.phone,
     practiceEmail: plan.practice.email,
-    schedule,
+    schedule: plan.scheduleLines[lang],
+    // A declined payment left open: the new card is kept for it too (update-card page, decision 0249).
+    failed: plan.failedLines?.[lang] ?? [],
     noticeDays: plan.noticeDays,
     card,
-  });
-  return { schedule, words };
+  };
+  // The lines listed under the first paragraph: the schedule, or the declined payments when nothing else is left.
+  return { schedule: agreementListedLines(facts), words: cardOnFileAgreement[lang](facts) };
 }
 
 export function PlanAgreement(props: PlanAgreementProps) {

@@ -176,4 +176,40 @@ describe('/updatecard', () => {
     // Nothing else is to come: no promise of charges "on their dates".
     expect(saved.textContent).not.toContain('on their dates');
   });
+
+  it('with only a failed payment open, the agreement names it as what the new card is for, EN and ES', async () => {
+    const onlyFailed: PatientPlanView = {
+      ...plan,
+      installments: [{ n: 2, dueOn: '2027-02-15', amount: 1500, status: 'failed' }],
+      scheduleLines: { en: [], es: [] },
+      failedLines: { en: ['February 15, 2027: $1,500.00'], es: ['15 de febrero de 2027: $1,500.00'] },
+      cardExpiresBefore: null,
+    };
+    const respond: Responder = (c) => (c.path === `/api/plans/${LINK_ID}` ? { json: onlyFailed } : base(c));
+    const { calls } = await renderPage({ respond });
+    const agreement = await screen.findByTestId('plan-agreement');
+    expect(agreement.textContent).toContain(
+      'to charge it for the payment of my plan that was declined, when Bright Smile Surgery charges it:',
+    );
+    expect(agreement.textContent).not.toContain('on this schedule');
+    const list = screen.getByRole('list', { name: 'Charges to come' });
+    expect(list.textContent).toBe('February 15, 2027: $1,500.00');
+    await fillNewCard();
+    await user.click(screen.getByRole('checkbox', { name: 'I agree to keep my card on file for this plan' }));
+    await user.click(screen.getByRole('button', { name: 'Save new card' }));
+    await screen.findByTestId('card-saved');
+    const sent = calls.find((c) => c.path.endsWith('/agreement'))!.body as { text: string };
+    expect(sent.text).toMatch(
+      /that was declined, when Bright Smile Surgery charges it:\n\nFebruary 15, 2027: \$1,500\.00\n\n/,
+    );
+    cleanup();
+
+    await renderPage({ respond, lng: 'es' });
+    const es = await screen.findByTestId('plan-agreement');
+    expect(es.textContent).toContain(
+      'y a cobrar en ella el pago de mi plan que fue rechazado, cuando Bright Smile Surgery lo cobre:',
+    );
+    expect(es.textContent).toContain('15 de febrero de 2027: $1,500.00');
+    expect(es.textContent).not.toContain('según este calendario');
+  });
 });
