@@ -4,25 +4,10 @@ import { typed } from '../../db/typed.js';
 import { writeAudit, type Actor } from '../../lib/audit.js';
 import { notFound } from '../../lib/errors.js';
 import { linkMoney, type ReversalRow } from './money-movements.js';
+import { toRefund } from './refund-queries.js';
 
-const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
-
-export const toLinkRefund = (r: ReversalRow): LinkRefunds['refunds'][0] => ({
-  id: r.id,
-  linkId: r.link_id,
-  kind: r.kind,
-  amount: r.amount_cents / 100,
-  status: r.status,
-  reason: r.reason,
-  originalTransactionId: r.original_transaction_id,
-  transactionId: r.gateway_transaction_id,
-  failureMessage: r.failure_message,
-  requestedBy: r.requested_by,
-  flaggedAttemptId: r.payment_attempt_id,
-  installment: r.n === null ? null : { n: r.n, count: r.installment_count ?? r.n },
-  createdAt: iso(r.created_at)!,
-  completedAt: iso(r.completed_at),
-});
+export const toLinkRefund = (r: ReversalRow): LinkRefunds['refunds'][0] =>
+  toRefund(r, r.n === null ? null : { n: r.n, count: r.installment_count ?? r.n });
 
 /**
  * The refunds and voids of a link, oldest first, each naming the instalment it gives back, and the link's money over

@@ -9,7 +9,25 @@ export type RefundRow = Row<'refund'>;
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
 /** `installment`: the plan instalment it gives back (the read model of money movements names it), else null. */
-export function toRefund(r: RefundRow, installment: Refund['installment'] = null): Refund {
+export function toRefund(
+  r: Pick<
+    RefundRow,
+    | 'id'
+    | 'link_id'
+    | 'kind'
+    | 'amount_cents'
+    | 'status'
+    | 'reason'
+    | 'original_transaction_id'
+    | 'gateway_transaction_id'
+    | 'failure_message'
+    | 'requested_by'
+    | 'payment_attempt_id'
+    | 'created_at'
+    | 'completed_at'
+  >,
+  installment: Refund['installment'] = null,
+): Refund {
   return {
     id: r.id,
     linkId: r.link_id,
